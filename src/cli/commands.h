@@ -1,0 +1,29 @@
+// The subcommands of the kmem program. Each add_*_command registers one
+// subcommand on the app; its callback stores the exit code in the CommandSet.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace kmem::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitRejected = 1;
+inline constexpr int kExitUsage = 2;
+
+// Collects the exit code of whichever subcommand ran.
+class CommandSet {
+ public:
+  void set_exit_code(int code) { exit_code_ = code; }
+  int exit_code() const { return exit_code_; }
+
+ private:
+  int exit_code_ = kExitOk;
+};
+
+// Where the bundled data (seed memory, prompt pack, rule tables) and the Python
+// worker live: $KMEM_DATA_DIR / $KMEM_PYTHON_DIR, else the paths compiled in.
+std::string data_dir();
+std::string python_dir();
+
+}  // namespace kmem::cli

@@ -1,0 +1,19 @@
+// Entry point of the kmem program: builds the command tree from the
+// subcommands in this folder and maps their outcome to the exit code
+// (0 success, 1 a negative verdict, 2 usage or I/O error).
+#include <CLI/CLI.hpp>
+
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"kmem: a verified-experience memory for GPU-kernel agents"};
+  app.require_subcommand(1);
+  kmem::cli::CommandSet commands;
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : kmem::cli::kExitUsage;
+  }
+  return commands.exit_code();
+}
