@@ -1,0 +1,218 @@
+// The kmem database: SQLite in WAL mode holding one Memory.
+#include <fmt/format.h>
+
+#include "kmem/store.h"
+#include "store/item_kind.h"
+#include "store/schema.h"
+#include "store/sqlite.h"
+
+namespace kmem {
+
+struct Database::Impl {
+  sqlite::Connection connection;
+};
+
+namespace {
+
+Status migrate(sqlite::Connection& db) {
+  auto version_query = db.prepare("PRAGMA user_version");
+  if (!version_query) return version_query.error();
+  auto row = version_query->step();
+  if (!row) return row.error();
+  int version = version_query->integer(0);
+  if (version > static_cast<int>(kMigrations.size()))
+    return Error(fmt::format("{}: schema version {} is newer than this kmem understands ({})", db.path(), version,
+                             kMigrations.size()));
+  for (int v = version; v < static_cast<int>(kMigrations.size()); ++v) {
+    if (Status s = db.exec("BEGIN IMMEDIATE"); !s) return s;
+    Status s = db.exec(kMigrations[v]);
+    if (s) s = db.exec(fmt::format("PRAGMA user_version = {}", v + 1));
+    if (!s) {
+      (void)db.exec("ROLLBACK");
+      return s.error().wrap(fmt::format("migration {}", v + 1));
+    }
+    if (Status c = db.exec("COMMIT"); !c) return c;
+  }
+  return Status::success();
+}
+
+// Runs `body` inside one transaction, rolling back on any error.
+template <typename Body>
+Status in_transaction(sqlite::Connection& db, Body body) {
+  if (Status s = db.exec("BEGIN IMMEDIATE"); !s) return s;
+  Status s = body();
+  if (!s) {
+    (void)db.exec("ROLLBACK");
+    return s;
+  }
+  return db.exec("COMMIT");
+}
+
+Status insert_problem(sqlite::Statement& insert, const Problem& p) {
+  return insert.bind(1, p.id).bind(2, p.level).bind(3, p.number).bind(4, p.name).bind(5, p.category).run();
+}
+
+constexpr const char* kUpsertProblem =
+    "INSERT INTO problems(id, level, number, name, category) VALUES (?, ?, ?, ?, ?) "
+    "ON CONFLICT(id) DO UPDATE SET level = excluded.level, number = excluded.number, "
+    "name = excluded.name, category = excluded.category";
+
+Status write_items(sqlite::Connection& db, const std::vector<Item>& items) {
+  auto insert = db.prepare(
+      "INSERT INTO items(position, id, kind, category, item_order, source, speedup, text, text_no_numbers, code) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  auto label = db.prepare("INSERT INTO item_labels(item_id, position, label) VALUES (?, ?, ?)");
+  if (!insert) return insert.error();
+  if (!label) return label.error();
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Item& item = items[i];
+    bool provenance = item.kind == ItemKind::kRecipe || item.kind == ItemKind::kKernel;
+    insert->bind(1, static_cast<int>(i)).bind(2, item.id).bind(3, std::string(item_kind_name(item.kind)));
+    if (item.kind == ItemKind::kLesson) insert->bind_null(4); else insert->bind(4, item.category);
+    if (item.order) insert->bind(5, *item.order); else insert->bind_null(5);
+    if (provenance) insert->bind(6, item.source).bind(7, item.speedup); else insert->bind_null(6).bind_null(7);
+    if (item.kind == ItemKind::kKernel) insert->bind_null(8).bind(10, item.code); else insert->bind(8, item.text).bind_null(10);
+    if (item.text_no_numbers) insert->bind(9, *item.text_no_numbers); else insert->bind_null(9);
+    if (Status s = insert->run(); !s) return s.error().wrap("item " + item.id);
+    for (size_t l = 0; l < item.labels.size(); ++l)
+      if (Status s = label->bind(1, item.id).bind(2, static_cast<int>(l)).bind(3, item.labels[l]).run(); !s)
+        return s;
+  }
+  return Status::success();
+}
+
+Status write_memory(sqlite::Connection& db, const Memory& memory) {
+  for (const char* table : {"item_labels", "items", "targets", "problem_baselines", "group_baselines", "problems",
+                            "readers", "store"})
+    if (Status s = db.exec(fmt::format("DELETE FROM {}", table)); !s) return s;
+  auto store = db.prepare("INSERT INTO store(singleton, author, score_cap, has_targets) VALUES (1, ?, ?, ?)");
+  if (!store) return store.error();
+  if (Status s = store->bind(1, memory.author).bind(2, memory.score_cap).bind(3, memory.targets ? 1 : 0).run(); !s)
+    return s;
+  auto reader = db.prepare("INSERT INTO readers(id, display) VALUES (?, ?)");
+  if (!reader) return reader.error();
+  for (const auto& [id, r] : memory.readers)
+    if (Status s = reader->bind(1, id).bind(2, r.display).run(); !s) return s;
+  auto problem = db.prepare(kUpsertProblem);
+  if (!problem) return problem.error();
+  for (const auto& [id, p] : memory.problems)
+    if (Status s = insert_problem(*problem, p); !s) return s;
+  if (memory.targets) {
+    auto target = db.prepare("INSERT INTO targets(position, problem_id) VALUES (?, ?)");
+    if (!target) return target.error();
+    for (size_t i = 0; i < memory.targets->size(); ++i)
+      if (Status s = target->bind(1, static_cast<int>(i)).bind(2, (*memory.targets)[i]).run(); !s) return s;
+  }
+  if (Status s = write_items(db, memory.items); !s) return s;
+  auto by_problem = db.prepare("INSERT INTO problem_baselines(reader_id, problem_id, score) VALUES (?, ?, ?)");
+  auto by_group = db.prepare("INSERT INTO group_baselines(reader_id, group_key, score) VALUES (?, ?, ?)");
+  if (!by_problem) return by_problem.error();
+  if (!by_group) return by_group.error();
+  for (const auto& [reader_id, baseline] : memory.baselines) {
+    for (const auto& [pid, v] : baseline.problems)
+      if (Status s = by_problem->bind(1, reader_id).bind(2, pid).bind(3, v).run(); !s) return s;
+    for (const auto& [group, v] : baseline.groups)
+      if (Status s = by_group->bind(1, reader_id).bind(2, group).bind(3, v).run(); !s) return s;
+  }
+  return Status::success();
+}
+
+// Runs `sql` and calls `row(statement)` for each row it returns.
+template <typename Row>
+Status for_each_row(sqlite::Connection& db, const std::string& sql, Row row) {
+  auto query = db.prepare(sql);
+  if (!query) return query.error();
+  while (true) {
+    auto more = query->step();
+    if (!more) return more.error();
+    if (!*more) return Status::success();
+    row(*query);
+  }
+}
+
+Result<Memory> read_memory(sqlite::Connection& db) {
+  Memory memory;
+  bool found = false, has_targets = false;
+  Status s = for_each_row(db, "SELECT author, score_cap, has_targets FROM store", [&](sqlite::Statement& q) {
+    found = true;
+    memory.author = q.text(0);
+    memory.score_cap = q.real(1);
+    has_targets = q.integer(2) != 0;
+  });
+  if (!s) return s.error();
+  if (!found) return Error(db.path() + ": the database holds no memory yet (run kmem import first)");
+  s = for_each_row(db, "SELECT id, display FROM readers", [&](sqlite::Statement& q) {
+    memory.readers.emplace(q.text(0), Reader{q.text(0), q.text(1)});
+  });
+  if (s) s = for_each_row(db, "SELECT id, level, number, name, category FROM problems", [&](sqlite::Statement& q) {
+    memory.problems.emplace(q.text(0), Problem{q.text(0), q.integer(1), q.integer(2), q.text(3), q.text(4)});
+  });
+  if (s && has_targets) {
+    memory.targets.emplace();
+    s = for_each_row(db, "SELECT problem_id FROM targets ORDER BY position",
+                     [&](sqlite::Statement& q) { memory.targets->push_back(q.text(0)); });
+  }
+  std::map<std::string, size_t> index;
+  if (s) s = for_each_row(db,
+                 "SELECT id, kind, category, item_order, source, speedup, text, text_no_numbers, code "
+                 "FROM items ORDER BY position",
+                 [&](sqlite::Statement& q) {
+                   Item item;
+                   item.id = q.text(0);
+                   item.kind = item_kind_from_name(q.text(1)).value_or(ItemKind::kLesson);
+                   item.category = q.text(2);
+                   if (!q.is_null(3)) item.order = q.integer(3);
+                   item.source = q.text(4);
+                   item.speedup = q.is_null(5) ? 0.0 : q.real(5);
+                   item.text = q.text(6);
+                   if (!q.is_null(7)) item.text_no_numbers = q.text(7);
+                   item.code = q.text(8);
+                   index[item.id] = memory.items.size();
+                   memory.items.push_back(std::move(item));
+                 });
+  if (s) s = for_each_row(db, "SELECT item_id, label FROM item_labels ORDER BY item_id, position",
+                          [&](sqlite::Statement& q) { memory.items[index.at(q.text(0))].labels.push_back(q.text(1)); });
+  if (s) s = for_each_row(db, "SELECT reader_id, problem_id, score FROM problem_baselines", [&](sqlite::Statement& q) {
+    memory.baselines[q.text(0)].problems[q.text(1)] = q.real(2);
+  });
+  if (s) s = for_each_row(db, "SELECT reader_id, group_key, score FROM group_baselines", [&](sqlite::Statement& q) {
+    memory.baselines[q.text(0)].groups[q.text(1)] = q.real(2);
+  });
+  if (!s) return s.error();
+  return memory;
+}
+
+}  // namespace
+
+Database::Database(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Database::Database(Database&&) noexcept = default;
+Database& Database::operator=(Database&&) noexcept = default;
+Database::~Database() = default;
+
+Result<Database> Database::open(const std::string& path) {
+  auto connection = sqlite::Connection::open(path);
+  if (!connection) return connection.error();
+  if (Status s = connection->exec("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;"); !s) return s.error();
+  if (Status s = migrate(*connection); !s) return s.error();
+  return Database(std::make_unique<Impl>(Impl{std::move(*connection)}));
+}
+
+Status Database::replace(const Memory& memory) {
+  return in_transaction(impl_->connection, [&] { return write_memory(impl_->connection, memory); });
+}
+
+Result<Memory> Database::read() const { return read_memory(impl_->connection); }
+
+Status Database::upsert_problems(const std::vector<Problem>& problems) {
+  return in_transaction(impl_->connection, [&]() -> Status {
+    auto upsert = impl_->connection.prepare(kUpsertProblem);
+    if (!upsert) return upsert.error();
+    for (const Problem& p : problems)
+      if (Status s = insert_problem(*upsert, p); !s) return s.error().wrap("problem " + p.id);
+    return Status::success();
+  });
+}
+
+const std::string& Database::path() const { return impl_->connection.path(); }
+
+}  // namespace kmem

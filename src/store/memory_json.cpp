@@ -1,0 +1,287 @@
+// Reads and writes the kmem-memory-store/1 JSON format, validating every entry.
+#include <cmath>
+#include <regex>
+#include <set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "kmem/store.h"
+#include "store/item_kind.h"
+
+namespace kmem {
+namespace {
+
+using Json = nlohmann::json;
+using OrderedJson = nlohmann::ordered_json;
+
+constexpr const char* kFormat = "kmem-memory-store/1";
+
+// Reads typed fields of one JSON object, reporting errors as "<where>: ...".
+class Fields {
+ public:
+  Fields(const Json& object, std::string where) : object_(object), where_(std::move(where)) {}
+
+  const std::string& where() const { return where_; }
+  bool has(const char* key) const { return object_.contains(key) && !object_.at(key).is_null(); }
+
+  Result<std::string> string(const char* key) const {
+    if (!has(key)) return missing(key);
+    const Json& v = object_.at(key);
+    if (!v.is_string()) return wrong(key, "a string");
+    return v.get<std::string>();
+  }
+  Result<int> integer(const char* key) const {
+    if (!has(key)) return missing(key);
+    const Json& v = object_.at(key);
+    if (!v.is_number_integer()) return wrong(key, "an integer");
+    return v.get<int>();
+  }
+  Result<double> finite(const char* key) const {
+    if (!has(key)) return missing(key);
+    return finite_value(object_.at(key), key);
+  }
+  Result<double> finite_value(const Json& v, const std::string& key) const {
+    if (!v.is_number()) return wrong(key, "a finite number");
+    double d = v.get<double>();
+    if (!std::isfinite(d)) return Error(fmt::format("{}: '{}' must be a finite number, got {}", where_, key, d));
+    return d;
+  }
+  Result<const Json*> object(const char* key) const {
+    if (!has(key)) return missing(key);
+    const Json& v = object_.at(key);
+    if (!v.is_object()) return wrong(key, "an object");
+    return &v;
+  }
+  Error error(const std::string& what) const { return Error(where_ + ": " + what); }
+
+ private:
+  Error missing(const std::string& key) const { return error(fmt::format("missing field '{}'", key)); }
+  Error wrong(const std::string& key, const char* kind) const {
+    return error(fmt::format("field '{}' must be {}", key, kind));
+  }
+
+  const Json& object_;
+  std::string where_;
+};
+
+#define KMEM_TRY_ASSIGN(target, expr)       \
+  do {                                      \
+    auto kmem_r = (expr);                   \
+    if (!kmem_r.ok()) return kmem_r.error(); \
+    target = std::move(kmem_r.value());     \
+  } while (0)
+
+Status parse_readers(const Fields& top, Memory& memory) {
+  const Json* readers = nullptr;
+  KMEM_TRY_ASSIGN(readers, top.object("readers"));
+  for (const auto& [id, entry] : readers->items()) {
+    Fields f(entry, fmt::format("{}: readers.{}", top.where(), id));
+    if (!entry.is_object()) return f.error("must be an object");
+    Reader reader{id, ""};
+    KMEM_TRY_ASSIGN(reader.display, f.string("display"));
+    memory.readers.emplace(id, std::move(reader));
+  }
+  return Status::success();
+}
+
+Status parse_problems(const Fields& top, Memory& memory) {
+  const Json* problems = nullptr;
+  KMEM_TRY_ASSIGN(problems, top.object("problems"));
+  for (const auto& [id, entry] : problems->items()) {
+    Fields f(entry, fmt::format("{}: problems.{}", top.where(), id));
+    if (!entry.is_object()) return f.error("must be an object");
+    Problem p;
+    p.id = id;
+    KMEM_TRY_ASSIGN(p.level, f.integer("level"));
+    KMEM_TRY_ASSIGN(p.number, f.integer("number"));
+    KMEM_TRY_ASSIGN(p.name, f.string("name"));
+    KMEM_TRY_ASSIGN(p.category, f.string("category"));
+    if (id != fmt::format("L{}_{:03d}", p.level, p.number))
+      return f.error(fmt::format("id does not match level {} and number {} (expected L{}_{:03d})", p.level,
+                                 p.number, p.level, p.number));
+    if (p.category.empty()) return f.error("category is empty");
+    memory.problems.emplace(id, std::move(p));
+  }
+  return Status::success();
+}
+
+Result<std::vector<std::string>> parse_labels(const Json& entry, const Fields& f) {
+  std::vector<std::string> labels;
+  if (!f.has("labels")) return labels;
+  const Json& list = entry.at("labels");
+  if (!list.is_array()) return f.error("field 'labels' must be a list of strings");
+  for (const Json& label : list) {
+    if (!label.is_string()) return f.error("field 'labels' must be a list of strings");
+    labels.push_back(label.get<std::string>());
+  }
+  return labels;
+}
+
+Result<Item> parse_item(const Json& entry, const Fields& f, const Memory& memory) {
+  if (!entry.is_object()) return f.error("must be an object");
+  Item item;
+  std::string kind;
+  KMEM_TRY_ASSIGN(item.id, f.string("id"));
+  KMEM_TRY_ASSIGN(kind, f.string("kind"));
+  auto parsed_kind = item_kind_from_name(kind);
+  if (!parsed_kind) return f.error(fmt::format("unknown kind '{}' (expected lesson, pitfall, recipe or kernel)", kind));
+  item.kind = *parsed_kind;
+  KMEM_TRY_ASSIGN(item.labels, parse_labels(entry, f));
+  if (f.has("order")) KMEM_TRY_ASSIGN(item.order, f.integer("order"));
+  if (item.kind != ItemKind::kLesson) KMEM_TRY_ASSIGN(item.category, f.string("category"));
+  if ((item.kind == ItemKind::kLesson || item.kind == ItemKind::kPitfall) && !item.order)
+    return f.error("missing field 'order'");
+  if (item.kind == ItemKind::kRecipe || item.kind == ItemKind::kKernel) {
+    KMEM_TRY_ASSIGN(item.source, f.string("source"));
+    KMEM_TRY_ASSIGN(item.speedup, f.finite("speedup"));
+    if (!memory.problems.contains(item.source))
+      return f.error(fmt::format("source problem '{}' does not exist", item.source));
+  }
+  if (item.kind == ItemKind::kKernel) {
+    KMEM_TRY_ASSIGN(item.code, f.string("code"));
+  } else {
+    KMEM_TRY_ASSIGN(item.text, f.string("text"));
+  }
+  if (f.has("text_no_numbers")) KMEM_TRY_ASSIGN(item.text_no_numbers, f.string("text_no_numbers"));
+  return item;
+}
+
+Status parse_items(const Json& doc, const Fields& top, Memory& memory) {
+  if (!doc.contains("items") || !doc.at("items").is_array()) return top.error("field 'items' must be a list");
+  std::set<std::string> ids;
+  const Json& items = doc.at("items");
+  for (size_t i = 0; i < items.size(); ++i) {
+    std::string where = fmt::format("{}: items[{}]", top.where(), i);
+    if (items[i].is_object() && items[i].contains("id") && items[i].at("id").is_string())
+      where += fmt::format(" (id '{}')", items[i].at("id").get<std::string>());
+    Fields f(items[i], where);
+    Item item;
+    KMEM_TRY_ASSIGN(item, parse_item(items[i], f, memory));
+    if (!ids.insert(item.id).second) return f.error(fmt::format("duplicate item id '{}'", item.id));
+    memory.items.push_back(std::move(item));
+  }
+  return Status::success();
+}
+
+Status parse_baseline_values(const Fields& f, const char* key, std::map<std::string, double>& out) {
+  if (!f.has(key)) return Status::success();
+  const Json* values = nullptr;
+  KMEM_TRY_ASSIGN(values, f.object(key));
+  for (const auto& [id, v] : values->items()) {
+    double d = 0;
+    KMEM_TRY_ASSIGN(d, f.finite_value(v, std::string(key) + "." + id));
+    out.emplace(id, d);
+  }
+  return Status::success();
+}
+
+Status parse_baselines(const Fields& top, Memory& memory) {
+  static const std::regex kGroup(R"(L\d+\|.+)");
+  const Json* baselines = nullptr;
+  KMEM_TRY_ASSIGN(baselines, top.object("baselines"));
+  for (const auto& [reader, entry] : baselines->items()) {
+    Fields f(entry, fmt::format("{}: baselines.{}", top.where(), reader));
+    if (!entry.is_object()) return f.error("must be an object");
+    if (!memory.readers.contains(reader)) return f.error(fmt::format("unknown reader '{}'", reader));
+    Baseline baseline;
+    if (Status s = parse_baseline_values(f, "problems", baseline.problems); !s) return s;
+    if (Status s = parse_baseline_values(f, "groups", baseline.groups); !s) return s;
+    for (const auto& [pid, v] : baseline.problems)
+      if (!memory.problems.contains(pid)) return f.error(fmt::format("problems.{}: unknown problem", pid));
+    for (const auto& [group, v] : baseline.groups)
+      if (!std::regex_match(group, kGroup))
+        return f.error(fmt::format("groups.{}: a group is written L<level>|<category>", group));
+    memory.baselines.emplace(reader, std::move(baseline));
+  }
+  return Status::success();
+}
+
+Status parse_targets(const Json& doc, const Fields& top, Memory& memory) {
+  if (!top.has("targets")) return Status::success();
+  const Json& list = doc.at("targets");
+  if (!list.is_array()) return top.error("field 'targets' must be a list of problem ids");
+  std::vector<std::string> targets;
+  std::set<std::string> seen;
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (!list[i].is_string()) return top.error(fmt::format("targets[{}] must be a problem id", i));
+    std::string id = list[i].get<std::string>();
+    if (!memory.problems.contains(id)) return top.error(fmt::format("targets[{}]: unknown problem '{}'", i, id));
+    if (!seen.insert(id).second) return top.error(fmt::format("targets[{}]: duplicate problem '{}'", i, id));
+    targets.push_back(std::move(id));
+  }
+  memory.targets = std::move(targets);
+  return Status::success();
+}
+
+}  // namespace
+
+Result<Memory> parse_memory_json(std::string_view text, const std::string& source_name) {
+  Json doc;
+  try {
+    doc = Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    return Error(fmt::format("{}: malformed JSON at byte {}: {}", source_name, e.byte, e.what()));
+  }
+  Fields top(doc, source_name);
+  if (!doc.is_object()) return top.error("a store is a JSON object");
+  std::string format;
+  KMEM_TRY_ASSIGN(format, top.string("format"));
+  if (format != kFormat) return top.error(fmt::format("format is '{}', expected '{}'", format, kFormat));
+
+  Memory memory;
+  KMEM_TRY_ASSIGN(memory.author, top.string("author"));
+  if (top.has("score_cap")) KMEM_TRY_ASSIGN(memory.score_cap, top.finite("score_cap"));
+  if (Status s = parse_readers(top, memory); !s) return s.error();
+  if (!memory.readers.contains(memory.author))
+    return top.error(fmt::format("author '{}' is not one of the readers", memory.author));
+  if (Status s = parse_problems(top, memory); !s) return s.error();
+  if (Status s = parse_targets(doc, top, memory); !s) return s.error();
+  if (Status s = parse_items(doc, top, memory); !s) return s.error();
+  if (Status s = parse_baselines(top, memory); !s) return s.error();
+  return memory;
+}
+
+std::string memory_to_json(const Memory& memory) {
+  OrderedJson doc;
+  doc["format"] = kFormat;
+  doc["author"] = memory.author;
+  doc["score_cap"] = memory.score_cap;
+  doc["readers"] = OrderedJson::object();
+  for (const auto& [id, reader] : memory.readers) doc["readers"][id] = {{"display", reader.display}};
+  if (memory.targets) doc["targets"] = *memory.targets;
+  doc["problems"] = OrderedJson::object();
+  for (const auto& [id, p] : memory.problems)
+    doc["problems"][id] = {{"level", p.level}, {"number", p.number}, {"name", p.name}, {"category", p.category}};
+  doc["items"] = OrderedJson::array();
+  for (const Item& item : memory.items) {
+    OrderedJson j;
+    j["id"] = item.id;
+    j["kind"] = item_kind_name(item.kind);
+    if (item.kind != ItemKind::kLesson) j["category"] = item.category;
+    if (item.order) j["order"] = *item.order;
+    if (item.kind == ItemKind::kRecipe || item.kind == ItemKind::kKernel) {
+      j["source"] = item.source;
+      j["speedup"] = item.speedup;
+    }
+    if (item.kind == ItemKind::kKernel)
+      j["code"] = item.code;
+    else
+      j["text"] = item.text;
+    if (item.text_no_numbers) j["text_no_numbers"] = *item.text_no_numbers;
+    j["labels"] = item.labels;
+    doc["items"].push_back(std::move(j));
+  }
+  doc["baselines"] = OrderedJson::object();
+  for (const auto& [reader, baseline] : memory.baselines) {
+    OrderedJson b;
+    b["problems"] = OrderedJson::object();
+    for (const auto& [id, v] : baseline.problems) b["problems"][id] = v;
+    b["groups"] = OrderedJson::object();
+    for (const auto& [id, v] : baseline.groups) b["groups"][id] = v;
+    doc["baselines"][reader] = std::move(b);
+  }
+  return doc.dump(1, ' ', false) + "\n";
+}
+
+}  // namespace kmem

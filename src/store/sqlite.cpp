@@ -1,0 +1,78 @@
+// The SQLite RAII layer.
+#include "store/sqlite.h"
+
+#include <fmt/format.h>
+
+namespace kmem::sqlite {
+
+Connection::Connection(sqlite3* db, std::string path) : db_(db, sqlite3_close), path_(std::move(path)) {}
+
+Result<Connection> Connection::open(const std::string& path) {
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  Connection connection(db, path);
+  if (rc != SQLITE_OK) return connection.error("cannot open database");
+  sqlite3_busy_timeout(db, 5000);
+  return connection;
+}
+
+Error Connection::error(const std::string& what) const {
+  return Error(fmt::format("{}: {}: {}", path_, what, db_ ? sqlite3_errmsg(db_.get()) : "out of memory"));
+}
+
+Status Connection::exec(const std::string& sql) {
+  if (sqlite3_exec(db_.get(), sql.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) return error("SQL failed");
+  return Status::success();
+}
+
+Result<Statement> Connection::prepare(const std::string& sql) {
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db_.get(), sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
+    return error("cannot prepare '" + sql + "'");
+  return Statement(stmt, this);
+}
+
+Statement::Statement(sqlite3_stmt* stmt, const Connection* connection)
+    : stmt_(stmt, sqlite3_finalize), connection_(connection) {}
+
+Statement& Statement::bind(int index, const std::string& value) {
+  sqlite3_bind_text(stmt_.get(), index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+  return *this;
+}
+Statement& Statement::bind(int index, double value) {
+  sqlite3_bind_double(stmt_.get(), index, value);
+  return *this;
+}
+Statement& Statement::bind(int index, int value) {
+  sqlite3_bind_int(stmt_.get(), index, value);
+  return *this;
+}
+Statement& Statement::bind_null(int index) {
+  sqlite3_bind_null(stmt_.get(), index);
+  return *this;
+}
+
+Result<bool> Statement::step() {
+  int rc = sqlite3_step(stmt_.get());
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  return connection_->error("statement failed");
+}
+
+Status Statement::run() {
+  Result<bool> row = step();
+  sqlite3_reset(stmt_.get());
+  sqlite3_clear_bindings(stmt_.get());
+  if (!row) return row.error();
+  return Status::success();
+}
+
+std::string Statement::text(int column) const {
+  const unsigned char* s = sqlite3_column_text(stmt_.get(), column);
+  return s ? std::string(reinterpret_cast<const char*>(s), sqlite3_column_bytes(stmt_.get(), column)) : "";
+}
+double Statement::real(int column) const { return sqlite3_column_double(stmt_.get(), column); }
+int Statement::integer(int column) const { return sqlite3_column_int(stmt_.get(), column); }
+bool Statement::is_null(int column) const { return sqlite3_column_type(stmt_.get(), column) == SQLITE_NULL; }
+
+}  // namespace kmem::sqlite
