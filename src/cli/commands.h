@@ -5,6 +5,8 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "kmem/result.h"
+
 namespace kmem::cli {
 
 inline constexpr int kExitOk = 0;
@@ -20,6 +22,11 @@ class CommandSet {
  private:
   int exit_code_ = kExitOk;
 };
+
+// Prints `error` as one line on stderr and returns kExitUsage.
+int fail(const Error& error);
+
+void add_render_command(CLI::App& app, CommandSet& commands);
 
 // Where the bundled data (seed memory, prompt pack, rule tables) and the Python
 // worker live: $KMEM_DATA_DIR / $KMEM_PYTHON_DIR, else the paths compiled in.
