@@ -68,10 +68,14 @@ class MemoryIndex {
   Selection select(const Problem& target, const SelectionLimits& limits) const;
 
  private:
+  struct SourceKernels {
+    const std::vector<std::string>* source_tokens = nullptr;  // the source problem's name tokens
+    std::vector<const Item*> kernels;                         // by speedup desc
+  };
   struct Category {
     std::vector<const Item*> pitfalls;  // by order
     std::vector<const Item*> recipes;   // by speedup desc, then source id desc
-    std::vector<const Item*> kernels;   // by speedup desc, then source id desc
+    std::map<std::string, SourceKernels> kernels_by_source;
   };
   const Memory& memory_;
   std::vector<const Item*> lessons_;

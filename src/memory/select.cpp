@@ -25,7 +25,7 @@ MemoryIndex::MemoryIndex(const Memory& memory) : memory_(memory) {
       case ItemKind::kLesson: lessons_.push_back(&item); break;
       case ItemKind::kPitfall: categories_[item.category].pitfalls.push_back(&item); break;
       case ItemKind::kRecipe: categories_[item.category].recipes.push_back(&item); break;
-      case ItemKind::kKernel: categories_[item.category].kernels.push_back(&item); break;
+      case ItemKind::kKernel: categories_[item.category].kernels_by_source[item.source].kernels.push_back(&item); break;
     }
   }
   auto by_order = [](const Item* a, const Item* b) { return order_of(a) < order_of(b); };
@@ -33,7 +33,11 @@ MemoryIndex::MemoryIndex(const Memory& memory) : memory_(memory) {
   for (auto& [name, category] : categories_) {
     std::stable_sort(category.pitfalls.begin(), category.pitfalls.end(), by_order);
     std::stable_sort(category.recipes.begin(), category.recipes.end(), by_speedup_then_source);
-    std::stable_sort(category.kernels.begin(), category.kernels.end(), by_speedup_then_source);
+    for (auto& [source, group] : category.kernels_by_source) {
+      std::stable_sort(group.kernels.begin(), group.kernels.end(), by_speedup_then_source);
+      auto tokens = name_tokens_.find(source);
+      if (tokens != name_tokens_.end()) group.source_tokens = &tokens->second;
+    }
   }
 }
 
@@ -53,27 +57,30 @@ Selection MemoryIndex::select(const Problem& target, const SelectionLimits& limi
     if (recipe->source != target.id) s.recipes.push_back(recipe);
   }
 
-  // Kernels come pre-sorted by speedup and source, so a stable sort on the
-  // similarity alone yields the full (similarity, speedup, source) order.
-  // Only the first `related_kernels` of each source problem can ever be chosen,
-  // and each source's similarity is computed once.
+  // Within a source problem kernels are pre-sorted by speedup, so only the
+  // first `related_kernels` of each source can be chosen; the similarity of a
+  // source is computed once.
   const std::vector<std::string> target_tokens = name_tokens(target.name);
-  std::map<std::string, std::pair<double, int>> per_source;  // similarity, kernels taken
-  std::vector<std::pair<double, const Item*>> candidates;
-  for (const Item* kernel : c.kernels) {
-    if (kernel->source == target.id) continue;
-    auto [it, fresh] = per_source.try_emplace(kernel->source, 0.0, 0);
-    if (fresh) {
-      it->second.first = jaccard(target_tokens, name_tokens_.at(kernel->source));
-    }
-    if (it->second.second++ < limits.related_kernels) candidates.emplace_back(it->second.first, kernel);
+  struct Candidate {
+    double similarity;
+    const Item* kernel;
+  };
+  std::vector<Candidate> candidates;
+  for (const auto& [source, group] : c.kernels_by_source) {
+    if (source == target.id) continue;
+    double similarity = group.source_tokens ? jaccard(target_tokens, *group.source_tokens) : 0.0;
+    size_t take = std::min(group.kernels.size(), static_cast<size_t>(limits.related_kernels));
+    for (size_t k = 0; k < take; ++k) candidates.push_back({similarity, group.kernels[k]});
   }
-  std::stable_sort(candidates.begin(), candidates.end(),
-                   [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (const auto& [similarity, kernel] : candidates) {
-    if (static_cast<int>(s.kernels.size()) >= limits.related_kernels) break;
-    s.kernels.push_back(kernel);
-  }
+  size_t chosen = std::min(candidates.size(), static_cast<size_t>(limits.related_kernels));
+  std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(chosen), candidates.end(),
+                    [](const Candidate& a, const Candidate& b) {
+                      if (a.similarity != b.similarity) return a.similarity > b.similarity;
+                      if (by_speedup_then_source(a.kernel, b.kernel)) return true;
+                      if (by_speedup_then_source(b.kernel, a.kernel)) return false;
+                      return a.kernel < b.kernel;  // store order
+                    });
+  for (size_t k = 0; k < chosen; ++k) s.kernels.push_back(candidates[k].kernel);
   return s;
 }
 
