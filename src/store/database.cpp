@@ -130,6 +130,12 @@ Status for_each_row(sqlite::Connection& db, const std::string& sql, Row row) {
   }
 }
 
+Status read_problems(sqlite::Connection& db, std::map<std::string, Problem>& problems) {
+  return for_each_row(db, "SELECT id, level, number, name, category FROM problems", [&](sqlite::Statement& q) {
+    problems.emplace(q.text(0), Problem{q.text(0), q.integer(1), q.integer(2), q.text(3), q.text(4)});
+  });
+}
+
 Result<Memory> read_memory(sqlite::Connection& db) {
   Memory memory;
   bool found = false, has_targets = false;
@@ -144,9 +150,7 @@ Result<Memory> read_memory(sqlite::Connection& db) {
   s = for_each_row(db, "SELECT id, display FROM readers", [&](sqlite::Statement& q) {
     memory.readers.emplace(q.text(0), Reader{q.text(0), q.text(1)});
   });
-  if (s) s = for_each_row(db, "SELECT id, level, number, name, category FROM problems", [&](sqlite::Statement& q) {
-    memory.problems.emplace(q.text(0), Problem{q.text(0), q.integer(1), q.integer(2), q.text(3), q.text(4)});
-  });
+  if (s) s = read_problems(db, memory.problems);
   if (s && has_targets) {
     memory.targets.emplace();
     s = for_each_row(db, "SELECT problem_id FROM targets ORDER BY position",
@@ -198,10 +202,18 @@ Result<Database> Database::open(const std::string& path) {
 }
 
 Status Database::replace(const Memory& memory) {
+  // A Memory built in code passes the same checks as a store file.
+  if (auto valid = parse_memory_json(memory_to_json(memory), path()); !valid) return valid.error();
   return in_transaction(impl_->connection, [&] { return write_memory(impl_->connection, memory); });
 }
 
 Result<Memory> Database::read() const { return read_memory(impl_->connection); }
+
+Result<std::map<std::string, Problem>> Database::problems() const {
+  std::map<std::string, Problem> problems;
+  if (Status s = read_problems(impl_->connection, problems); !s) return s.error();
+  return problems;
+}
 
 Status Database::upsert_problems(const std::vector<Problem>& problems) {
   return in_transaction(impl_->connection, [&]() -> Status {
