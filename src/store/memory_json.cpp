@@ -266,7 +266,10 @@ class DuplicateKeyGuard {
   std::string path(int depth) const {
     std::string out;
     for (int d = 0; d < depth; ++d) {
-      if (frames_[d].key == "[]") continue;
+      if (frames_[d].key == "[]") {
+        out += "[]";
+        continue;
+      }
       if (!out.empty()) out += '.';
       out += frames_[d].key;
     }
@@ -282,8 +285,8 @@ Result<Json> parse_json(std::string_view text, const std::string& source_name) {
   try {
     doc = Json::parse(text, std::ref(guard), /*allow_exceptions=*/true, /*ignore_comments=*/false);
   } catch (const Json::parse_error& e) {
-    std::string what = e.what();
-    if (auto close = what.find("] "); close != std::string::npos) what = what.substr(close + 2);
+    std::string what = e.what();  // "[json.exception...] parse error at line L, column C: <reason>"
+    if (auto reason = what.find(": "); reason != std::string::npos) what = what.substr(reason + 2);
     return Error(fmt::format("{}:{}: malformed JSON: {}", source_name, line_and_column(text, e.byte), what));
   } catch (const Json::exception& e) {  // e.g. a number too large for a double
     std::string what = e.what();
