@@ -89,10 +89,11 @@ Status write_memory(sqlite::Connection& db, const Memory& memory) {
   if (!store) return store.error();
   if (Status s = store->bind(1, memory.author).bind(2, memory.score_cap).bind(3, memory.targets ? 1 : 0).run(); !s)
     return s;
-  auto reader = db.prepare("INSERT INTO readers(id, display) VALUES (?, ?)");
+  auto reader = db.prepare("INSERT INTO readers(id, display, has_baseline) VALUES (?, ?, ?)");
   if (!reader) return reader.error();
   for (const auto& [id, r] : memory.readers)
-    if (Status s = reader->bind(1, id).bind(2, r.display).run(); !s) return s;
+    if (Status s = reader->bind(1, id).bind(2, r.display).bind(3, memory.baselines.contains(id) ? 1 : 0).run(); !s)
+      return s;
   auto problem = db.prepare(kUpsertProblem);
   if (!problem) return problem.error();
   for (const auto& [id, p] : memory.problems)
@@ -147,8 +148,9 @@ Result<Memory> read_memory(sqlite::Connection& db) {
   });
   if (!s) return s.error();
   if (!found) return Error(db.path() + ": the database holds no memory yet (run kmem import first)");
-  s = for_each_row(db, "SELECT id, display FROM readers", [&](sqlite::Statement& q) {
+  s = for_each_row(db, "SELECT id, display, has_baseline FROM readers", [&](sqlite::Statement& q) {
     memory.readers.emplace(q.text(0), Reader{q.text(0), q.text(1)});
+    if (q.integer(2) != 0) memory.baselines[q.text(0)];  // kept even when it holds no value
   });
   if (s) s = read_problems(db, memory.problems);
   if (s && has_targets) {

@@ -49,6 +49,16 @@ class DatabaseTest : public ::testing::Test {
     return out;
   }
 
+  // Runs a script of SQL statements on a separate raw connection.
+  void raw_exec(const std::string& sql) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(db_path().c_str(), &db), SQLITE_OK);
+    char* error = nullptr;
+    EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK) << (error ? error : "");
+    sqlite3_free(error);
+    sqlite3_close(db);
+  }
+
   fs::path dir_;
   Memory seed_;
 };
@@ -107,6 +117,40 @@ TEST_F(DatabaseTest, MigratesAnExistingVersionZeroFile) {
   ASSERT_TRUE(db) << db.error().message();
   EXPECT_EQ(raw_query("PRAGMA user_version"), std::to_string(kMigrations.size()));
   EXPECT_TRUE(db->replace(seed_));
+}
+
+TEST_F(DatabaseTest, MigratesAVersionOneDatabaseKeepingItsContent) {
+  raw_exec(kMigrations[0]);
+  raw_exec(
+      "PRAGMA user_version = 1;"
+      "INSERT INTO store VALUES (1, 'alice', 10.0, 0);"
+      "INSERT INTO readers VALUES ('alice', 'Alice'), ('bob', 'Bob');"
+      "INSERT INTO problems VALUES ('L1_008', 1, 8, 'Matmul', 'matmul');"
+      "INSERT INTO items(position, id, kind, category, item_order, text) VALUES (0, 'p', 'pitfall', 'matmul', 0, 't');"
+      "INSERT INTO group_baselines VALUES ('alice', 'L1|matmul', 1.5);");
+  auto db = Database::open(db_path());
+  ASSERT_TRUE(db) << db.error().message();
+  EXPECT_EQ(raw_query("PRAGMA user_version"), std::to_string(kMigrations.size()));
+  auto back = db->read();
+  ASSERT_TRUE(back) << back.error().message();
+  EXPECT_EQ(back->readers.size(), 2u);
+  ASSERT_EQ(back->items.size(), 1u);
+  EXPECT_EQ(back->items[0].id, "p");
+  ASSERT_EQ(back->baselines.size(), 1u);  // bob had none
+  EXPECT_EQ(back->baselines.at("alice").groups.at("L1|matmul"), 1.5);
+}
+
+TEST_F(DatabaseTest, KeepsABaselineEntryWithoutValues) {
+  Memory memory = seed_;
+  std::string other = memory.author == "claude-opus-5-5" ? "claude-opus-4-8" : "claude-opus-5-5";
+  memory.baselines[other] = Baseline{};
+  auto db = Database::open(db_path());
+  ASSERT_TRUE(db);
+  ASSERT_TRUE(db->replace(memory));
+  auto back = db->read();
+  ASSERT_TRUE(back) << back.error().message();
+  ASSERT_TRUE(back->baselines.contains(other));
+  EXPECT_EQ(memory_to_json(*back), memory_to_json(memory));
 }
 
 TEST_F(DatabaseTest, RefusesANewerSchema) {
