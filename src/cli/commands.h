@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <string>
 
 #include "kmem/result.h"
@@ -23,8 +24,15 @@ class CommandSet {
   int exit_code_ = kExitOk;
 };
 
-// Prints `error` as one line on stderr and returns kExitUsage.
-int fail(const Error& error);
+// Prints `kmem <command>: <error>` on stderr, one line; returns kExitUsage.
+inline int report_error(const char* command, const Error& error) {
+  std::fprintf(stderr, "kmem %s: %s\n", command, error.message().c_str());
+  return kExitUsage;
+}
+
+void add_import_command(CLI::App& app, CommandSet& commands);
+void add_export_command(CLI::App& app, CommandSet& commands);
+void add_problems_command(CLI::App& app, CommandSet& commands);
 
 void add_render_command(CLI::App& app, CommandSet& commands);
 

@@ -29,11 +29,11 @@ int run_render(const RenderArgs& args) {
   std::string store_path = args.store.empty() ? data_dir() + "/seed/memory-store.json" : args.store;
   std::string pack_path = args.pack.empty() ? data_dir() + "/seed/prompt-pack.json" : args.pack;
   auto memory = load_memory(store_path);
-  if (!memory) return fail(memory.error());
+  if (!memory) return report_error("render", memory.error());
   auto pack_text = read_file(pack_path);
-  if (!pack_text) return fail(pack_text.error());
+  if (!pack_text) return report_error("render", pack_text.error());
   auto pack = parse_pack_json(*pack_text, pack_path);
-  if (!pack) return fail(pack.error());
+  if (!pack) return report_error("render", pack.error());
   MemoryIndex index(*memory);
 
   if (args.all) {
@@ -44,7 +44,7 @@ int run_render(const RenderArgs& args) {
         auto& texts = dump[name][reader] = nlohmann::ordered_json::object();
         for (const std::string& id : targets) {
           auto text = render(index, *pack, policy, reader, memory->problems.at(id));
-          if (!text) return fail(text.error());
+          if (!text) return report_error("render", text.error());
           texts[id] = std::move(*text);
         }
       }
@@ -54,17 +54,17 @@ int run_render(const RenderArgs& args) {
   }
 
   if (args.policy.empty() || args.reader.empty() || args.problem.empty())
-    return fail(Error("render needs --policy, --reader and --problem, or --all"));
+    return report_error("render", Error("render needs --policy, --reader and --problem, or --all"));
   auto policy = pack->policies.find(args.policy);
   if (policy == pack->policies.end())
-    return fail(Error(fmt::format("unknown policy '{}' (choose from: {})", args.policy, choices(pack->policies))));
+    return report_error("render", Error(fmt::format("unknown policy '{}' (choose from: {})", args.policy, choices(pack->policies))));
   if (!memory->readers.contains(args.reader))
-    return fail(Error(fmt::format("unknown reader '{}' (choose from: {})", args.reader, choices(memory->readers))));
+    return report_error("render", Error(fmt::format("unknown reader '{}' (choose from: {})", args.reader, choices(memory->readers))));
   auto problem = memory->problems.find(args.problem);
   if (problem == memory->problems.end())
-    return fail(Error(fmt::format("unknown problem '{}' (choose from: {})", args.problem, choices(memory->problems))));
+    return report_error("render", Error(fmt::format("unknown problem '{}' (choose from: {})", args.problem, choices(memory->problems))));
   auto text = render(index, *pack, policy->second, args.reader, problem->second);
-  if (!text) return fail(text.error());
+  if (!text) return report_error("render", text.error());
   std::cout << *text;
   return kExitOk;
 }
