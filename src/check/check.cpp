@@ -40,13 +40,17 @@ std::vector<Verdict> check_source(std::string_view python_source) {
   TSTreeCursor cursor = ts_tree_cursor_new(tree.root());
   path.push_back(tree.root());
   for (bool more = true; more;) {
-    Context context(tree, facts, path);
-    for (const check_internal::Rule& rule : check_internal::rules()) {
-      findings.clear();
-      rule.match(context, findings);
-      for (const Finding& f : findings)
-        verdicts.push_back({std::string(rule.code), check_internal::fill(rule.message, "target", f.target),
-                            check_internal::line_of(f.at), check_internal::column_of(f.at)});
+    // Every rule looks at named nodes only (no punctuation, no keywords).
+    if (ts_node_is_named(path.back())) {
+      Context context(tree, facts, path, check_internal::type_of(path.back()));
+      for (const check_internal::Rule& rule : check_internal::rules()) {
+        findings.clear();
+        rule.match(context, findings);
+        for (const Finding& f : findings)
+          verdicts.push_back({std::string(rule.code),
+                              check_internal::fill(rule.message, "target", f.target),
+                              check_internal::line_of(f.at), check_internal::column_of(f.at)});
+      }
     }
     if (ts_tree_cursor_goto_first_child(&cursor)) {
       path.push_back(ts_tree_cursor_current_node(&cursor));

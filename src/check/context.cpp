@@ -50,8 +50,7 @@ bool pattern_binds(const SyntaxTree& tree, TSNode pattern, std::string_view name
 }
 
 // The target a binding construct writes to, if `node` is one.
-TSNode binding_target(TSNode node) {
-  std::string_view type = type_of(node);
+TSNode binding_target(TSNode node, std::string_view type) {
   if (type == "assignment" || type == "augmented_assignment" || type == "for_statement" ||
       type == "for_in_clause")
     return field(node, "left");
@@ -106,7 +105,7 @@ FileFacts::FileFacts(const SyntaxTree& tree) {
   TSTreeCursor cursor = ts_tree_cursor_new(tree.root());
   for (bool more = true; more;) {
     TSNode node = ts_tree_cursor_current_node(&cursor);
-    std::string_view type = type_of(node);
+    std::string_view type = ts_node_is_named(node) ? type_of(node) : std::string_view{};
     if (type == "import_statement" || type == "import_from_statement") {
       for (const ImportedName& name : top.imported_names(node)) {
         std::string_view local;
@@ -138,7 +137,7 @@ FileFacts::FileFacts(const SyntaxTree& tree) {
         }
       }
     }
-    TSNode target = binding_target(node);
+    TSNode target = binding_target(node, type);
     if (!ts_node_is_null(target) && pattern_binds(tree, target, "self"))
       self_rebinds_.push_back(ts_node_start_byte(node));
 
@@ -194,8 +193,7 @@ std::string Context::qualified_name(TSNode expr) const {
 const std::string& Context::reference_name() const {
   if (reference_done_) return reference_;
   reference_done_ = true;
-  std::string_view type = type_of(node());
-  if (type != "identifier" && type != "attribute") return reference_;
+  if (type_ != "identifier" && type_ != "attribute") return reference_;
   std::string_view parent_type = path_.size() >= 2 ? type_of(parent()) : std::string_view{};
   if (parent_type == "attribute" || parent_type == "dotted_name" || parent_type == "aliased_import")
     return reference_;

@@ -40,12 +40,14 @@ struct ImportedName {
 class Context {
  public:
   // `path` runs from the root to the current node (the node is its last entry).
-  Context(const SyntaxTree& tree, const FileFacts& facts, std::span<const TSNode> path)
-      : tree_(tree), facts_(facts), path_(path) {}
+  Context(const SyntaxTree& tree, const FileFacts& facts, std::span<const TSNode> path,
+          std::string_view type = {})
+      : tree_(tree), facts_(facts), path_(path), type_(type) {}
 
   const FileFacts& facts() const { return facts_; }
   std::string_view text(TSNode node) const { return tree_.text(node); }
   TSNode node() const { return path_.back(); }
+  std::string_view type() const { return type_; }  // the current node's type
   // The parent of the current node, or a null node at the root.
   TSNode parent() const;
 
@@ -71,6 +73,7 @@ class Context {
   const SyntaxTree& tree_;
   const FileFacts& facts_;
   std::span<const TSNode> path_;
+  std::string_view type_;
   mutable bool reference_done_ = false;
   mutable std::string reference_;
 };

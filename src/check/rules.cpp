@@ -81,7 +81,7 @@ bool is_dunder(std::string_view name) {
 // Imports and references of the names in `list`.
 void match_names(const Context& c, Names list, std::vector<Finding>& out) {
   TSNode node = c.node();
-  std::string_view type = type_of(node);
+  std::string_view type = c.type();
   if (type == "import_statement" || type == "import_from_statement") {
     for (const ImportedName& name : c.imported_names(node)) {
       std::string_view qualified = name.qualified;
@@ -96,7 +96,7 @@ void match_names(const Context& c, Names list, std::vector<Finding>& out) {
 
 // Attribute accesses `x.<name>` for the names in `list`, whatever x is.
 void match_attributes(const Context& c, Names list, std::vector<Finding>& out) {
-  if (type_of(c.node()) != "attribute") return;
+  if (c.type() != "attribute") return;
   TSNode attribute = field(c.node(), "attribute");
   if (ts_node_is_null(attribute)) return;
   std::string_view name = c.text(attribute);
@@ -106,7 +106,7 @@ void match_attributes(const Context& c, Names list, std::vector<Finding>& out) {
 
 // String literals (e.g. CUDA sources) holding one of the tokens in `list`.
 void match_strings(const Context& c, Names list, std::vector<Finding>& out) {
-  if (type_of(c.node()) != "string_content") return;
+  if (c.type() != "string_content") return;
   std::string_view text = c.text(c.node());
   for (std::string_view token : list)
     if (text.find(token) != std::string_view::npos) out.push_back({c.node(), std::string(token)});
@@ -114,7 +114,7 @@ void match_strings(const Context& c, Names list, std::vector<Finding>& out) {
 
 // The function of a call, resolved, when the current node is a call.
 std::string called_name(const Context& c) {
-  if (type_of(c.node()) != "call") return {};
+  if (c.type() != "call") return {};
   TSNode function = field(c.node(), "function");
   return ts_node_is_null(function) ? std::string{} : c.qualified_name(function);
 }
@@ -141,13 +141,13 @@ bool is_setattr_call(const Context& c) {
 }
 
 void defines_model(const Context& c, std::vector<Finding>& out) {
-  if (type_of(c.node()) != "class_definition") return;
+  if (c.type() != "class_definition") return;
   TSNode name = field(c.node(), "name");
   if (!ts_node_is_null(name) && c.text(name) == "Model") out.push_back({name, ""});
 }
 
 void no_model_new(const Context& c, std::vector<Finding>& out) {
-  if (type_of(c.node()) == "module" && !c.facts().defines_model_new()) out.push_back({c.node(), ""});
+  if (c.type() == "module" && !c.facts().defines_model_new()) out.push_back({c.node(), ""});
 }
 
 void dynamic_getattr(const Context& c, std::vector<Finding>& out) {
@@ -198,7 +198,7 @@ void foreign_targets(const Context& c, TSNode target, std::vector<Finding>& out)
 
 void foreign_attribute_assignment(const Context& c, std::vector<Finding>& out) {
   TSNode node = c.node();
-  std::string_view type = type_of(node);
+  std::string_view type = c.type();
   if (type == "assignment" || type == "augmented_assignment" || type == "for_statement" ||
       type == "for_in_clause") {
     TSNode left = field(node, "left");
@@ -245,7 +245,7 @@ void introspection(const Context& c, std::vector<Finding>& out) {
 void try_fallback(const Context& c, std::vector<Finding>& out) {
   match_names(c, kFallbackNames, out);
   TSNode node = c.node();
-  if (type_of(node) != "try_statement") return;
+  if (c.type() != "try_statement") return;
   bool handles = false;
   uint32_t n = ts_node_named_child_count(node);
   for (uint32_t i = 0; i < n; ++i) {
@@ -267,7 +267,7 @@ void try_fallback(const Context& c, std::vector<Finding>& out) {
 
 void references_model(const Context& c, std::vector<Finding>& out) {
   TSNode node = c.node();
-  if (type_of(node) != "identifier") return;
+  if (c.type() != "identifier") return;
   std::string_view name = c.text(node);
   if (name != "Model" && name != "__main__") return;
   TSNode parent = c.parent();
@@ -283,7 +283,7 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
   match_names(c, kPrecisionNames, out);
   match_strings(c, kPrecisionStrings, out);
   TSNode node = c.node();
-  std::string_view type = type_of(node);
+  std::string_view type = c.type();
   if (type == "call") {
     TSNode function = field(node, "function");
     if (!ts_node_is_null(function) && type_of(function) == "attribute") {
