@@ -3,7 +3,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <string>
 
 #include "kmem/result.h"
@@ -24,15 +23,13 @@ class CommandSet {
   int exit_code_ = kExitOk;
 };
 
-// Prints `kmem <command>: <error>` on stderr, one line; returns kExitUsage.
-inline int report_error(const char* command, const Error& error) {
-  std::fprintf(stderr, "kmem %s: %s\n", command, error.message().c_str());
-  return kExitUsage;
-}
+// Prints `error` as one line on stderr and returns kExitUsage.
+int fail(const Error& error);
 
-void add_import_command(CLI::App& app, CommandSet& commands);
 void add_export_command(CLI::App& app, CommandSet& commands);
+void add_import_command(CLI::App& app, CommandSet& commands);
 void add_problems_command(CLI::App& app, CommandSet& commands);
+void add_render_command(CLI::App& app, CommandSet& commands);
 
 // Where the bundled data (seed memory, prompt pack, rule tables) and the Python
 // worker live: $KMEM_DATA_DIR / $KMEM_PYTHON_DIR, else the paths compiled in.

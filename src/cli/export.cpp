@@ -19,9 +19,9 @@ struct ExportOptions {
 };
 
 int run_export(const ExportOptions& options) {
-  if (!std::filesystem::exists(options.db)) return report_error("export", Error(options.db + ": no such database"));
+  if (!std::filesystem::exists(options.db)) return fail(Error(options.db + ": no such database"));
   auto memory = load_memory(options.db);
-  if (!memory) return report_error("export", memory.error());
+  if (!memory) return fail(memory.error());
   std::string text = memory_to_json(*memory);
   if (options.out.empty()) {
     std::fwrite(text.data(), 1, text.size(), stdout);
@@ -30,7 +30,7 @@ int run_export(const ExportOptions& options) {
   std::ofstream out(options.out, std::ios::binary | std::ios::trunc);
   out << text;
   out.close();
-  if (!out) return report_error("export", Error(options.out + ": cannot write the store"));
+  if (!out) return fail(Error(options.out + ": cannot write the store"));
   return kExitOk;
 }
 

@@ -16,10 +16,10 @@ struct ImportOptions {
 
 int run_import(const ImportOptions& options) {
   auto memory = load_memory(options.store);
-  if (!memory) return report_error("import", memory.error());
+  if (!memory) return fail(memory.error());
   auto db = Database::open(options.db);
-  if (!db) return report_error("import", db.error());
-  if (Status s = db->replace(*memory); !s) return report_error("import", s.error());
+  if (!db) return fail(db.error());
+  if (Status s = db->replace(*memory); !s) return fail(s.error());
   fmt::print("{}: imported {} readers, {} problems, {} items from {}\n", options.db, memory->readers.size(),
              memory->problems.size(), memory->items.size(), options.store);
   return kExitOk;

@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   kmem::cli::add_import_command(app, commands);
   kmem::cli::add_export_command(app, commands);
   kmem::cli::add_problems_command(app, commands);
+  kmem::cli::add_render_command(app, commands);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

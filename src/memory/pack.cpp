@@ -1,0 +1,126 @@
+// Reads and validates a kmem-prompt-pack/1 document into a Pack.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "kmem/memory.h"
+
+namespace kmem {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr const char* kFormat = "kmem-prompt-pack/1";
+
+// The templates every filtering policy may use, by the feature that needs them.
+const std::vector<std::string> kAlwaysNeeded = {"h1", "section_join", "bullet"};
+
+Result<bool> flag(const Json& policy, const char* key, bool fallback, const std::string& where) {
+  if (!policy.contains(key) || policy.at(key).is_null()) return fallback;
+  if (!policy.at(key).is_boolean()) return Error(fmt::format("{}: '{}' must be true or false", where, key));
+  return policy.at(key).get<bool>();
+}
+
+Result<Policy> parse_policy(const std::string& name, const Json& j, const std::string& where) {
+  if (!j.is_object()) return Error(where + ": a policy is an object");
+  Policy p;
+  p.name = name;
+  if (j.contains("fixed_text")) {
+    if (!j.at("fixed_text").is_string()) return Error(where + ": 'fixed_text' must name a text of the pack");
+    p.fixed_text = j.at("fixed_text").get<std::string>();
+    return p;
+  }
+  if (!j.contains("sections") || !j.at("sections").is_array())
+    return Error(where + ": a policy needs 'sections' (a list) or 'fixed_text'");
+  for (const Json& s : j.at("sections")) {
+    std::string section = s.is_string() ? s.get<std::string>() : "";
+    if (section == "lessons") p.lessons = true;
+    else if (section == "pitfalls") p.pitfalls = true;
+    else if (section == "recipes") p.recipes = true;
+    else if (section == "kernels") p.kernels = true;
+    else return Error(fmt::format("{}: unknown section {} (expected lessons, pitfalls, recipes or kernels)", where, s.dump()));
+  }
+  struct Flag { const char* key; bool* target; bool fallback; };
+  for (Flag f : {Flag{"numbers", &p.numbers, true}, Flag{"how_to_read", &p.how_to_read, false},
+                 Flag{"you_alone", &p.you_alone, false}, Flag{"drop_prohibitions", &p.drop_prohibitions, false},
+                 Flag{"pitfalls_correctness_only", &p.pitfalls_correctness_only, false}}) {
+    auto value = flag(j, f.key, f.fallback, where);
+    if (!value) return value.error();
+    *f.target = *value;
+  }
+  if (j.contains("gate") && !j.at("gate").is_null()) {
+    const Json& gate = j.at("gate");
+    if (gate == "source") p.gate = Gate::kSource;
+    else if (gate == "source+target") p.gate = Gate::kSourceAndTarget;
+    else return Error(fmt::format("{}: unknown gate {} (expected null, \"source\" or \"source+target\")", where, gate.dump()));
+  }
+  return p;
+}
+
+// The texts a policy's rendering reads; each must exist in the pack.
+std::vector<std::string> needed_texts(const Policy& p) {
+  if (p.fixed_text) return {*p.fixed_text};
+  std::vector<std::string> needed = kAlwaysNeeded;
+  std::string suffix = p.numbers ? (p.you_alone ? "_reader" : "") : "_no_numbers";
+  if (p.how_to_read) {
+    needed.push_back("how_header");
+    needed.push_back(p.gate != Gate::kNone ? "how_to_read_gated" : "how_to_read_self");
+    if (p.gate == Gate::kNone) needed.push_back("how_to_read_other");
+  }
+  if (p.lessons) needed.push_back("lessons_header");
+  if (p.pitfalls) needed.push_back("pitfalls_header");
+  if (p.recipes) {
+    needed.push_back(p.numbers ? "recipes_header" : "recipes_header_no_numbers");
+    needed.push_back("recipe_bullet" + suffix);
+  }
+  if (p.kernels) {
+    needed.push_back("kernel_header" + suffix);
+    needed.push_back("kernel_code");
+  }
+  if (p.you_alone && p.numbers && (p.recipes || p.kernels))
+    for (const char* t : {"you_alone_own", "you_alone_est", "you_alone_unknown"}) needed.push_back(t);
+  return needed;
+}
+
+}  // namespace
+
+Result<Pack> parse_pack_json(std::string_view text, const std::string& source_name) {
+  Json doc;
+  try {
+    doc = Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    return Error(fmt::format("{}: malformed JSON at byte {}: {}", source_name, e.byte, e.what()));
+  }
+  if (!doc.is_object()) return Error(source_name + ": a prompt pack is a JSON object");
+  if (doc.value("format", "") != kFormat)
+    return Error(fmt::format("{}: format must be '{}'", source_name, kFormat));
+  Pack pack;
+  if (doc.contains("selection")) {
+    const Json& sel = doc.at("selection");
+    struct Limit { const char* key; int* target; };
+    for (Limit l : {Limit{"max_pitfalls", &pack.selection.max_pitfalls}, Limit{"max_recipes", &pack.selection.max_recipes},
+                    Limit{"related_kernels", &pack.selection.related_kernels}}) {
+      if (!sel.contains(l.key)) continue;
+      if (!sel.at(l.key).is_number_integer() || sel.at(l.key).get<int>() < 0)
+        return Error(fmt::format("{}: selection.{} must be a non-negative integer", source_name, l.key));
+      *l.target = sel.at(l.key).get<int>();
+    }
+  }
+  if (!doc.contains("texts") || !doc.at("texts").is_object()) return Error(source_name + ": 'texts' must be an object");
+  for (const auto& [key, value] : doc.at("texts").items()) {
+    if (!value.is_string()) return Error(fmt::format("{}: texts.{} must be a string", source_name, key));
+    pack.texts.emplace(key, value.get<std::string>());
+  }
+  if (!doc.contains("policies") || !doc.at("policies").is_object())
+    return Error(source_name + ": 'policies' must be an object");
+  for (const auto& [name, value] : doc.at("policies").items()) {
+    std::string where = fmt::format("{}: policies.{}", source_name, name);
+    auto policy = parse_policy(name, value, where);
+    if (!policy) return policy.error();
+    for (const std::string& t : needed_texts(*policy))
+      if (!pack.texts.contains(t)) return Error(fmt::format("{}: needs the text '{}', which the pack lacks", where, t));
+    pack.policies.emplace(name, std::move(*policy));
+  }
+  return pack;
+}
+
+}  // namespace kmem
