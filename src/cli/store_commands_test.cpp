@@ -71,7 +71,7 @@ TEST_F(StoreCommands, RefusedImportPrintsOneLineAndLeavesTheDatabase) {
   std::ofstream(path("bad.json")) << text;
   Outcome refused = kmem("import " + path("bad.json") + " --db " + path("a.db"));
   EXPECT_EQ(refused.exit_code, 2);
-  EXPECT_EQ(refused.output.rfind("kmem: " + path("bad.json") + ": items[", 0), 0u) << refused.output;
+  EXPECT_EQ(refused.output.rfind("kmem import: " + path("bad.json") + ": items[", 0), 0u) << refused.output;
   EXPECT_NE(refused.output.find("snippet"), std::string::npos) << refused.output;
   EXPECT_EQ(std::count(refused.output.begin(), refused.output.end(), '\n'), 1) << refused.output;
   EXPECT_EQ(kmem("export --db " + path("a.db")).output, before);
