@@ -9,6 +9,7 @@ the candidate's namespace. On CUDA, launches are kernel names in a profile of
 one forward; on the CPU, calls into the candidate's extensions."""
 import functools
 import hashlib
+import importlib.util
 import os
 import re
 import sys
@@ -28,6 +29,38 @@ def _as_list(sources):
     if sources is None:
         return []
     return [sources] if isinstance(sources, str) else list(sources)
+
+
+BUILT_MARKER = "kmem-built"
+
+
+def _mark_built(folder, module):
+    """Records that `folder` holds a complete build (torch 1.13's load_inline
+    rewrites its sources on every call, so ninja would always rebuild)."""
+    library = getattr(module, "__file__", None)
+    if not library:
+        return
+    temporary = os.path.join(folder, f"{BUILT_MARKER}.{os.getpid()}")
+    with open(temporary, "w") as marker:
+        marker.write(os.path.basename(library))
+    os.replace(temporary, os.path.join(folder, BUILT_MARKER))
+
+
+def _load_built(folder, name):
+    """The module built earlier in `folder` (keyed by its sources and the
+    toolchain), or None."""
+    try:
+        with open(os.path.join(folder, BUILT_MARKER)) as marker:
+            library = os.path.join(folder, marker.read().strip())
+    except OSError:
+        return None
+    module_name = os.path.splitext(os.path.basename(library))[0]
+    spec = importlib.util.spec_from_file_location(module_name, library)
+    if spec is None:
+        return None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _toolchain():
@@ -52,9 +85,15 @@ class KernelWatch:
         def load_inline(name, cpp_sources, cuda_sources=None, *args, **kwargs):
             cuda = _as_list(cuda_sources)
             watch.cuda_kernel_names |= global_function_names(cuda)
+            module = None
             if kwargs.get("build_directory") is None and len(args) < 5:
-                kwargs["build_directory"] = watch._build_directory(name, cpp_sources, cuda, args, kwargs)
-            module = original(name, cpp_sources, cuda_sources, *args, **kwargs)
+                folder = watch._build_directory(name, cpp_sources, cuda, args, kwargs)
+                kwargs["build_directory"] = folder
+                module = _load_built(folder, name)
+            if module is None:
+                module = original(name, cpp_sources, cuda_sources, *args, **kwargs)
+                if kwargs.get("build_directory") is not None:
+                    _mark_built(kwargs["build_directory"], module)
             watch.extensions += 1
             return watch._count_calls(module)
 

@@ -86,22 +86,28 @@ ResultsFile::~ResultsFile() {
 }
 
 Result<ResultsFile> ResultsFile::open(const std::string& path) {
+  std::string text;
+  if (std::ifstream in{path, std::ios::binary}) text.assign(std::istreambuf_iterator<char>(in), {});
+  // A last line without its newline was cut short by a crash: dropped, so
+  // its job runs again and the file stays one JSON object per line.
+  size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
+  if (complete < text.size()) {
+    std::error_code ec;
+    fs::resize_file(path, complete, ec);
+    if (ec) return Error(path + ": cannot drop the partial last line: " + ec.message());
+  }
   std::set<std::string> finished;
-  std::ifstream in(path);
-  std::string line;
-  bool ends_with_newline = true;
-  for (int number = 1; std::getline(in, line); ++number) {
-    ends_with_newline = !in.eof();
-    Json entry = Json::parse(line, nullptr, /*allow_exceptions=*/false);
-    // A line cut short by a crash is not a result: its job runs again.
-    if (entry.is_object() && entry.contains("id") && entry["id"].is_string()) finished.insert(entry["id"]);
+  size_t start = 0;
+  for (int number = 1; start < complete; ++number) {
+    size_t end = text.find('\n', start);
+    Json entry = Json::parse(text.substr(start, end - start), nullptr, /*allow_exceptions=*/false);
+    if (!entry.is_object() || !entry.contains("id") || !entry["id"].is_string())
+      return Error(path + ":" + std::to_string(number) + ": not a result record (an object with an \"id\")");
+    finished.insert(entry["id"].get<std::string>());
+    start = end + 1;
   }
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) return Error(path + ": cannot open the results file: " + strerror(errno));
-  if (!ends_with_newline && ::write(fd, "\n", 1) != 1) {
-    close(fd);
-    return Error(path + ": cannot write: " + strerror(errno));
-  }
   return ResultsFile(path, fd, std::move(finished));
 }
 

@@ -43,7 +43,8 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
       {"tolerance", options.tolerance},
       {"workdir", workdir},
   });
-  auto deadline = Clock::now() + seconds(options.run_timeout_s);
+  // Preparing loads torch and the problem, like a build: the build limit.
+  auto deadline = Clock::now() + seconds(options.build_timeout_s);
   auto reply = reference->worker_->next(deadline, timing_lock);
   if (reply.kind != Worker::Reply::kEvent || reply.event["event"] != "ready")
     return reference->failure(problem + ": the reference failed", reply);
