@@ -12,11 +12,17 @@ import torch
 from . import kernels, problem, timing
 
 
+DEVICE_FAULTS = ("CUDA error", "illegal memory access", "misaligned address", "unspecified launch failure")
+
+
 class StageError(Exception):
     def __init__(self, stage, error):
         super().__init__(f"{type(error).__name__}: {error}")
         self.stage = stage
         self.trace = traceback.format_exc()
+        # A sticky device error (illegal memory access, ...) leaves the CUDA
+        # context unusable: the process is as good as crashed.
+        self.device_fault = any(fault in str(error) for fault in DEVICE_FAULTS)
 
 
 def stage(name, call):
@@ -56,7 +62,6 @@ def run(channel):
     device = cmd["device"]
     watch = kernels.KernelWatch(os.environ.get("TORCH_EXTENSIONS_DIR", cmd["workdir"]))
     watch.install()
-    threads_before = threading.active_count()
     try:
         module = stage("build", lambda: problem.load_module(cmd["candidate"], "kmem_candidate"))
         channel.send("built", extensions=watch.extensions)
@@ -67,6 +72,8 @@ def run(channel):
         own_names = watch.cuda_kernel_names | kernels.triton_kernel_names(vars(module))
         model = stage("init", lambda: problem.build_model(
             module.ModelNew, saved["init_inputs"], cmd["init_seed"], device))
+        threads_before = threading.active_count()
+        watch.extension_calls = 0  # calls at import or in __init__ are no launches during forward
         outputs, inputs_after, types, launches = stage(
             "forward", lambda: forward_trials(model, saved["trials"], device, own_names))
         if device != "cuda":
@@ -91,6 +98,7 @@ def run(channel):
         }
         channel.send("result", nonce=nonce, candidate_ms=candidate_ms, observations=observations)
     except StageError as error:
-        channel.send("error", nonce=nonce, stage=error.stage, message=str(error), traceback=error.trace)
+        channel.send("error", nonce=nonce, stage=error.stage, message=str(error), traceback=error.trace,
+                     device_fault=error.device_fault)
     channel.close()
     os._exit(0)  # skip atexit hooks and finalizers the candidate may have registered

@@ -58,16 +58,18 @@ def random_warmup(base):
 
 def measure(model, sets, warmup, iters, device):
     """Times `model` over `sets` (lists of inputs). Returns the median in ms,
-    the output of the last timed call of each set, and whether two
-    consecutive calls on different sets returned the same storage."""
+    the output of the last timed call of each set (the timed calls cover every
+    set), and whether two consecutive calls on different sets returned the
+    same storage."""
     flush = CacheFlusher(device)
     timer = Timer(device)
     warm = random_warmup(warmup)
+    iters = max(iters, len(sets))
     times, last_outputs = [], {}
     previous, same_storage = None, False
     with torch.no_grad():
         for call in range(warm + iters):
-            index = call % len(sets)
+            index = (call - warm) % len(sets)
             inputs = sets[index]
             flush()
             synchronize(device)

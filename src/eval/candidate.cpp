@@ -85,6 +85,7 @@ CandidateRun CandidateProcess::finish(const std::string& inputs_path, std::mutex
   if (name == "error") {
     auto run = ended(End::kError, terminal.value("message", "") + "\n" + terminal.value("traceback", ""));
     run.stage = terminal.value("stage", "");
+    run.device_fault = terminal.value("device_fault", false);
     return run;
   }
   auto run = ended(End::kResult, "");

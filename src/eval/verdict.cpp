@@ -80,7 +80,10 @@ const std::vector<Rule>& rules() {
       {"forged_result", [](const Facts& f) { return when(f.run.end == End::kForged, f.run.detail); }},
       {"build_timeout", [](const Facts& f) { return when(f.run.end == End::kBuildTimeout, f.run.detail); }},
       {"timeout", [](const Facts& f) { return when(f.run.end == End::kTimeout, f.run.detail); }},
-      {"crash", [](const Facts& f) { return when(f.run.end == End::kCrash, f.run.detail); }},
+      {"crash",
+       [](const Facts& f) {
+         return when(f.run.end == End::kCrash || (f.run.end == End::kError && f.run.device_fault), f.run.detail);
+       }},
       {"build_error",
        [](const Facts& f) { return when(f.run.end == End::kError && f.run.stage == "build", f.run.detail); }},
       {"runtime_error", [](const Facts& f) { return when(f.run.end == End::kError, f.run.detail); }},
