@@ -60,7 +60,7 @@ CandidateRun CandidateProcess::after_reply(const Worker::Reply& reply, bool buil
   return ended(End::kCrash, "the worker " + status.describe() + " before reporting a result");
 }
 
-CandidateRun CandidateProcess::finish(const std::string& inputs_path, std::mutex& timing_lock) {
+CandidateRun CandidateProcess::finish(const std::string& inputs_path, TimingLock& timing_lock) {
   using End = CandidateRun::End;
   auto deadline = build_deadline_;
   auto reply = worker_->next(deadline, timing_lock);

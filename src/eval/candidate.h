@@ -32,7 +32,7 @@ class CandidateProcess {
                                                          const std::string& scratch, uint64_t init_seed);
 
   // Hands over the reference's inputs and runs to the end.
-  CandidateRun finish(const std::string& inputs_path, std::mutex& timing_lock);
+  CandidateRun finish(const std::string& inputs_path, TimingLock& timing_lock);
   // Stops a candidate whose reference failed.
   void abandon() { worker_->process().kill_and_reap(); }
 

@@ -156,7 +156,7 @@ class Batch {
   std::string root_;
   std::map<std::string, std::shared_ptr<ProblemSlot>> slots_;  // filled before the threads start
   std::atomic<size_t> next_{0};
-  std::mutex timing_lock_;
+  eval::TimingLock timing_lock_;
   std::mutex report_mutex_;
 };
 

@@ -40,6 +40,8 @@ class ChildProcess {
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
 
+  // The child's pid, which is also its process group id.
+  pid_t pid() const { return pid_; }
   // Writes one line to the child's stdin; false when the child is gone.
   bool write_line(const std::string& line);
   // Closes the child's stdin (end of commands).

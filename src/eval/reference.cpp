@@ -28,7 +28,7 @@ Error Reference::failure(const std::string& what, const Worker::Reply& reply) co
 
 Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem, uint64_t init_seed,
                                                       const EvalOptions& options, const std::string& workdir,
-                                                      std::mutex& timing_lock) {
+                                                      TimingLock& timing_lock) {
   auto worker = Worker::start("reference", options, workdir + "/reference.log");
   if (!worker) return worker.error().wrap(problem);
   std::unique_ptr<Reference> reference(new Reference(std::move(*worker), options, workdir));
@@ -55,7 +55,7 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
   return reference;
 }
 
-Result<Judgement> Reference::judge(const std::string& outputs_path, std::mutex& timing_lock) {
+Result<Judgement> Reference::judge(const std::string& outputs_path, TimingLock& timing_lock) {
   std::lock_guard hold(judging_);
   worker_->send(Json{{"cmd", "judge"}, {"outputs", outputs_path}, {"tolerance", options_.tolerance}});
   auto deadline = Clock::now() + seconds(options_.run_timeout_s);

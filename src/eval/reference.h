@@ -27,10 +27,10 @@ class Reference {
   // models are built after seeding with `init_seed` (the candidate's too).
   static Result<std::unique_ptr<Reference>> prepare(const std::string& problem, uint64_t init_seed,
                                                     const EvalOptions& options, const std::string& workdir,
-                                                    std::mutex& timing_lock);
+                                                    TimingLock& timing_lock);
 
   // Judges the outputs a candidate saved at `outputs_path` (thread-safe).
-  Result<Judgement> judge(const std::string& outputs_path, std::mutex& timing_lock);
+  Result<Judgement> judge(const std::string& outputs_path, TimingLock& timing_lock);
 
   const std::string& workdir() const { return workdir_; }
   double reference_ms() const { return reference_ms_; }

@@ -33,16 +33,23 @@ Result<std::unique_ptr<Worker>> Worker::start(const std::string& role, const Eva
   return std::unique_ptr<Worker>(new Worker(std::move(*process), log_path));
 }
 
-Worker::~Worker() { process_->kill_and_reap(); }
+Worker::~Worker() {
+  process_->kill_and_reap();
+  if (timing_lock_ != nullptr) timing_lock_->withdraw(process_->pid());
+}
 
 bool Worker::send(const Json& command) { return process_->write_line(command.dump()); }
 
-void Worker::release(std::mutex& timing_lock) {
+void Worker::release(TimingLock& timing_lock) {
   if (holds_lock_) timing_lock.unlock();
   holds_lock_ = false;
 }
 
-Worker::Reply Worker::next(Clock::time_point& deadline, std::mutex& timing_lock) {
+Worker::Reply Worker::next(Clock::time_point& deadline, TimingLock& timing_lock) {
+  if (timing_lock_ == nullptr) {
+    timing_lock_ = &timing_lock;
+    timing_lock.enroll(process_->pid());
+  }
   for (;;) {
     std::string line;
     auto read = process_->read_line(deadline, line);
@@ -58,7 +65,7 @@ Worker::Reply Worker::next(Clock::time_point& deadline, std::mutex& timing_lock)
     const std::string name = event["event"];
     if (name == "time_request" && !holds_lock_) {
       auto asked = Clock::now();
-      timing_lock.lock();
+      timing_lock.lock(process_->pid());
       holds_lock_ = true;
       deadline += Clock::now() - asked;
       send(Json{{"cmd", "time"}});

@@ -11,6 +11,7 @@
 
 #include "kmem/eval.h"
 #include "process.h"
+#include "timing_lock.h"
 
 namespace kmem::eval {
 
@@ -32,18 +33,19 @@ class Worker {
   bool send(const Json& command);
   // The next event other than the timing lock's; extends `deadline` by any
   // wait for the lock. Never returns holding the lock.
-  Reply next(Clock::time_point& deadline, std::mutex& timing_lock);
+  Reply next(Clock::time_point& deadline, TimingLock& timing_lock);
   ChildProcess& process() { return *process_; }
   const std::string& log_path() const { return log_path_; }
 
  private:
   Worker(std::unique_ptr<ChildProcess> process, std::string log_path)
       : process_(std::move(process)), log_path_(std::move(log_path)) {}
-  void release(std::mutex& timing_lock);
+  void release(TimingLock& timing_lock);
 
   std::unique_ptr<ChildProcess> process_;
   std::string log_path_;
   bool holds_lock_ = false;
+  TimingLock* timing_lock_ = nullptr;  // the lock this worker is enrolled in
 };
 
 // Seconds as a clock duration.
