@@ -21,6 +21,9 @@ class CommandSet {
   int exit_code_ = kExitOk;
 };
 
+// kmem render: the memory prompt of a policy, reader and problem (src/cli/render.cpp).
+void add_render_command(CLI::App& app, CommandSet& commands);
+
 // Where the bundled data (seed memory, prompt pack, rule tables) and the Python
 // worker live: $KMEM_DATA_DIR / $KMEM_PYTHON_DIR, else the paths compiled in.
 std::string data_dir();
