@@ -5,9 +5,11 @@
 // transaction, so a refused import leaves it as it was.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "kmem/result.h"
 #include "kmem/types.h"
@@ -36,11 +38,17 @@ class Database {
   Database& operator=(Database&&) noexcept;
   ~Database();
 
-  // Replaces the whole content by `memory` in one transaction.
+  // Replaces the whole content by `memory` in one transaction, after checking
+  // it by the rules of parse_memory_json; on any failure the database keeps
+  // its previous content.
   Status replace(const Memory& memory);
 
   // Reads the whole content back.
   Result<Memory> read() const;
+
+  // The problems the database knows, by id. Unlike read(), this works on a
+  // database that holds a catalogue but no memory yet.
+  Result<std::map<std::string, Problem>> problems() const;
 
   // Adds problems or updates their level, number, name and category, keeping
   // every item and baseline; one transaction.

@@ -3,7 +3,10 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <string>
+
+#include "kmem/result.h"
 
 namespace kmem::cli {
 
@@ -21,7 +24,15 @@ class CommandSet {
   int exit_code_ = kExitOk;
 };
 
-// kmem render: the memory prompt of a policy, reader and problem (src/cli/render.cpp).
+// Prints `kmem <command>: <error>` on stderr, one line; returns kExitUsage.
+inline int report_error(const char* command, const Error& error) {
+  std::fprintf(stderr, "kmem %s: %s\n", command, error.message().c_str());
+  return kExitUsage;
+}
+
+void add_import_command(CLI::App& app, CommandSet& commands);
+void add_export_command(CLI::App& app, CommandSet& commands);
+void add_problems_command(CLI::App& app, CommandSet& commands);
 void add_render_command(CLI::App& app, CommandSet& commands);
 
 // Where the bundled data (seed memory, prompt pack, rule tables) and the Python

@@ -9,6 +9,9 @@ int main(int argc, char** argv) {
   CLI::App app{"kmem: a verified-experience memory for GPU-kernel agents"};
   app.require_subcommand(1);
   kmem::cli::CommandSet commands;
+  kmem::cli::add_import_command(app, commands);
+  kmem::cli::add_export_command(app, commands);
+  kmem::cli::add_problems_command(app, commands);
   kmem::cli::add_render_command(app, commands);
   try {
     app.parse(argc, argv);

@@ -35,39 +35,34 @@ Result<std::string> read_text(const std::string& path) {
   return text.str();
 }
 
-int fail(const std::string& message) {
-  std::cerr << "kmem render: " << message << "\n";
-  return kExitUsage;
-}
-
 // Prints the prompt(s); returns the exit code.
 int run_render(const RenderOptions& options) {
   if (!options.all && (options.policy.empty() || options.reader.empty() || options.problem.empty())) {
-    return fail("give --policy, --reader and --problem, or --all");
+    return report_error("render", Error("give --policy, --reader and --problem, or --all"));
   }
   std::string store_path = options.store.empty() ? data_dir() + "/seed/memory-store.json" : options.store;
   std::string pack_path = options.pack.empty() ? data_dir() + "/seed/prompt-pack.json" : options.pack;
   auto memory = load_memory(store_path);
-  if (!memory) return fail(memory.error().message());
+  if (!memory) return report_error("render", memory.error());
   auto indexed = IndexedMemory::build(std::move(*memory));
-  if (!indexed) return fail(store_path + ": " + indexed.error().message());
+  if (!indexed) return report_error("render", indexed.error().wrap(store_path));
   auto pack_text = read_text(pack_path);
-  if (!pack_text) return fail(pack_text.error().message());
+  if (!pack_text) return report_error("render", pack_text.error());
   auto pack = parse_pack_json(*pack_text, pack_path);
-  if (!pack) return fail(pack.error().message());
+  if (!pack) return report_error("render", pack.error());
 
   if (options.all) {
     auto table = render_all(*indexed, *pack);
-    if (!table) return fail(table.error().message());
+    if (!table) return report_error("render", table.error());
     try {
       std::cout << nlohmann::json(*table).dump(1) << "\n";
     } catch (const nlohmann::json::type_error& e) {  // text that is not UTF-8
-      return fail(e.what());
+      return report_error("render", Error(e.what()));
     }
     return kExitOk;
   }
   auto text = render_prompt(*indexed, *pack, options.policy, options.reader, options.problem);
-  if (!text) return fail(text.error().message());
+  if (!text) return report_error("render", text.error());
   std::cout << *text;
   return kExitOk;
 }

@@ -89,10 +89,11 @@ Status write_memory(sqlite::Connection& db, const Memory& memory) {
   if (!store) return store.error();
   if (Status s = store->bind(1, memory.author).bind(2, memory.score_cap).bind(3, memory.targets ? 1 : 0).run(); !s)
     return s;
-  auto reader = db.prepare("INSERT INTO readers(id, display) VALUES (?, ?)");
+  auto reader = db.prepare("INSERT INTO readers(id, display, has_baseline) VALUES (?, ?, ?)");
   if (!reader) return reader.error();
   for (const auto& [id, r] : memory.readers)
-    if (Status s = reader->bind(1, id).bind(2, r.display).run(); !s) return s;
+    if (Status s = reader->bind(1, id).bind(2, r.display).bind(3, memory.baselines.contains(id) ? 1 : 0).run(); !s)
+      return s;
   auto problem = db.prepare(kUpsertProblem);
   if (!problem) return problem.error();
   for (const auto& [id, p] : memory.problems)
@@ -130,6 +131,12 @@ Status for_each_row(sqlite::Connection& db, const std::string& sql, Row row) {
   }
 }
 
+Status read_problems(sqlite::Connection& db, std::map<std::string, Problem>& problems) {
+  return for_each_row(db, "SELECT id, level, number, name, category FROM problems", [&](sqlite::Statement& q) {
+    problems.emplace(q.text(0), Problem{q.text(0), q.integer(1), q.integer(2), q.text(3), q.text(4)});
+  });
+}
+
 Result<Memory> read_memory(sqlite::Connection& db) {
   Memory memory;
   bool found = false, has_targets = false;
@@ -141,12 +148,11 @@ Result<Memory> read_memory(sqlite::Connection& db) {
   });
   if (!s) return s.error();
   if (!found) return Error(db.path() + ": the database holds no memory yet (run kmem import first)");
-  s = for_each_row(db, "SELECT id, display FROM readers", [&](sqlite::Statement& q) {
+  s = for_each_row(db, "SELECT id, display, has_baseline FROM readers", [&](sqlite::Statement& q) {
     memory.readers.emplace(q.text(0), Reader{q.text(0), q.text(1)});
+    if (q.integer(2) != 0) memory.baselines[q.text(0)];  // kept even when it holds no value
   });
-  if (s) s = for_each_row(db, "SELECT id, level, number, name, category FROM problems", [&](sqlite::Statement& q) {
-    memory.problems.emplace(q.text(0), Problem{q.text(0), q.integer(1), q.integer(2), q.text(3), q.text(4)});
-  });
+  if (s) s = read_problems(db, memory.problems);
   if (s && has_targets) {
     memory.targets.emplace();
     s = for_each_row(db, "SELECT problem_id FROM targets ORDER BY position",
@@ -198,10 +204,18 @@ Result<Database> Database::open(const std::string& path) {
 }
 
 Status Database::replace(const Memory& memory) {
+  // A Memory built in code passes the same checks as a store file.
+  if (auto valid = parse_memory_json(memory_to_json(memory), path()); !valid) return valid.error();
   return in_transaction(impl_->connection, [&] { return write_memory(impl_->connection, memory); });
 }
 
 Result<Memory> Database::read() const { return read_memory(impl_->connection); }
+
+Result<std::map<std::string, Problem>> Database::problems() const {
+  std::map<std::string, Problem> problems;
+  if (Status s = read_problems(impl_->connection, problems); !s) return s.error();
+  return problems;
+}
 
 Status Database::upsert_problems(const std::vector<Problem>& problems) {
   return in_transaction(impl_->connection, [&]() -> Status {

@@ -6,7 +6,7 @@
 
 namespace kmem {
 
-inline constexpr std::array<const char*, 1> kMigrations = {
+inline constexpr std::array<const char*, 2> kMigrations = {
     R"sql(
 CREATE TABLE store (
   singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
@@ -54,6 +54,12 @@ CREATE TABLE group_baselines (
   score REAL NOT NULL,
   PRIMARY KEY (reader_id, group_key)
 );
+)sql",
+    // 2: a reader may have a baseline entry that holds no value yet; keep it.
+    R"sql(
+ALTER TABLE readers ADD COLUMN has_baseline INTEGER NOT NULL DEFAULT 0;
+UPDATE readers SET has_baseline = 1 WHERE id IN
+  (SELECT reader_id FROM problem_baselines UNION SELECT reader_id FROM group_baselines);
 )sql",
 };
 

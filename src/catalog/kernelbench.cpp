@@ -1,0 +1,91 @@
+// Reads problems from the files of a KernelBench checkout.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "kmem/catalog.h"
+
+namespace kmem {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::regex kProblemFile(R"((\d+)_(.+)\.py)");
+const std::regex kLevelFolder(R"(level(\d+))");
+
+// The folder holding level<L>/: `dir` itself or its KernelBench/ subfolder.
+std::optional<fs::path> levels_root(const fs::path& dir) {
+  for (const fs::path& candidate : {dir, dir / "KernelBench"}) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(candidate, ec))
+      if (entry.is_directory() && std::regex_match(entry.path().filename().string(), kLevelFolder)) return candidate;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string problem_id(int level, int number) { return fmt::format("L{}_{:03d}", level, number); }
+
+Result<ProblemFile> read_problem_file(const std::string& path, int level, const CategoryRules& rules) {
+  std::string file = fs::path(path).filename().string();
+  std::smatch match;
+  if (!std::regex_match(file, match, kProblemFile))
+    return Error(fmt::format("{}: a problem file is named <number>_<Name>.py", path));
+  int number = 0;
+  try {
+    number = std::stoi(match[1].str());
+  } catch (const std::exception&) {
+    return Error(fmt::format("{}: problem number out of range", path));
+  }
+  if (number < 1 || number > 999) return Error(fmt::format("{}: problem number must be 1 to 999", path));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error(path + ": cannot read the problem file");
+  std::ostringstream source;
+  source << in.rdbuf();
+
+  ProblemFile out;
+  out.path = path;
+  out.problem.id = problem_id(level, number);
+  out.problem.level = level;
+  out.problem.number = number;
+  out.problem.name = match[2].str();
+  auto category = rules.classify(level, out.problem.name, source.str());
+  if (!category) return Error(fmt::format("{}: no category rule holds for {}", path, out.problem.id));
+  out.problem.category = *category;
+  return out;
+}
+
+Result<std::vector<ProblemFile>> scan_kernelbench(const std::string& dir, const CategoryRules& rules) {
+  auto root = levels_root(dir);
+  if (!root) return Error(fmt::format("{}: no level<N> folders here or in {}/KernelBench", dir, dir));
+  std::map<std::string, ProblemFile> by_id;
+  for (const auto& folder : fs::directory_iterator(*root)) {
+    std::string folder_name = folder.path().filename().string();
+    std::smatch match;
+    if (!folder.is_directory() || !std::regex_match(folder_name, match, kLevelFolder)) continue;
+    int level = std::stoi(match[1].str());
+    for (const auto& entry : fs::directory_iterator(folder.path())) {
+      if (!entry.is_regular_file() || !std::regex_match(entry.path().filename().string(), kProblemFile)) continue;
+      auto problem = read_problem_file(entry.path().string(), level, rules);
+      if (!problem) return problem.error();
+      auto [it, inserted] = by_id.emplace(problem->problem.id, *problem);
+      if (!inserted)
+        return Error(fmt::format("{}: {} is also {}", problem->path, problem->problem.id, it->second.path));
+    }
+  }
+  std::vector<ProblemFile> out;
+  for (auto& [id, problem] : by_id) out.push_back(std::move(problem));
+  std::sort(out.begin(), out.end(), [](const ProblemFile& a, const ProblemFile& b) {
+    return std::pair(a.problem.level, a.problem.number) < std::pair(b.problem.level, b.problem.number);
+  });
+  return out;
+}
+
+}  // namespace kmem

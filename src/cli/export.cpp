@@ -1,0 +1,47 @@
+// `kmem export --db FILE [--out F]`: writes a database's memory as canonical
+// kmem-memory-store/1 JSON, to stdout by default.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "commands.h"
+#include "kmem/store.h"
+
+namespace kmem::cli {
+
+namespace {
+
+struct ExportOptions {
+  std::string db;
+  std::string out;
+};
+
+int run_export(const ExportOptions& options) {
+  if (!std::filesystem::exists(options.db)) return report_error("export", Error(options.db + ": no such database"));
+  auto memory = load_memory(options.db);
+  if (!memory) return report_error("export", memory.error());
+  std::string text = memory_to_json(*memory);
+  if (options.out.empty()) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return kExitOk;
+  }
+  std::ofstream out(options.out, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) return report_error("export", Error(options.out + ": cannot write the store"));
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_export_command(CLI::App& app, CommandSet& commands) {
+  auto options = std::make_shared<ExportOptions>();
+  CLI::App* cmd = app.add_subcommand("export", "Write a database's memory as kmem-memory-store/1 JSON");
+  cmd->add_option("--db", options->db, "kmem database to read")->required();
+  cmd->add_option("--out", options->out, "file to write (default: stdout)");
+  cmd->callback([options, &commands] { commands.set_exit_code(run_export(*options)); });
+}
+
+}  // namespace kmem::cli

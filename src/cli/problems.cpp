@@ -1,0 +1,84 @@
+// `kmem problems import KERNELBENCH_DIR --db FILE` reads a KernelBench
+// checkout into the database's problem table (items and baselines kept);
+// `kmem problems list --db FILE [--json]` shows id, level, name and category.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "kmem/catalog.h"
+#include "kmem/store.h"
+
+namespace kmem::cli {
+
+namespace {
+
+struct ProblemsOptions {
+  std::string kernelbench;
+  std::string db;
+  std::string rules;
+  bool json = false;
+};
+
+int run_import(const ProblemsOptions& options) {
+  std::string rules_path = options.rules.empty() ? data_dir() + "/categories.json" : options.rules;
+  auto rules = CategoryRules::load(rules_path);
+  if (!rules) return report_error("problems import", rules.error());
+  auto files = scan_kernelbench(options.kernelbench, *rules);
+  if (!files) return report_error("problems import", files.error());
+  std::vector<Problem> problems;
+  for (const ProblemFile& file : *files) problems.push_back(file.problem);
+  auto db = Database::open(options.db);
+  if (!db) return report_error("problems import", db.error());
+  if (Status s = db->upsert_problems(problems); !s) return report_error("problems import", s.error());
+  fmt::print("{}: stored {} problems from {}\n", options.db, problems.size(), options.kernelbench);
+  return kExitOk;
+}
+
+int run_list(const ProblemsOptions& options) {
+  if (!std::filesystem::exists(options.db))
+    return report_error("problems list", Error(options.db + ": no such database"));
+  auto db = Database::open(options.db);
+  if (!db) return report_error("problems list", db.error());
+  auto by_id = db->problems();
+  if (!by_id) return report_error("problems list", by_id.error());
+  std::vector<Problem> problems;
+  for (const auto& [id, p] : *by_id) problems.push_back(p);
+  std::sort(problems.begin(), problems.end(), [](const Problem& a, const Problem& b) {
+    return std::pair(a.level, a.number) < std::pair(b.level, b.number);
+  });
+  if (options.json) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const Problem& p : problems)
+      out.push_back({{"id", p.id}, {"level", p.level}, {"number", p.number}, {"name", p.name},
+                     {"category", p.category}});
+    fmt::print("{}\n", out.dump(1));
+    return kExitOk;
+  }
+  for (const Problem& p : problems) fmt::print("{:<7} {} {:<15} {}\n", p.id, p.level, p.category, p.name);
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_problems_command(CLI::App& app, CommandSet& commands) {
+  auto options = std::make_shared<ProblemsOptions>();
+  CLI::App* problems = app.add_subcommand("problems", "The problem catalogue");
+  problems->require_subcommand(1);
+
+  CLI::App* import = problems->add_subcommand("import", "Store the problems of a KernelBench checkout");
+  import->add_option("kernelbench", options->kernelbench, "KernelBench folder (with level<N>/ or KernelBench/)")
+      ->required();
+  import->add_option("--db", options->db, "kmem database (created if missing)")->required();
+  import->add_option("--rules", options->rules, "category rules (default: <data>/categories.json)");
+  import->callback([options, &commands] { commands.set_exit_code(run_import(*options)); });
+
+  CLI::App* list = problems->add_subcommand("list", "Show id, level, category and name of each problem");
+  list->add_option("--db", options->db, "kmem database")->required();
+  list->add_flag("--json", options->json, "print a JSON list");
+  list->callback([options, &commands] { commands.set_exit_code(run_list(*options)); });
+}
+
+}  // namespace kmem::cli

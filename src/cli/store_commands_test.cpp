@@ -1,0 +1,111 @@
+// Runs the kmem program for import, export and problems: exit codes, the one
+// error line naming file and entry, and that a refused import changes nothing.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int exit_code;
+  std::string output;  // stdout and stderr together
+};
+
+Outcome kmem(const std::string& arguments) {
+  std::string command = std::string(KMEM_BINARY) + " " + arguments + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  std::string output;
+  char buffer[4096];
+  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
+  int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class StoreCommands : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("kmem_cli_test_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  fs::path dir_;
+  const std::string seed_ = std::string(KMEM_TEST_DATA_DIR) + "/seed/memory-store.json";
+};
+
+TEST_F(StoreCommands, ImportExportImportExportIsAFixedPoint) {
+  Outcome imported = kmem("import " + seed_ + " --db " + path("a.db"));
+  ASSERT_EQ(imported.exit_code, 0) << imported.output;
+  EXPECT_NE(imported.output.find("107 items"), std::string::npos) << imported.output;
+  Outcome exported = kmem("export --db " + path("a.db"));
+  ASSERT_EQ(exported.exit_code, 0) << exported.output;
+  std::ofstream(path("a.json")) << exported.output;
+  ASSERT_EQ(kmem("import " + path("a.json") + " --db " + path("b.db")).exit_code, 0);
+  ASSERT_EQ(kmem("export --db " + path("b.db") + " --out " + path("b.json")).exit_code, 0);
+  EXPECT_EQ(read_file(path("b.json")), exported.output);
+}
+
+TEST_F(StoreCommands, RefusedImportPrintsOneLineAndLeavesTheDatabase) {
+  ASSERT_EQ(kmem("import " + seed_ + " --db " + path("a.db")).exit_code, 0);
+  std::string before = kmem("export --db " + path("a.db")).output;
+  std::string text = read_file(seed_);
+  text.replace(text.find("\"kind\": \"kernel\""), 16, "\"kind\": \"snippet\"");
+  std::ofstream(path("bad.json")) << text;
+  Outcome refused = kmem("import " + path("bad.json") + " --db " + path("a.db"));
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_EQ(refused.output.rfind("kmem import: " + path("bad.json") + ": items[", 0), 0u) << refused.output;
+  EXPECT_NE(refused.output.find("snippet"), std::string::npos) << refused.output;
+  EXPECT_EQ(std::count(refused.output.begin(), refused.output.end(), '\n'), 1) << refused.output;
+  EXPECT_EQ(kmem("export --db " + path("a.db")).output, before);
+}
+
+TEST_F(StoreCommands, ExportOfAMissingDatabaseFailsWithoutCreatingIt) {
+  Outcome run = kmem("export --db " + path("none.db"));
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.output.find(path("none.db")), std::string::npos) << run.output;
+  EXPECT_FALSE(fs::exists(path("none.db")));
+}
+
+TEST_F(StoreCommands, ProblemsImportKeepsTheMemoryAndLists) {
+  ASSERT_EQ(kmem("import " + seed_ + " --db " + path("a.db")).exit_code, 0);
+  std::string before = kmem("export --db " + path("a.db")).output;
+  Outcome imported = kmem("problems import " + std::string(KMEM_CATALOG_TESTDATA) + "/kernelbench --db " + path("a.db"));
+  ASSERT_EQ(imported.exit_code, 0) << imported.output;
+  EXPECT_NE(imported.output.find("29 problems"), std::string::npos) << imported.output;
+  Outcome listed = kmem("problems list --db " + path("a.db"));
+  ASSERT_EQ(listed.exit_code, 0) << listed.output;
+  EXPECT_NE(listed.output.find("L1_019  1 activation      ReLU"), std::string::npos) << listed.output;
+  Outcome json = kmem("problems list --json --db " + path("a.db"));
+  EXPECT_NE(json.output.find("\"id\": \"L4_016\""), std::string::npos) << json.output;
+  // The seed's items, baselines and problems are all still there.
+  Outcome after = kmem("export --db " + path("a.db"));
+  ASSERT_EQ(after.exit_code, 0) << after.output;
+  EXPECT_NE(after.output.find("\"L1_019\""), std::string::npos);
+  EXPECT_EQ(after.output.size() > before.size(), true);
+}
+
+TEST_F(StoreCommands, ProblemsImportOfAFolderWithoutLevelsFails) {
+  Outcome run = kmem("problems import " + dir_.string() + " --db " + path("a.db"));
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.output.find("no level<N> folders"), std::string::npos) << run.output;
+}
+
+}  // namespace
