@@ -1,17 +1,10 @@
-// The memory engine: turns a Memory into the prompt text one reader sees for
-// one target problem. Three steps, each a plain value handed to the next:
-//   select      the items for the target (the same for every policy),
-//   apply_policy  drops items as the policy says (a dropped item is never
-//               replaced),
-//   render      fills the pack's texts with what is left.
-// A Pack (kmem-prompt-pack/1) holds the texts, the selection limits and the
-// named policies; policies are data, so adding one needs no recompiling.
-// Nothing here opens a file or a database: callers hand in text and values.
-// The rules are those of shared/spec/memory.md.
+// The memory engine: for a target problem and a reader, select the related
+// items of a Memory (identical for every policy), let a policy drop or
+// annotate them, and render the prompt text from the prompt pack's templates.
+// Policies and texts are data (kmem-prompt-pack/1); this module opens no files.
 #pragma once
 
 #include <map>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,129 +15,80 @@
 
 namespace kmem {
 
-// ---- The prompt pack ------------------------------------------------------
-
 struct SelectionLimits {
   int max_pitfalls = 6;
   int max_recipes = 6;
   int related_kernels = 2;
 };
 
-enum class Section { kLessons, kPitfalls, kRecipes, kKernels };
-
-// Which recipes and kernels a gated policy keeps: kSource keeps those whose
-// speedup beats the reader's value on their source problem; kSourceAndTarget
-// also requires beating the reader's group value of the target.
 enum class Gate { kNone, kSource, kSourceAndTarget };
 
+// One policy of the pack: either a fixed text or a filter over the selection.
 struct Policy {
   std::string name;
-  // When set, the whole output is the pack text of this name and the other
-  // fields do not apply.
-  std::optional<std::string> fixed_text;
-  std::vector<Section> sections;
+  std::optional<std::string> fixed_text;  // the key of a text in the pack
+  bool lessons = false, pitfalls = false, recipes = false, kernels = false;
   bool numbers = true;
   bool how_to_read = false;
   bool you_alone = false;
   bool drop_prohibitions = false;
   bool pitfalls_correctness_only = false;
   Gate gate = Gate::kNone;
-
-  bool shows(Section section) const;
 };
 
+// A parsed kmem-prompt-pack/1: selection limits, templates and policies.
 struct Pack {
   SelectionLimits selection;
   std::map<std::string, std::string> texts;
   std::map<std::string, Policy> policies;
 };
 
-// Parses and validates a kmem-prompt-pack/1 document: unknown keys, unknown
-// sections, bad gates, unknown placeholders and texts a policy needs but the
-// pack lacks are errors naming `source_name` and the entry. In a policy,
-// `numbers` defaults to true, the other flags to false and `gate` to null.
+// Parses and validates a kmem-prompt-pack/1 document; errors name
+// `source_name` and the offending entry.
 Result<Pack> parse_pack_json(std::string_view text, const std::string& source_name);
 
-// ---- Selection ------------------------------------------------------------
-
-// Items chosen for one target, each list in display order. The pointers
-// refer into the IndexedMemory they came from and live as long as it.
+// The items chosen for one target, in rendering order (pointers into the Memory).
 struct Selection {
+  const Problem* target = nullptr;
   std::vector<const Item*> lessons;
   std::vector<const Item*> pitfalls;
   std::vector<const Item*> recipes;
   std::vector<const Item*> kernels;
 };
 
-class IndexedMemory;
-
-// The items for `target` (a problem id of the memory) under the rules of
-// memory.md "Selection": the same for every policy.
-Result<Selection> select(const IndexedMemory& memory, const SelectionLimits& limits,
-                         const std::string& target);
-
-// A Memory with the lookup tables selection needs (items by kind and
-// category, pre-sorted; the name tokens of every problem), built once so
-// that each selection touches only the items of the target's category.
-class IndexedMemory {
+// An index over a Memory that makes selection cheap: items grouped by kind and
+// category and pre-sorted. Build it once per Memory; it must not outlive it.
+class MemoryIndex {
  public:
-  // Fails when an item refers to a problem the memory lacks, a lesson or
-  // pitfall has no order, or the author is not a reader.
-  static Result<IndexedMemory> build(Memory memory);
-
-  IndexedMemory(IndexedMemory&&) noexcept;
-  IndexedMemory& operator=(IndexedMemory&&) noexcept;
-  ~IndexedMemory();
+  explicit MemoryIndex(const Memory& memory);
 
   const Memory& memory() const { return memory_; }
 
-  struct Tables;  // internal to the memory module (src/memory/index.h)
+  // Selects for `target` (which must be a problem of the memory).
+  Selection select(const Problem& target, const SelectionLimits& limits) const;
 
  private:
-  IndexedMemory(Memory memory, std::unique_ptr<Tables> tables);
-  friend Result<Selection> select(const IndexedMemory&, const SelectionLimits&, const std::string&);
-
-  Memory memory_;
-  std::unique_ptr<Tables> tables_;
+  struct SourceKernels {
+    const std::vector<std::string>* source_tokens = nullptr;  // the source problem's name tokens
+    std::vector<const Item*> kernels;                         // by speedup desc
+  };
+  struct Category {
+    std::vector<const Item*> pitfalls;  // by order
+    std::vector<const Item*> recipes;   // by speedup desc, then source id desc
+    std::map<std::string, SourceKernels> kernels_by_source;
+  };
+  const Memory& memory_;
+  std::vector<const Item*> lessons_;
+  std::map<std::string, Category> categories_;
+  std::map<std::string, std::vector<std::string>> name_tokens_;  // by problem id
 };
 
-// ---- Policy ---------------------------------------------------------------
+// Renders the text a `reader` sees for `target` under `policy`. Fails when the
+// pack lacks a template the policy needs.
+Result<std::string> render(const MemoryIndex& index, const Pack& pack, const Policy& policy,
+                           const std::string& reader, const Problem& target);
 
-// A reader's own result on a problem without memory: the problem value, else
-// the group value of the problem's (level, category), else unknown (value 0).
-struct ReaderValue {
-  enum class Kind { kOwn, kEstimate, kUnknown };
-  Kind kind = Kind::kUnknown;
-  double value = 0.0;
-};
-ReaderValue reader_value(const Memory& memory, const std::string& reader, const std::string& problem);
-
-// What `policy` keeps of `selection` for `reader` and `target`: sections it
-// does not show are emptied, labelled items and gated recipes and kernels
-// dropped. Order is kept; nothing is added.
-Selection apply_policy(Selection selection, const Policy& policy, const Memory& memory,
-                       const std::string& reader, const std::string& target);
-
-// ---- Rendering ------------------------------------------------------------
-
-// The prompt text for the items `shown` (the output of apply_policy), no
-// trailing newline. `policy` must come from `pack` (so its texts exist).
-std::string render(const Selection& shown, const Policy& policy, const Pack& pack,
-                   const Memory& memory, const std::string& reader, const std::string& target);
-
-// ---- Whole prompts --------------------------------------------------------
-
-// The problems prompts are rendered for: the memory's targets, else all.
-std::vector<std::string> target_problems(const Memory& memory);
-
-// One prompt: checks the names (an unknown one gives an error listing the
-// valid choices), then select, apply_policy and render.
-Result<std::string> render_prompt(const IndexedMemory& memory, const Pack& pack,
-                                  const std::string& policy, const std::string& reader,
-                                  const std::string& problem);
-
-// Every policy x every reader x every target problem: {policy: {reader: {problem: text}}}.
-using PromptTable = std::map<std::string, std::map<std::string, std::map<std::string, std::string>>>;
-Result<PromptTable> render_all(const IndexedMemory& memory, const Pack& pack);
+// The problems to render for: the memory's targets, or all its problems.
+std::vector<std::string> target_ids(const Memory& memory);
 
 }  // namespace kmem

@@ -70,16 +70,17 @@ Result<CategoryRule> parse_rule(const Json& rule, const std::string& where) {
   return out;
 }
 
-bool any_of(const std::vector<std::string>& words, auto matches) {
+// A condition holds when it is absent (no keywords) or one keyword matches.
+bool condition_holds(const std::vector<std::string>& words, auto matches) {
   return words.empty() || std::any_of(words.begin(), words.end(), matches);
 }
 
 bool holds(const CategoryRule& rule, int level, const std::string& name, std::string_view source) {
   if (!rule.levels.empty() && std::find(rule.levels.begin(), rule.levels.end(), level) == rule.levels.end())
     return false;
-  return any_of(rule.name_contains, [&](const std::string& w) { return name.find(w) != std::string::npos; }) &&
-         any_of(rule.name_starts_with, [&](const std::string& w) { return name.starts_with(w); }) &&
-         any_of(rule.source_contains, [&](const std::string& w) { return source.find(w) != std::string_view::npos; });
+  return condition_holds(rule.name_contains, [&](const std::string& w) { return name.find(w) != std::string::npos; }) &&
+         condition_holds(rule.name_starts_with, [&](const std::string& w) { return name.starts_with(w); }) &&
+         condition_holds(rule.source_contains, [&](const std::string& w) { return source.find(w) != std::string_view::npos; });
 }
 
 }  // namespace

@@ -17,14 +17,14 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::regex kProblemFile(R"((\d+)_(.+)\.py)");
-const std::regex kLevelFolder(R"(level(\d+))");
+const std::regex kLevelFolder(R"(level(\d{1,3}))");
 
 // The folder holding level<L>/: `dir` itself or its KernelBench/ subfolder.
 std::optional<fs::path> levels_root(const fs::path& dir) {
   for (const fs::path& candidate : {dir, dir / "KernelBench"}) {
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(candidate, ec))
-      if (entry.is_directory() && std::regex_match(entry.path().filename().string(), kLevelFolder)) return candidate;
+      if (entry.is_directory(ec) && std::regex_match(entry.path().filename().string(), kLevelFolder)) return candidate;
   }
   return std::nullopt;
 }
@@ -66,20 +66,23 @@ Result<std::vector<ProblemFile>> scan_kernelbench(const std::string& dir, const 
   auto root = levels_root(dir);
   if (!root) return Error(fmt::format("{}: no level<N> folders here or in {}/KernelBench", dir, dir));
   std::map<std::string, ProblemFile> by_id;
-  for (const auto& folder : fs::directory_iterator(*root)) {
+  std::error_code ec;
+  for (const auto& folder : fs::directory_iterator(*root, ec)) {
     std::string folder_name = folder.path().filename().string();
     std::smatch match;
-    if (!folder.is_directory() || !std::regex_match(folder_name, match, kLevelFolder)) continue;
+    if (!folder.is_directory(ec) || !std::regex_match(folder_name, match, kLevelFolder)) continue;
     int level = std::stoi(match[1].str());
-    for (const auto& entry : fs::directory_iterator(folder.path())) {
-      if (!entry.is_regular_file() || !std::regex_match(entry.path().filename().string(), kProblemFile)) continue;
+    for (const auto& entry : fs::directory_iterator(folder.path(), ec)) {
+      if (!entry.is_regular_file(ec) || !std::regex_match(entry.path().filename().string(), kProblemFile)) continue;
       auto problem = read_problem_file(entry.path().string(), level, rules);
       if (!problem) return problem.error();
       auto [it, inserted] = by_id.emplace(problem->problem.id, *problem);
       if (!inserted)
         return Error(fmt::format("{}: {} is also {}", problem->path, problem->problem.id, it->second.path));
     }
+    if (ec) return Error(fmt::format("{}: cannot list: {}", folder.path().string(), ec.message()));
   }
+  if (ec) return Error(fmt::format("{}: cannot list: {}", root->string(), ec.message()));
   std::vector<ProblemFile> out;
   for (auto& [id, problem] : by_id) out.push_back(std::move(problem));
   std::sort(out.begin(), out.end(), [](const ProblemFile& a, const ProblemFile& b) {

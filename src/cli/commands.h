@@ -3,7 +3,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <cstdio>
 #include <string>
 
 #include "kmem/result.h"
@@ -33,7 +32,11 @@ inline int report_error(const char* command, const Error& error) {
 void add_import_command(CLI::App& app, CommandSet& commands);
 void add_export_command(CLI::App& app, CommandSet& commands);
 void add_problems_command(CLI::App& app, CommandSet& commands);
+
 void add_render_command(CLI::App& app, CommandSet& commands);
+// `kmem check`: the static checker (src/cli/check.cpp).
+void add_check_command(CLI::App& app, CommandSet& commands);
+void add_eval_command(CLI::App& app, CommandSet& commands);
 
 // Where the bundled data (seed memory, prompt pack, rule tables) and the Python
 // worker live: $KMEM_DATA_DIR / $KMEM_PYTHON_DIR, else the paths compiled in.

@@ -25,25 +25,25 @@ struct ProblemsOptions {
 int run_import(const ProblemsOptions& options) {
   std::string rules_path = options.rules.empty() ? data_dir() + "/categories.json" : options.rules;
   auto rules = CategoryRules::load(rules_path);
-  if (!rules) return report_error("problems import", rules.error());
+  if (!rules) return report_error("problems", rules.error());
   auto files = scan_kernelbench(options.kernelbench, *rules);
-  if (!files) return report_error("problems import", files.error());
+  if (!files) return report_error("problems", files.error());
   std::vector<Problem> problems;
   for (const ProblemFile& file : *files) problems.push_back(file.problem);
   auto db = Database::open(options.db);
-  if (!db) return report_error("problems import", db.error());
-  if (Status s = db->upsert_problems(problems); !s) return report_error("problems import", s.error());
+  if (!db) return report_error("problems", db.error());
+  if (Status s = db->upsert_problems(problems); !s) return report_error("problems", s.error());
   fmt::print("{}: stored {} problems from {}\n", options.db, problems.size(), options.kernelbench);
   return kExitOk;
 }
 
 int run_list(const ProblemsOptions& options) {
   if (!std::filesystem::exists(options.db))
-    return report_error("problems list", Error(options.db + ": no such database"));
+    return report_error("problems", Error(options.db + ": no such database"));
   auto db = Database::open(options.db);
-  if (!db) return report_error("problems list", db.error());
+  if (!db) return report_error("problems", db.error());
   auto by_id = db->problems();
-  if (!by_id) return report_error("problems list", by_id.error());
+  if (!by_id) return report_error("problems", by_id.error());
   std::vector<Problem> problems;
   for (const auto& [id, p] : *by_id) problems.push_back(p);
   std::sort(problems.begin(), problems.end(), [](const Problem& a, const Problem& b) {

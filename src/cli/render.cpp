@@ -1,67 +1,69 @@
-// `kmem render`: prints the memory prompt of one policy, reader and problem,
-// or (--all) a JSON object {policy: {reader: {problem: text}}} of every
-// policy, reader and target problem. Defaults to the bundled seed store and
-// prompt pack.
+// `kmem render`: one memory text, or with --all the JSON dump of every text
+// {policy: {reader: {problem: text}}} for the store's targets.
 #include <fmt/format.h>
 
-#include <fstream>
 #include <iostream>
-#include <memory>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "commands.h"
+#include "files.h"
 #include "kmem/memory.h"
 #include "kmem/store.h"
 
 namespace kmem::cli {
 namespace {
 
-struct RenderOptions {
-  std::string store;
-  std::string pack;
-  std::string policy;
-  std::string reader;
-  std::string problem;
+struct RenderArgs {
+  std::string store, pack, policy, reader, problem;
   bool all = false;
 };
 
-Result<std::string> read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error(path + ": cannot open");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return Error(path + ": cannot read");
-  return text.str();
+template <typename Map>
+std::string choices(const Map& map) {
+  std::string out;
+  for (const auto& [key, value] : map) out += (out.empty() ? "" : ", ") + key;
+  return out;
 }
 
-// Prints the prompt(s); returns the exit code.
-int run_render(const RenderOptions& options) {
-  if (!options.all && (options.policy.empty() || options.reader.empty() || options.problem.empty())) {
-    return report_error("render", Error("give --policy, --reader and --problem, or --all"));
-  }
-  std::string store_path = options.store.empty() ? data_dir() + "/seed/memory-store.json" : options.store;
-  std::string pack_path = options.pack.empty() ? data_dir() + "/seed/prompt-pack.json" : options.pack;
+int run_render(const RenderArgs& args) {
+  std::string store_path = args.store.empty() ? data_dir() + "/seed/memory-store.json" : args.store;
+  std::string pack_path = args.pack.empty() ? data_dir() + "/seed/prompt-pack.json" : args.pack;
   auto memory = load_memory(store_path);
   if (!memory) return report_error("render", memory.error());
-  auto indexed = IndexedMemory::build(std::move(*memory));
-  if (!indexed) return report_error("render", indexed.error().wrap(store_path));
-  auto pack_text = read_text(pack_path);
+  auto pack_text = read_file(pack_path);
   if (!pack_text) return report_error("render", pack_text.error());
   auto pack = parse_pack_json(*pack_text, pack_path);
   if (!pack) return report_error("render", pack.error());
+  MemoryIndex index(*memory);
 
-  if (options.all) {
-    auto table = render_all(*indexed, *pack);
-    if (!table) return report_error("render", table.error());
-    try {
-      std::cout << nlohmann::json(*table).dump(1) << "\n";
-    } catch (const nlohmann::json::type_error& e) {  // text that is not UTF-8
-      return report_error("render", Error(e.what()));
+  if (args.all) {
+    nlohmann::ordered_json dump = nlohmann::ordered_json::object();
+    std::vector<std::string> targets = target_ids(*memory);
+    for (const auto& [name, policy] : pack->policies) {
+      for (const auto& [reader, unused] : memory->readers) {
+        auto& texts = dump[name][reader] = nlohmann::ordered_json::object();
+        for (const std::string& id : targets) {
+          auto text = render(index, *pack, policy, reader, memory->problems.at(id));
+          if (!text) return report_error("render", text.error());
+          texts[id] = std::move(*text);
+        }
+      }
     }
+    std::cout << dump.dump(1, ' ', false) << "\n";
     return kExitOk;
   }
-  auto text = render_prompt(*indexed, *pack, options.policy, options.reader, options.problem);
+
+  if (args.policy.empty() || args.reader.empty() || args.problem.empty())
+    return report_error("render", Error("render needs --policy, --reader and --problem, or --all"));
+  auto policy = pack->policies.find(args.policy);
+  if (policy == pack->policies.end())
+    return report_error("render", Error(fmt::format("unknown policy '{}' (choose from: {})", args.policy, choices(pack->policies))));
+  if (!memory->readers.contains(args.reader))
+    return report_error("render", Error(fmt::format("unknown reader '{}' (choose from: {})", args.reader, choices(memory->readers))));
+  auto problem = memory->problems.find(args.problem);
+  if (problem == memory->problems.end())
+    return report_error("render", Error(fmt::format("unknown problem '{}' (choose from: {})", args.problem, choices(memory->problems))));
+  auto text = render(index, *pack, policy->second, args.reader, problem->second);
   if (!text) return report_error("render", text.error());
   std::cout << *text;
   return kExitOk;
@@ -70,16 +72,15 @@ int run_render(const RenderOptions& options) {
 }  // namespace
 
 void add_render_command(CLI::App& app, CommandSet& commands) {
-  auto options = std::make_shared<RenderOptions>();
-  CLI::App* render = app.add_subcommand("render", "Print the memory prompt a reader sees for a problem");
-  render->add_option("--store", options->store, "Store JSON file or kmem database (default: bundled seed)");
-  render->add_option("--pack", options->pack, "Prompt pack JSON file (default: bundled seed pack)");
-  auto* policy = render->add_option("--policy", options->policy, "Policy name from the pack");
-  auto* reader = render->add_option("--reader", options->reader, "Reader id from the store");
-  auto* problem = render->add_option("--problem", options->problem, "Problem id, e.g. L1_008");
-  render->add_flag("--all", options->all, "Render every policy x reader x target problem as JSON")
-      ->excludes(policy, reader, problem);
-  render->callback([options, &commands] { commands.set_exit_code(run_render(*options)); });
+  auto args = std::make_shared<RenderArgs>();
+  CLI::App* cmd = app.add_subcommand("render", "Render the memory prompt of a reader for a problem under a policy");
+  cmd->add_option("--store", args->store, "Store JSON or database (default: the bundled seed memory)");
+  cmd->add_option("--pack", args->pack, "Prompt pack JSON (default: the bundled seed pack)");
+  cmd->add_option("--policy", args->policy, "Policy name from the pack");
+  cmd->add_option("--reader", args->reader, "Reader id from the store");
+  cmd->add_option("--problem", args->problem, "Target problem id, e.g. L2_006");
+  cmd->add_flag("--all", args->all, "Print every text {policy: {reader: {problem: text}}} as JSON");
+  cmd->callback([args, &commands] { commands.set_exit_code(run_render(*args)); });
 }
 
 }  // namespace kmem::cli

@@ -1,13 +1,8 @@
 // Reads and validates a kmem-prompt-pack/1 document into a Pack.
 #include <fmt/format.h>
-
-#include <algorithm>
 #include <nlohmann/json.hpp>
-#include <set>
 
 #include "kmem/memory.h"
-#include "memory/template.h"
-#include "memory/texts.h"
 
 namespace kmem {
 namespace {
@@ -16,176 +11,74 @@ using Json = nlohmann::json;
 
 constexpr const char* kFormat = "kmem-prompt-pack/1";
 
-struct SectionName {
-  std::string_view name;
-  Section section;
-};
-constexpr SectionName kSections[] = {{"lessons", Section::kLessons},
-                                     {"pitfalls", Section::kPitfalls},
-                                     {"recipes", Section::kRecipes},
-                                     {"kernels", Section::kKernels}};
+// The templates every filtering policy may use, by the feature that needs them.
+const std::vector<std::string> kAlwaysNeeded = {"h1", "section_join", "bullet"};
 
-struct GateName {
-  std::string_view name;
-  Gate gate;
-};
-constexpr GateName kGates[] = {{"source", Gate::kSource}, {"source+target", Gate::kSourceAndTarget}};
+Result<bool> flag(const Json& policy, const char* key, bool fallback, const std::string& where) {
+  if (!policy.contains(key) || policy.at(key).is_null()) return fallback;
+  if (!policy.at(key).is_boolean()) return Error(fmt::format("{}: '{}' must be true or false", where, key));
+  return policy.at(key).get<bool>();
+}
 
-// Errors about one entry of the pack: "<file>:<entry>: <what>".
-class Where {
- public:
-  Where(const std::string& file, std::string entry) : file_(file), entry_(std::move(entry)) {}
-  Where operator/(const std::string& key) const { return Where(file_, entry_.empty() ? key : entry_ + "." + key); }
-  Error error(const std::string& what) const {
-    return Error(entry_.empty() ? file_ + ": " + what : file_ + ":" + entry_ + ": " + what);
+Result<Policy> parse_policy(const std::string& name, const Json& j, const std::string& where) {
+  if (!j.is_object()) return Error(where + ": a policy is an object");
+  Policy p;
+  p.name = name;
+  if (j.contains("fixed_text")) {
+    if (!j.at("fixed_text").is_string()) return Error(where + ": 'fixed_text' must name a text of the pack");
+    p.fixed_text = j.at("fixed_text").get<std::string>();
+    return p;
   }
-
- private:
-  const std::string& file_;
-  std::string entry_;
-};
-
-Status only_keys(const Json& object, std::initializer_list<std::string_view> known, const Where& where) {
-  for (const auto& [key, value] : object.items())
-    if (std::find(known.begin(), known.end(), key) == known.end())
-      return where.error(fmt::format("unknown field '{}' (known: {})", key, fmt::join(known, ", ")));
-  return Status::success();
-}
-
-Result<const Json*> object_field(const Json& parent, const char* key, const Where& where) {
-  if (!parent.contains(key)) return where.error(fmt::format("missing field '{}'", key));
-  if (!parent.at(key).is_object()) return (where / key).error("must be an object");
-  return &parent.at(key);
-}
-
-Status parse_selection(const Json& doc, const Where& where, SelectionLimits& limits) {
-  auto selection = object_field(doc, "selection", where);
-  if (!selection) return selection.error();
-  Where here = where / "selection";
-  if (Status s = only_keys(**selection, {"max_pitfalls", "max_recipes", "related_kernels"}, here); !s) return s;
-  for (auto [key, limit] : {std::pair{"max_pitfalls", &limits.max_pitfalls},
-                            std::pair{"max_recipes", &limits.max_recipes},
-                            std::pair{"related_kernels", &limits.related_kernels}}) {
-    if (!(*selection)->contains(key)) return here.error(fmt::format("missing field '{}'", key));
-    const Json& value = (*selection)->at(key);
-    if (!value.is_number_unsigned()) return (here / key).error("must be a non-negative integer");
-    *limit = value.get<int>();
+  if (!j.contains("sections") || !j.at("sections").is_array())
+    return Error(where + ": a policy needs 'sections' (a list) or 'fixed_text'");
+  for (const Json& s : j.at("sections")) {
+    std::string section = s.is_string() ? s.get<std::string>() : "";
+    if (section == "lessons") p.lessons = true;
+    else if (section == "pitfalls") p.pitfalls = true;
+    else if (section == "recipes") p.recipes = true;
+    else if (section == "kernels") p.kernels = true;
+    else return Error(fmt::format("{}: unknown section {} (expected lessons, pitfalls, recipes or kernels)", where, s.dump()));
   }
-  return Status::success();
-}
-
-Status parse_texts(const Json& doc, const Where& where, std::map<std::string, std::string>& texts) {
-  auto object = object_field(doc, "texts", where);
-  if (!object) return object.error();
-  for (const auto& [name, value] : (*object)->items()) {
-    if (!value.is_string()) return (where / "texts" / name).error("must be a string");
-    texts.emplace(name, value.get<std::string>());
+  struct Flag { const char* key; bool* target; bool fallback; };
+  for (Flag f : {Flag{"numbers", &p.numbers, true}, Flag{"how_to_read", &p.how_to_read, false},
+                 Flag{"you_alone", &p.you_alone, false}, Flag{"drop_prohibitions", &p.drop_prohibitions, false},
+                 Flag{"pitfalls_correctness_only", &p.pitfalls_correctness_only, false}}) {
+    auto value = flag(j, f.key, f.fallback, where);
+    if (!value) return value.error();
+    *f.target = *value;
   }
-  return Status::success();
-}
-
-Status parse_flag(const Json& entry, const char* key, const Where& where, bool& flag) {
-  if (!entry.contains(key)) return Status::success();
-  if (!entry.at(key).is_boolean()) return (where / key).error("must be true or false");
-  flag = entry.at(key).get<bool>();
-  return Status::success();
-}
-
-Status parse_sections(const Json& entry, const Where& where, std::vector<Section>& sections) {
-  if (!entry.contains("sections")) return where.error("missing field 'sections' (or 'fixed_text')");
-  const Json& list = entry.at("sections");
-  if (!list.is_array()) return (where / "sections").error("must be a list of section names");
-  for (size_t i = 0; i < list.size(); ++i) {
-    Where at = where / fmt::format("sections[{}]", i);
-    if (!list[i].is_string()) return at.error("must be a section name");
-    std::string name = list[i].get<std::string>();
-    auto known = std::find_if(std::begin(kSections), std::end(kSections),
-                              [&](const SectionName& s) { return s.name == name; });
-    if (known == std::end(kSections))
-      return at.error(fmt::format("unknown section '{}' (known: lessons, pitfalls, recipes, kernels)", name));
-    if (std::find(sections.begin(), sections.end(), known->section) != sections.end())
-      return at.error(fmt::format("section '{}' listed twice", name));
-    sections.push_back(known->section);
+  if (j.contains("gate") && !j.at("gate").is_null()) {
+    const Json& gate = j.at("gate");
+    if (gate == "source") p.gate = Gate::kSource;
+    else if (gate == "source+target") p.gate = Gate::kSourceAndTarget;
+    else return Error(fmt::format("{}: unknown gate {} (expected null, \"source\" or \"source+target\")", where, gate.dump()));
   }
-  return Status::success();
+  return p;
 }
 
-Status parse_gate(const Json& entry, const Where& where, Gate& gate) {
-  if (!entry.contains("gate") || entry.at("gate").is_null()) return Status::success();
-  const Json& value = entry.at("gate");
-  std::string name = value.is_string() ? value.get<std::string>() : value.dump();
-  for (const GateName& known : kGates)
-    if (value.is_string() && known.name == name) {
-      gate = known.gate;
-      return Status::success();
-    }
-  return (where / "gate").error(fmt::format("unknown gate {} (known: null, \"source\", \"source+target\")",
-                                            value.is_string() ? "'" + name + "'" : name));
-}
-
-Result<Policy> parse_policy(const std::string& name, const Json& entry, const Where& where) {
-  if (!entry.is_object()) return where.error("must be an object");
-  Policy policy;
-  policy.name = name;
-  if (entry.contains("fixed_text")) {
-    if (Status s = only_keys(entry, {"fixed_text"}, where); !s) return s.error();
-    if (!entry.at("fixed_text").is_string()) return (where / "fixed_text").error("must be the name of a text");
-    policy.fixed_text = entry.at("fixed_text").get<std::string>();
-    return policy;
+// The texts a policy's rendering reads; each must exist in the pack.
+std::vector<std::string> needed_texts(const Policy& p) {
+  if (p.fixed_text) return {*p.fixed_text};
+  std::vector<std::string> needed = kAlwaysNeeded;
+  std::string suffix = p.numbers ? (p.you_alone ? "_reader" : "") : "_no_numbers";
+  if (p.how_to_read) {
+    needed.push_back("how_header");
+    needed.push_back(p.gate != Gate::kNone ? "how_to_read_gated" : "how_to_read_self");
+    if (p.gate == Gate::kNone) needed.push_back("how_to_read_other");
   }
-  if (Status s = only_keys(entry, {"sections", "numbers", "how_to_read", "you_alone", "drop_prohibitions",
-                                   "pitfalls_correctness_only", "gate", "fixed_text"},
-                           where);
-      !s)
-    return s.error();
-  if (Status s = parse_sections(entry, where, policy.sections); !s) return s.error();
-  for (auto [key, flag] : {std::pair{"numbers", &policy.numbers}, std::pair{"how_to_read", &policy.how_to_read},
-                           std::pair{"you_alone", &policy.you_alone},
-                           std::pair{"drop_prohibitions", &policy.drop_prohibitions},
-                           std::pair{"pitfalls_correctness_only", &policy.pitfalls_correctness_only}})
-    if (Status s = parse_flag(entry, key, where, *flag); !s) return s.error();
-  if (Status s = parse_gate(entry, where, policy.gate); !s) return s.error();
-  return policy;
-}
-
-bool shows_numbers(Placeholder p) { return p == Placeholder::kSp || p == Placeholder::kYa || p == Placeholder::kV; }
-
-// Every text `policy` renders with exists, uses only the placeholders
-// available to it, and shows no number when the policy has numbers off.
-Status check_policy_texts(const Pack& pack, const Policy& policy, const Where& where) {
-  for (std::string_view base : needed_texts(policy)) {
-    std::string name = text_name(pack, policy, base);
-    auto text = pack.texts.find(name);
-    if (text == pack.texts.end()) return where.error(fmt::format("needs text '{}', which the pack lacks", name));
-    if (policy.fixed_text) continue;  // shown verbatim
-    std::vector<Placeholder> allowed = placeholders_allowed(base);
-    for (const PlaceholderUse& use : placeholders_in(text->second)) {
-      if (!use.placeholder || std::find(allowed.begin(), allowed.end(), *use.placeholder) == allowed.end()) {
-        std::vector<std::string_view> names;
-        for (Placeholder p : allowed) names.push_back(placeholder_name(p));
-        return where.error(fmt::format("text '{}' uses {{{}}}, which it cannot hold (it can: {})", name, use.word,
-                                       fmt::join(names, ", ")));
-      }
-      if (!policy.numbers && shows_numbers(*use.placeholder))
-        return where.error(fmt::format("numbers is false but text '{}' shows {{{}}}; add a text '{}_no_numbers'", name,
-                                       use.word, base));
-    }
+  if (p.lessons) needed.push_back("lessons_header");
+  if (p.pitfalls) needed.push_back("pitfalls_header");
+  if (p.recipes) {
+    needed.push_back(p.numbers ? "recipes_header" : "recipes_header_no_numbers");
+    needed.push_back("recipe_bullet" + suffix);
   }
-  return Status::success();
-}
-
-Status parse_policies(const Json& doc, const Where& where, Pack& pack) {
-  auto object = object_field(doc, "policies", where);
-  if (!object) return object.error();
-  if ((*object)->empty()) return (where / "policies").error("must name at least one policy");
-  for (const auto& [name, entry] : (*object)->items()) {
-    Where here = where / "policies" / name;
-    auto policy = parse_policy(name, entry, here);
-    if (!policy) return policy.error();
-    if (Status s = check_policy_texts(pack, *policy, here); !s) return s;
-    pack.policies.emplace(name, std::move(*policy));
+  if (p.kernels) {
+    needed.push_back("kernel_header" + suffix);
+    needed.push_back("kernel_code");
   }
-  return Status::success();
+  if (p.you_alone && p.numbers && (p.recipes || p.kernels))
+    for (const char* t : {"you_alone_own", "you_alone_est", "you_alone_unknown"}) needed.push_back(t);
+  return needed;
 }
 
 }  // namespace
@@ -197,16 +90,36 @@ Result<Pack> parse_pack_json(std::string_view text, const std::string& source_na
   } catch (const Json::parse_error& e) {
     return Error(fmt::format("{}: malformed JSON at byte {}: {}", source_name, e.byte, e.what()));
   }
-  Where top(source_name, "");
-  if (!doc.is_object()) return Error(source_name + ": must be a JSON object");
-  if (Status s = only_keys(doc, {"format", "selection", "texts", "policies"}, top); !s)
-    return s.error();
-  if (!doc.contains("format") || doc.at("format") != kFormat)
-    return Error(fmt::format("{}: format: must be \"{}\"", source_name, kFormat));
+  if (!doc.is_object()) return Error(source_name + ": a prompt pack is a JSON object");
+  if (doc.value("format", "") != kFormat)
+    return Error(fmt::format("{}: format must be '{}'", source_name, kFormat));
   Pack pack;
-  if (Status s = parse_selection(doc, top, pack.selection); !s) return s.error();
-  if (Status s = parse_texts(doc, top, pack.texts); !s) return s.error();
-  if (Status s = parse_policies(doc, top, pack); !s) return s.error();
+  if (doc.contains("selection")) {
+    const Json& sel = doc.at("selection");
+    struct Limit { const char* key; int* target; };
+    for (Limit l : {Limit{"max_pitfalls", &pack.selection.max_pitfalls}, Limit{"max_recipes", &pack.selection.max_recipes},
+                    Limit{"related_kernels", &pack.selection.related_kernels}}) {
+      if (!sel.contains(l.key)) continue;
+      if (!sel.at(l.key).is_number_integer() || sel.at(l.key).get<int>() < 0)
+        return Error(fmt::format("{}: selection.{} must be a non-negative integer", source_name, l.key));
+      *l.target = sel.at(l.key).get<int>();
+    }
+  }
+  if (!doc.contains("texts") || !doc.at("texts").is_object()) return Error(source_name + ": 'texts' must be an object");
+  for (const auto& [key, value] : doc.at("texts").items()) {
+    if (!value.is_string()) return Error(fmt::format("{}: texts.{} must be a string", source_name, key));
+    pack.texts.emplace(key, value.get<std::string>());
+  }
+  if (!doc.contains("policies") || !doc.at("policies").is_object())
+    return Error(source_name + ": 'policies' must be an object");
+  for (const auto& [name, value] : doc.at("policies").items()) {
+    std::string where = fmt::format("{}: policies.{}", source_name, name);
+    auto policy = parse_policy(name, value, where);
+    if (!policy) return policy.error();
+    for (const std::string& t : needed_texts(*policy))
+      if (!pack.texts.contains(t)) return Error(fmt::format("{}: needs the text '{}', which the pack lacks", where, t));
+    pack.policies.emplace(name, std::move(*policy));
+  }
   return pack;
 }
 

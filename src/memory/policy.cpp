@@ -1,77 +1,68 @@
-// The policy step (memory.md "Policies"): drops what a policy does not show.
-// Dropping never backfills: a dropped item leaves its place empty.
+// The policy step (memory.md, "Policies"): section choice, prohibition and
+// correctness filters, and the source / source+target gates.
+#include "memory/policy.h"
+
 #include <fmt/format.h>
-
-#include <algorithm>
-
-#include "kmem/memory.h"
 
 namespace kmem {
 namespace {
 
-std::string group_key(const Problem& problem) {
-  return fmt::format("L{}|{}", problem.level, problem.category);
+std::string group_key(int level, const std::string& category) { return fmt::format("L{}|{}", level, category); }
+
+const Baseline* baseline_of(const Memory& memory, const std::string& reader) {
+  auto found = memory.baselines.find(reader);
+  return found == memory.baselines.end() ? nullptr : &found->second;
 }
 
-// The reader's group value for `problem`'s (level, category), if any.
-std::optional<double> group_value(const Baseline& baseline, const Problem& problem) {
-  auto group = baseline.groups.find(group_key(problem));
-  if (group == baseline.groups.end()) return std::nullopt;
-  return group->second;
+std::optional<double> group_value(const Memory& memory, const std::string& reader, const Problem& problem) {
+  const Baseline* baseline = baseline_of(memory, reader);
+  if (baseline == nullptr) return std::nullopt;
+  auto found = baseline->groups.find(group_key(problem.level, problem.category));
+  if (found == baseline->groups.end()) return std::nullopt;
+  return found->second;
 }
 
-void drop_if(std::vector<const Item*>& items, auto&& unwanted) {
-  items.erase(std::remove_if(items.begin(), items.end(), unwanted), items.end());
+std::vector<ShownItem> gated(const std::vector<const Item*>& items, const Policy& policy, const Memory& memory,
+                             const std::string& reader, double target_floor) {
+  std::vector<ShownItem> kept;
+  for (const Item* item : items) {
+    ReaderValue own = reader_value(memory, reader, item->source);
+    bool keep = true;
+    if (policy.gate != Gate::kNone) keep = item->speedup > own.value;
+    if (policy.gate == Gate::kSourceAndTarget) keep = keep && item->speedup > target_floor;
+    if (keep) kept.push_back({item, own});
+  }
+  return kept;
 }
 
 }  // namespace
 
-bool Policy::shows(Section section) const {
-  return std::find(sections.begin(), sections.end(), section) != sections.end();
-}
-
-ReaderValue reader_value(const Memory& memory, const std::string& reader, const std::string& problem) {
-  auto baseline = memory.baselines.find(reader);
-  if (baseline == memory.baselines.end()) return {};
-  auto own = baseline->second.problems.find(problem);
-  if (own != baseline->second.problems.end()) return {ReaderValue::Kind::kOwn, own->second};
-  auto source = memory.problems.find(problem);
-  if (source == memory.problems.end()) return {};
-  if (auto group = group_value(baseline->second, source->second))
-    return {ReaderValue::Kind::kEstimate, *group};
+ReaderValue reader_value(const Memory& memory, const std::string& reader, const std::string& problem_id) {
+  if (const Baseline* baseline = baseline_of(memory, reader)) {
+    auto own = baseline->problems.find(problem_id);
+    if (own != baseline->problems.end()) return {ReaderValue::Kind::kOwn, own->second};
+  }
+  auto problem = memory.problems.find(problem_id);
+  if (problem != memory.problems.end())
+    if (auto group = group_value(memory, reader, problem->second))
+      return {ReaderValue::Kind::kEstimate, *group};
   return {};
 }
 
-Selection apply_policy(Selection selection, const Policy& policy, const Memory& memory, const std::string& reader,
-                       const std::string& target) {
-  if (!policy.shows(Section::kLessons)) selection.lessons.clear();
-  if (!policy.shows(Section::kPitfalls)) selection.pitfalls.clear();
-  if (!policy.shows(Section::kRecipes)) selection.recipes.clear();
-  if (!policy.shows(Section::kKernels)) selection.kernels.clear();
-
-  auto prohibited = [](const Item* item) { return item->has_label("prohibition"); };
-  if (policy.drop_prohibitions) {
-    drop_if(selection.lessons, prohibited);
-    drop_if(selection.pitfalls, prohibited);
-  }
-  if (policy.pitfalls_correctness_only)
-    drop_if(selection.pitfalls, [](const Item* item) { return !item->has_label("correctness"); });
-
-  if (policy.gate != Gate::kNone) {
-    double target_bar = 0.0;
-    auto baseline = memory.baselines.find(reader);
-    auto problem = memory.problems.find(target);
-    if (policy.gate == Gate::kSourceAndTarget && baseline != memory.baselines.end() &&
-        problem != memory.problems.end())
-      target_bar = group_value(baseline->second, problem->second).value_or(0.0);
-    auto fails_gate = [&](const Item* item) {
-      if (!(item->speedup > reader_value(memory, reader, item->source).value)) return true;
-      return policy.gate == Gate::kSourceAndTarget && !(item->speedup > target_bar);
-    };
-    drop_if(selection.recipes, fails_gate);
-    drop_if(selection.kernels, fails_gate);
-  }
-  return selection;
+Shown apply_policy(const Selection& selection, const Policy& policy, const Memory& memory, const std::string& reader) {
+  Shown shown;
+  auto allowed = [&](const Item* item) { return !(policy.drop_prohibitions && item->has_label("prohibition")); };
+  if (policy.lessons)
+    for (const Item* item : selection.lessons)
+      if (allowed(item)) shown.lessons.push_back(item);
+  if (policy.pitfalls)
+    for (const Item* item : selection.pitfalls)
+      if (allowed(item) && (!policy.pitfalls_correctness_only || item->has_label("correctness")))
+        shown.pitfalls.push_back(item);
+  double target_floor = group_value(memory, reader, *selection.target).value_or(0.0);
+  if (policy.recipes) shown.recipes = gated(selection.recipes, policy, memory, reader, target_floor);
+  if (policy.kernels) shown.kernels = gated(selection.kernels, policy, memory, reader, target_floor);
+  return shown;
 }
 
 }  // namespace kmem

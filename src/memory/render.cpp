@@ -1,135 +1,118 @@
-// Rendering (memory.md "Rendering"): h1, then the non-empty sections
-// how-to-read, lessons, pitfalls, recipes, one per kernel, each "header\nbody",
-// joined by the pack's section_join; no trailing newline.
-#include <cstdio>
+// Rendering (memory.md, "Rendering"): h1, then the non-empty sections
+// how-to-read, lessons, pitfalls, recipes, kernel, kernel, joined by the
+// pack's section_join, with every number printed as %.2f.
+#include <fmt/format.h>
 
 #include "kmem/memory.h"
+#include "memory/policy.h"
 #include "memory/template.h"
-#include "memory/texts.h"
 
 namespace kmem {
 namespace {
 
-std::string two_decimals(double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.2f", value);
-  return buffer;
-}
+std::string number(double v) { return fmt::format("{:.2f}", v); }
 
-// Builds one prompt; holds what every text of it shares.
 class Renderer {
  public:
-  Renderer(const Policy& policy, const Pack& pack, const Memory& memory, const std::string& reader,
-           const std::string& target)
-      : policy_(policy), pack_(pack), memory_(memory), reader_(reader) {
-    const Problem& problem = memory.problems.at(target);
-    base_fill_[index(Placeholder::kCat)] = problem.category;
-    base_fill_[index(Placeholder::kAuthor)] = memory.readers.at(memory.author).display;
+  Renderer(const Pack& pack, const Policy& policy, const Memory& memory, const Problem& target)
+      : pack_(pack), policy_(policy), memory_(memory), target_(target) {}
+
+  const std::string& text(const std::string& key) const { return pack_.texts.at(key); }
+
+  // The template key for a recipe bullet or kernel header, by policy.
+  std::string variant(const std::string& base) const {
+    if (!policy_.numbers) return base + "_no_numbers";
+    return policy_.you_alone ? base + "_reader" : base;
   }
 
-  std::string run(const Selection& shown) {
-    append(text("h1"), base_fill_);
-    if (policy_.how_to_read) how_to_read();
-    if (!shown.lessons.empty()) bullets("lessons_header", shown.lessons);
-    if (!shown.pitfalls.empty()) bullets("pitfalls_header", shown.pitfalls);
-    if (!shown.recipes.empty()) recipes(shown.recipes);
-    for (const Item* kernel : shown.kernels) this->kernel(*kernel);
-    return std::move(out_);
+  std::string item_text(const Item& item) const {
+    return !policy_.numbers && item.text_no_numbers ? *item.text_no_numbers : item.text;
+  }
+
+  std::string you_alone(const ReaderValue& value) const {
+    std::string v = number(value.value);
+    switch (value.kind) {
+      case ReaderValue::Kind::kOwn: return fill(text("you_alone_own"), {{"v", v}});
+      case ReaderValue::Kind::kEstimate: return fill(text("you_alone_est"), {{"v", v}});
+      case ReaderValue::Kind::kUnknown: break;
+    }
+    return text("you_alone_unknown");
+  }
+
+  std::string how_to_read(const std::string& reader) const {
+    std::string key = policy_.gate != Gate::kNone ? "how_to_read_gated"
+                      : reader == memory_.author  ? "how_to_read_self"
+                                                  : "how_to_read_other";
+    auto author = memory_.readers.find(memory_.author);
+    std::string display = author == memory_.readers.end() ? memory_.author : author->second.display;
+    return text("how_header") + "\n" + fill(text(key), {{"author", display}});
+  }
+
+  std::string bullets(const std::string& header, const std::vector<const Item*>& items) const {
+    std::string out = fill(text(header), {{"cat", target_.category}});
+    for (const Item* item : items) out += "\n" + fill(text("bullet"), {{"text", item_text(*item)}});
+    return out;
+  }
+
+  std::string recipes(const std::vector<ShownItem>& items) const {
+    std::string out = fill(text(policy_.numbers ? "recipes_header" : "recipes_header_no_numbers"),
+                           {{"cat", target_.category}});
+    for (const ShownItem& shown : items) out += "\n" + fill(text(variant("recipe_bullet")), values(shown, item_text(*shown.item)));
+    return out;
+  }
+
+  std::string kernel(const ShownItem& shown) const {
+    return fill(text(variant("kernel_header")), values(shown, "")) + "\n" +
+           fill(text("kernel_code"), {{"code", shown.item->code}});
   }
 
  private:
-  static size_t index(Placeholder p) { return static_cast<size_t>(p); }
-
-  const std::string& text(std::string_view base) const {
-    return pack_.texts.at(text_name(pack_, policy_, base));
-  }
-  const std::string& item_text(const Item& item) const {
-    return !policy_.numbers && item.text_no_numbers ? *item.text_no_numbers : item.text;
-  }
-  void append(std::string_view text, const Fill& fill) { expand(text, fill, out_); }
-  void start_section(std::string_view header, const Fill& fill) {
-    out_ += text("section_join");
-    append(text(header), fill);
-    out_ += '\n';
-  }
-
-  void how_to_read() {
-    std::string_view paragraph = policy_.gate != Gate::kNone ? "how_to_read_gated"
-                                 : reader_ == memory_.author ? "how_to_read_self"
-                                                             : "how_to_read_other";
-    start_section("how_header", base_fill_);
-    append(text(paragraph), base_fill_);
-  }
-
-  void bullets(std::string_view header, const std::vector<const Item*>& items) {
-    start_section(header, base_fill_);
-    Fill fill = base_fill_;
-    for (size_t i = 0; i < items.size(); ++i) {
-      if (i > 0) out_ += '\n';
-      fill[index(Placeholder::kText)] = item_text(*items[i]);
-      append(text("bullet"), fill);
+  // The placeholders of a recipe bullet or kernel header. The strings live in
+  // the returned object's storage, so callers use it within one expression.
+  struct Values {
+    std::string sp, name, pid, ya, text, cat;
+    operator TemplateValues() const {
+      return {{"sp", sp}, {"name", name}, {"pid", pid}, {"ya", ya}, {"text", text}, {"cat", cat}};
     }
+  };
+  Values values(const ShownItem& shown, std::string item_text) const {
+    const Item& item = *shown.item;
+    auto source = memory_.problems.find(item.source);
+    return Values{number(item.speedup), source == memory_.problems.end() ? item.source : source->second.name,
+                  item.source, policy_.you_alone && policy_.numbers ? you_alone(shown.you_alone) : "",
+                  std::move(item_text), target_.category};
   }
 
-  // Sets {sp} {name} {pid} {ya} of `item` in `fill`; `speedup` and `ya` own
-  // the text of the two numbers.
-  void fill_source(const Item& item, std::string& speedup, std::string& ya, Fill& fill) const {
-    speedup = two_decimals(item.speedup);
-    if (policy_.you_alone) ya = you_alone(item.source);
-    fill[index(Placeholder::kSp)] = speedup;
-    fill[index(Placeholder::kYa)] = ya;
-    fill[index(Placeholder::kName)] = memory_.problems.at(item.source).name;
-    fill[index(Placeholder::kPid)] = item.source;
-  }
-
-  std::string you_alone(const std::string& source) const {
-    ReaderValue value = reader_value(memory_, reader_, source);
-    if (value.kind == ReaderValue::Kind::kUnknown) return text("you_alone_unknown");
-    std::string number = two_decimals(value.value);
-    Fill fill = base_fill_;
-    fill[index(Placeholder::kV)] = number;
-    std::string shown;
-    expand(text(value.kind == ReaderValue::Kind::kOwn ? "you_alone_own" : "you_alone_est"), fill, shown);
-    return shown;
-  }
-
-  void recipes(const std::vector<const Item*>& items) {
-    start_section("recipes_header", base_fill_);
-    std::string_view bullet = policy_.you_alone ? "recipe_bullet_reader" : "recipe_bullet";
-    Fill fill = base_fill_;
-    std::string speedup, ya;
-    for (size_t i = 0; i < items.size(); ++i) {
-      if (i > 0) out_ += '\n';
-      fill_source(*items[i], speedup, ya, fill);
-      fill[index(Placeholder::kText)] = item_text(*items[i]);
-      append(text(bullet), fill);
-    }
-  }
-
-  void kernel(const Item& item) {
-    Fill fill = base_fill_;
-    std::string speedup, ya;
-    fill_source(item, speedup, ya, fill);
-    start_section(policy_.you_alone ? "kernel_header_reader" : "kernel_header", fill);
-    Fill code = base_fill_;
-    code[index(Placeholder::kCode)] = item.code;
-    append(text("kernel_code"), code);
-  }
-
-  const Policy& policy_;
   const Pack& pack_;
+  const Policy& policy_;
   const Memory& memory_;
-  const std::string& reader_;
-  Fill base_fill_{};
-  std::string out_;
+  const Problem& target_;
 };
 
 }  // namespace
 
-std::string render(const Selection& shown, const Policy& policy, const Pack& pack, const Memory& memory,
-                   const std::string& reader, const std::string& target) {
-  if (policy.fixed_text) return pack.texts.at(*policy.fixed_text);
-  return Renderer(policy, pack, memory, reader, target).run(shown);
+Result<std::string> render(const MemoryIndex& index, const Pack& pack, const Policy& policy, const std::string& reader,
+                           const Problem& target) {
+  if (policy.fixed_text) {
+    auto found = pack.texts.find(*policy.fixed_text);
+    if (found == pack.texts.end())
+      return Error(fmt::format("policy {}: the pack has no text '{}'", policy.name, *policy.fixed_text));
+    return found->second;
+  }
+  const Memory& memory = index.memory();
+  Shown shown = apply_policy(index.select(target, pack.selection), policy, memory, reader);
+  Renderer r(pack, policy, memory, target);
+  std::vector<std::string> sections;
+  if (policy.how_to_read) sections.push_back(r.how_to_read(reader));
+  if (!shown.lessons.empty()) sections.push_back(r.bullets("lessons_header", shown.lessons));
+  if (!shown.pitfalls.empty()) sections.push_back(r.bullets("pitfalls_header", shown.pitfalls));
+  if (!shown.recipes.empty()) sections.push_back(r.recipes(shown.recipes));
+  for (const ShownItem& kernel : shown.kernels) sections.push_back(r.kernel(kernel));
+
+  const std::string& join = pack.texts.at("section_join");
+  std::string out = pack.texts.at("h1");
+  for (const std::string& section : sections) out += join + section;
+  return out;
 }
 
 }  // namespace kmem

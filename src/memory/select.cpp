@@ -1,100 +1,95 @@
-// Selection (memory.md "Selection"): for target T of category C, all lessons,
-// the first pitfalls of C, the best recipes of C from other problems, and the
-// kernels of C from other problems whose names are most like T's.
+// Selection: the items related to a target problem, identical for every
+// policy (memory.md, "Selection").
 #include <algorithm>
 
-#include "memory/index.h"
+#include "kmem/memory.h"
+#include "memory/tokens.h"
 
 namespace kmem {
 namespace {
 
-using Tables = IndexedMemory::Tables;
+int order_of(const Item* item) { return item->order.value_or(0); }
 
-// Jaccard similarity |A and B| / |A or B| as an exact fraction (0/1 when both are empty).
-struct Similarity {
-  uint64_t shared = 0;
-  uint64_t total = 1;
-
-  bool operator>(const Similarity& other) const { return shared * other.total > other.shared * total; }
-};
-
-Similarity jaccard(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
-  uint64_t shared = 0;
-  auto i = a.begin(), j = b.begin();
-  while (i != a.end() && j != b.end()) {
-    if (*i < *j) {
-      ++i;
-    } else if (*j < *i) {
-      ++j;
-    } else {
-      ++shared, ++i, ++j;
-    }
-  }
-  uint64_t total = a.size() + b.size() - shared;
-  return total == 0 ? Similarity{} : Similarity{shared, total};
+// Speedup descending, then source id descending (string order).
+bool by_speedup_then_source(const Item* a, const Item* b) {
+  if (a->speedup != b->speedup) return a->speedup > b->speedup;
+  return a->source > b->source;
 }
-
-// The first `limit` items of `ranked`.
-std::vector<const Item*> first_of(const std::vector<uint32_t>& ranked, size_t limit, const Memory& memory) {
-  std::vector<const Item*> chosen;
-  for (size_t i = 0; i < ranked.size() && i < limit; ++i) chosen.push_back(&memory.items[ranked[i]]);
-  return chosen;
-}
-
-// The first `limit` items of `ranked` whose source is not `target` (leave one out).
-std::vector<const Item*> first_from_others(const std::vector<uint32_t>& ranked, size_t limit, const Memory& memory,
-                                  const std::string& target) {
-  std::vector<const Item*> chosen;
-  for (uint32_t i : ranked) {
-    if (chosen.size() >= limit) break;
-    if (memory.items[i].source != target) chosen.push_back(&memory.items[i]);
-  }
-  return chosen;
-}
-
-// The `limit` kernels most similar by name; the tables already rank them by
-// speedup and source id, so a stable choice by similarity keeps those ties.
-std::vector<const Item*> related_kernels(const std::vector<Tables::Kernel>& ranked, size_t limit,
-                                         const Tables& tables, const Memory& memory, uint32_t target_slot) {
-  struct Candidate {
-    Similarity similarity;
-    const Item* item;
-  };
-  std::vector<Candidate> best;
-  const std::vector<uint32_t>& target_tokens = tables.problem_tokens[target_slot];
-  for (const Tables::Kernel& kernel : ranked) {
-    if (kernel.source == target_slot) continue;
-    Similarity s = jaccard(target_tokens, tables.problem_tokens[kernel.source]);
-    auto place = std::find_if(best.begin(), best.end(), [&](const Candidate& c) { return s > c.similarity; });
-    if (static_cast<size_t>(place - best.begin()) >= limit) continue;
-    best.insert(place, {s, &memory.items[kernel.item]});
-    if (best.size() > limit) best.pop_back();
-  }
-  std::vector<const Item*> chosen;
-  for (const Candidate& c : best) chosen.push_back(c.item);
-  return chosen;
-}
-
-size_t limit_of(int value) { return value < 0 ? 0 : static_cast<size_t>(value); }
 
 }  // namespace
 
-Result<Selection> select(const IndexedMemory& indexed, const SelectionLimits& limits, const std::string& target) {
-  const Memory& memory = indexed.memory_;
-  const Tables& tables = *indexed.tables_;
-  auto problem = memory.problems.find(target);
-  if (problem == memory.problems.end()) return Error("unknown problem '" + target + "'");
+MemoryIndex::MemoryIndex(const Memory& memory) : memory_(memory) {
+  for (const auto& [id, problem] : memory.problems) name_tokens_.emplace(id, name_tokens(problem.name));
+  for (const Item& item : memory.items) {
+    switch (item.kind) {
+      case ItemKind::kLesson: lessons_.push_back(&item); break;
+      case ItemKind::kPitfall: categories_[item.category].pitfalls.push_back(&item); break;
+      case ItemKind::kRecipe: categories_[item.category].recipes.push_back(&item); break;
+      case ItemKind::kKernel: categories_[item.category].kernels_by_source[item.source].kernels.push_back(&item); break;
+    }
+  }
+  auto by_order = [](const Item* a, const Item* b) { return order_of(a) < order_of(b); };
+  std::stable_sort(lessons_.begin(), lessons_.end(), by_order);
+  for (auto& [name, category] : categories_) {
+    std::stable_sort(category.pitfalls.begin(), category.pitfalls.end(), by_order);
+    std::stable_sort(category.recipes.begin(), category.recipes.end(), by_speedup_then_source);
+    for (auto& [source, group] : category.kernels_by_source) {
+      std::stable_sort(group.kernels.begin(), group.kernels.end(), by_speedup_then_source);
+      auto tokens = name_tokens_.find(source);
+      if (tokens != name_tokens_.end()) group.source_tokens = &tokens->second;
+    }
+  }
+}
 
-  Selection selection;
-  for (uint32_t i : tables.lessons) selection.lessons.push_back(&memory.items[i]);
-  auto category = tables.categories.find(problem->second.category);
-  if (category == tables.categories.end()) return selection;
-  const Tables::Category& items = category->second;
-  selection.pitfalls = first_of(items.pitfalls, limit_of(limits.max_pitfalls), memory);
-  selection.recipes = first_from_others(items.recipes, limit_of(limits.max_recipes), memory, target);
-  selection.kernels = related_kernels(items.kernels, limit_of(limits.related_kernels), tables, memory,
-                                      tables.problem_slots.at(target));
-  return selection;
+Selection MemoryIndex::select(const Problem& target, const SelectionLimits& limits) const {
+  Selection s;
+  s.target = &target;
+  s.lessons = lessons_;
+  auto found = categories_.find(target.category);
+  if (found == categories_.end()) return s;
+  const Category& c = found->second;
+
+  size_t pitfalls = std::min(c.pitfalls.size(), static_cast<size_t>(limits.max_pitfalls));
+  s.pitfalls.assign(c.pitfalls.begin(), c.pitfalls.begin() + static_cast<std::ptrdiff_t>(pitfalls));
+
+  for (const Item* recipe : c.recipes) {
+    if (static_cast<int>(s.recipes.size()) >= limits.max_recipes) break;
+    if (recipe->source != target.id) s.recipes.push_back(recipe);
+  }
+
+  // Within a source problem kernels are pre-sorted by speedup, so only the
+  // first `related_kernels` of each source can be chosen; the similarity of a
+  // source is computed once.
+  const std::vector<std::string> target_tokens = name_tokens(target.name);
+  struct Candidate {
+    double similarity;
+    const Item* kernel;
+  };
+  std::vector<Candidate> candidates;
+  for (const auto& [source, group] : c.kernels_by_source) {
+    if (source == target.id) continue;
+    double similarity = group.source_tokens ? jaccard(target_tokens, *group.source_tokens) : 0.0;
+    size_t take = std::min(group.kernels.size(), static_cast<size_t>(limits.related_kernels));
+    for (size_t k = 0; k < take; ++k) candidates.push_back({similarity, group.kernels[k]});
+  }
+  size_t chosen = std::min(candidates.size(), static_cast<size_t>(limits.related_kernels));
+  std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(chosen), candidates.end(),
+                    [](const Candidate& a, const Candidate& b) {
+                      if (a.similarity != b.similarity) return a.similarity > b.similarity;
+                      if (by_speedup_then_source(a.kernel, b.kernel)) return true;
+                      if (by_speedup_then_source(b.kernel, a.kernel)) return false;
+                      return a.kernel < b.kernel;  // store order
+                    });
+  for (size_t k = 0; k < chosen; ++k) s.kernels.push_back(candidates[k].kernel);
+  return s;
+}
+
+std::vector<std::string> target_ids(const Memory& memory) {
+  if (memory.targets) return *memory.targets;
+  std::vector<std::string> ids;
+  for (const auto& [id, problem] : memory.problems) ids.push_back(id);
+  return ids;
 }
 
 }  // namespace kmem
+

@@ -1,33 +1,17 @@
-// Pack texts as templates: "{name}" marks a placeholder, everything else is
-// literal. Expansion is one pass, so values (item texts, kernel code) are
-// never scanned for placeholders themselves.
+// Fills a pack template: each {name} whose name is given is replaced by its
+// value in one pass (values are never scanned again, so code with braces is
+// safe); any other brace text is kept as written.
 #pragma once
 
-#include <array>
-#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace kmem {
 
-enum class Placeholder { kCat, kSp, kName, kPid, kYa, kAuthor, kV, kText, kCode };
-inline constexpr size_t kPlaceholderCount = 9;
+using TemplateValues = std::vector<std::pair<std::string_view, std::string_view>>;
 
-// The value of each placeholder, indexed by Placeholder.
-using Fill = std::array<std::string_view, kPlaceholderCount>;
-
-std::string_view placeholder_name(Placeholder placeholder);
-
-// Each "{word}" of `text` (word: letters, digits, '_'), in order; known ones
-// carry their Placeholder.
-struct PlaceholderUse {
-  std::string word;
-  std::optional<Placeholder> placeholder;
-};
-std::vector<PlaceholderUse> placeholders_in(std::string_view text);
-
-// Appends `text` to `out` with each known placeholder replaced by its value.
-void expand(std::string_view text, const Fill& fill, std::string& out);
+std::string fill(std::string_view text, const TemplateValues& values);
 
 }  // namespace kmem

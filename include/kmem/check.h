@@ -1,0 +1,55 @@
+// The checker: static rules applied to a candidate before any of its code
+// runs. parse_reply takes the candidate out of an agent's reply; check_source
+// parses it as Python (tree-sitter) and returns every offence it finds.
+// The codes and messages are listed in docs/verdicts.md.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kmem {
+
+// One rejection: a stable code, its message, and where the offence is
+// (1-based line and byte column in the checked text). no_code_block has no
+// place (0, 0); no_model_new points at the start of the file (1, 1).
+struct Verdict {
+  std::string code;
+  std::string message;
+  int line = 0;
+  int column = 0;
+
+  bool operator==(const Verdict&) const = default;
+};
+
+enum class Action { kNone, kCheck, kSubmit };
+
+// What a reply holds. The candidate is the last complete ```python block
+// (block_index of block_count complete blocks, both counted from 0 / 1);
+// first_line is the reply line where its code starts, to map verdict lines
+// back onto the reply. A reply without a complete block has the verdict
+// no_code_block and an empty source.
+struct Reply {
+  std::string source;
+  int block_index = -1;
+  int block_count = 0;
+  int first_line = 0;
+  Action action = Action::kNone;  // the last ACTION: line outside code blocks
+  std::vector<Verdict> verdicts;  // empty, or no_code_block
+};
+
+Reply parse_reply(std::string_view text);
+
+// Every offence of the static rules, in source order; empty when the
+// candidate is clean. A syntax error is the only verdict when there is one.
+// The rules assume an fp32 problem (KernelBench's): reduced precision is an
+// offence.
+std::vector<Verdict> check_source(std::string_view python_source);
+
+// parse_reply, then check_source on the chosen block, with verdict lines
+// counted in the reply (the block's first line is first_line).
+std::vector<Verdict> check_reply(std::string_view reply_text);
+
+std::string_view action_name(Action action);  // "CHECK", "SUBMIT", "none"
+
+}  // namespace kmem

@@ -1,0 +1,113 @@
+// The protected evaluator: runs a candidate against a KernelBench problem in
+// isolated worker processes and returns its verdict, correctness figures and
+// timing. The reference runs in a trusted process of its own that keeps the
+// expected outputs and judges the candidate's; the candidate runs in another,
+// each in its own process group with build and run time limits. Verdict codes
+// are those of docs/verdicts.md; the protocol is docs/evaluator.md.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "kmem/result.h"
+
+namespace kmem {
+
+struct EvalOptions {
+  std::string device = "cpu";  // "cpu" or "cuda"
+  double tolerance = 1e-4;     // atol = rtol
+  int trials = 5;              // correctness trials, each on fresh inputs
+  int timing_sets = 2;         // further input sets the timed calls rotate over
+  int warmup = 3;              // warm-up calls: between warmup and 2*warmup, drawn at random
+  int iters = 20;              // timed calls; the median counts
+  double build_timeout_s = 600;
+  double run_timeout_s = 180;
+  long memory_limit_mb = 16384;  // RLIMIT_AS of CPU runs (none on CUDA)
+  int parallel = 1;              // candidates in flight at once (batch)
+  std::string python;            // interpreter that runs the worker
+  std::string python_dir;        // folder holding the kmem_worker package
+  std::string cache_dir;         // build caches and scratch folders
+};
+
+struct EvalJob {
+  std::string id;
+  std::string problem;    // KernelBench problem file
+  std::string candidate;  // candidate source file (Python)
+};
+
+struct Correctness {
+  int trials = 0;
+  double max_abs_error = 0.0;
+  double max_rel_error = 0.0;  // over elements whose |expected| > tolerance
+};
+
+struct EvalOutcome {
+  EvalJob job;
+  std::string verdict;  // "pass" or a code of docs/verdicts.md
+  std::string message;  // the code's stable message
+  std::string detail;   // what exactly went wrong: exception, mismatch place
+  std::string log;      // the candidate worker's stderr (compiler output) when it failed
+  Correctness correctness;
+  std::optional<double> reference_ms;
+  std::optional<double> candidate_ms;
+  double speedup = 0.0;
+  double score = 0.0;               // min(speedup, 10) when passed, else 0
+  std::vector<std::string> flags;   // notes that are no rejection (implausible_speedup)
+
+  bool passed() const { return verdict == "pass"; }
+  // The problem or the evaluator failed: no verdict on the candidate.
+  bool evaluator_failed() const { return verdict == "evaluator_error"; }
+};
+
+inline constexpr double kScoreCap = 10.0;
+
+// The outcome of a candidate rejected before it ran (static checks).
+EvalOutcome rejected_outcome(const EvalJob& job, const std::string& code, const std::string& detail);
+
+// Evaluates one candidate.
+EvalOutcome evaluate(const EvalJob& job, const EvalOptions& options);
+
+// Evaluates `jobs` with options.parallel candidates in flight: they build and
+// check correctness concurrently while timing is serialised through one lock;
+// one reference process per problem serves all of that problem's jobs.
+// `on_result` is called once per job as it finishes, from one thread at a time.
+void evaluate_batch(const std::vector<EvalJob>& jobs, const EvalOptions& options,
+                    const std::function<void(const EvalOutcome&)>& on_result);
+
+// Jobs file: one JSON object per line, {"id", "problem", "candidate"}, paths
+// relative to the file's folder.
+Result<std::vector<EvalJob>> read_jobs(const std::string& path);
+
+// One outcome as a single-line JSON object (the results file's format).
+std::string outcome_json(const EvalOutcome& outcome);
+
+// A results file being appended to: the ids it already holds (to resume) and
+// an append that reaches the disk before it returns.
+class ResultsFile {
+ public:
+  static Result<ResultsFile> open(const std::string& path);
+  ResultsFile(ResultsFile&& other) noexcept;
+  ResultsFile& operator=(ResultsFile&&) = delete;
+  ~ResultsFile();
+
+  const std::set<std::string>& finished_ids() const { return finished_; }
+  Status append(const EvalOutcome& outcome);
+
+ private:
+  ResultsFile(std::string path, int fd, std::set<std::string> finished);
+  std::string path_;
+  int fd_ = -1;
+  std::set<std::string> finished_;
+};
+
+// The interpreter to run the worker with: $KMEM_PYTHON, else /usr/bin/python3
+// when it can import torch, else `python3`.
+std::string default_python();
+
+// $KMEM_CACHE_DIR, else $XDG_CACHE_HOME/kmem, else ~/.cache/kmem.
+std::string default_cache_dir();
+
+}  // namespace kmem

@@ -1,0 +1,104 @@
+"""The untrusted candidate role: imports the candidate (its extensions built
+through the intercepted load_inline), builds ModelNew, runs the correctness
+trials on clones of the reference's inputs, times it under the orchestrator's
+timing lock and saves its outputs for the reference to judge. Reports facts
+(observations) only; the last record it writes carries the nonce."""
+import os
+import threading
+import traceback
+
+import torch
+
+from . import kernels, problem, timing
+
+
+DEVICE_FAULTS = ("CUDA error", "illegal memory access", "misaligned address", "unspecified launch failure")
+
+
+class StageError(Exception):
+    def __init__(self, stage, error):
+        super().__init__(f"{type(error).__name__}: {error}")
+        self.stage = stage
+        self.trace = traceback.format_exc()
+        # A sticky device error (illegal memory access, ...) leaves the CUDA
+        # context unusable: the process is as good as crashed.
+        self.device_fault = any(fault in str(error) for fault in DEVICE_FAULTS)
+
+
+def stage(name, call):
+    try:
+        return call()
+    except Exception as error:
+        raise StageError(name, error) from error
+
+
+def forward_trials(model, trial_inputs, device, own_names):
+    """Runs every correctness trial on clones. Returns the outputs (plain
+    copies), the post-call inputs, the output types and own kernel launches."""
+    outputs, inputs_after, types, launches = [], [], set(), 0
+    for index, inputs in enumerate(trial_inputs):
+        clones = problem.clone_inputs(inputs)
+        result = {}
+
+        def call():
+            with torch.no_grad():
+                result["out"] = model(*clones)
+            problem.synchronize(device)
+
+        if device == "cuda" and index == 0:
+            launches += kernels.count_own_launches(kernels.profiled_kernel_names(call), own_names)
+        else:
+            call()
+        values = problem.as_output_list(result["out"])
+        types |= {f"{type(v).__module__}.{type(v).__qualname__}" for v in values}
+        outputs.append([problem.plain_copy(v) for v in values])
+        inputs_after.append([problem.plain_copy(v) for v in clones])
+    return outputs, inputs_after, sorted(types), launches
+
+
+def run(channel):
+    cmd = channel.receive()
+    nonce = cmd.pop("nonce")
+    device = cmd["device"]
+    watch = kernels.KernelWatch(os.environ.get("TORCH_EXTENSIONS_DIR", cmd["workdir"]))
+    watch.install()
+    try:
+        module = stage("build", lambda: problem.load_module(cmd["candidate"], "kmem_candidate"))
+        channel.send("built", extensions=watch.extensions)
+        go = channel.receive()  # sent once the reference has drawn the inputs
+        if go is None or go.get("cmd") != "inputs":
+            raise StageError("protocol", RuntimeError("no inputs command"))
+        saved = torch.load(go["path"], map_location=device)
+        own_names = watch.cuda_kernel_names | kernels.triton_kernel_names(vars(module))
+        model = stage("init", lambda: problem.build_model(
+            module.ModelNew, saved["init_inputs"], cmd["init_seed"], device))
+        threads_before = threading.active_count()
+        watch.extension_calls = 0  # calls at import or in __init__ are no launches during forward
+        outputs, inputs_after, types, launches = stage(
+            "forward", lambda: forward_trials(model, saved["trials"], device, own_names))
+        if device != "cuda":
+            launches = watch.extension_calls
+        spec = cmd["timing"]
+        channel.acquire_timing_lock()
+        try:
+            candidate_ms, timed, same_storage = stage("timing", lambda: timing.measure(
+                model, saved["timing"], spec["warmup"], spec["iters"], device))
+        finally:
+            channel.release_timing_lock()
+        timed_outputs = [[problem.plain_copy(v) for v in problem.as_output_list(timed[i])]
+                         for i in range(len(saved["timing"]))]
+        torch.save({"trials": outputs, "inputs_after": inputs_after, "timed": timed_outputs}, cmd["outputs"])
+        observations = {
+            "custom_kernel_launches": launches,
+            "own_kernels": sorted(own_names),
+            "extensions": watch.extensions,
+            "output_types": types,
+            "same_storage_across_calls": same_storage,
+            "threads_after_forward": threading.active_count() - threads_before,
+        }
+        channel.send("result", nonce=nonce, candidate_ms=candidate_ms, observations=observations)
+    except StageError as error:
+        channel.send("error", nonce=nonce, stage=error.stage, message=str(error), traceback=error.trace,
+                     device_fault=error.device_fault)
+    channel.close()
+    os._exit(0)  # skip atexit hooks and finalizers the candidate may have registered

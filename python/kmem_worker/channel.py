@@ -1,0 +1,47 @@
+"""The worker's private JSON-lines channel to the orchestrator.
+
+At start-up the worker moves the orchestrator's pipes (stdin, stdout) to
+private descriptors and points fd 0 at /dev/null and fd 1 at the log (stderr),
+so whatever problem or candidate code prints lands in the log, never on the
+channel."""
+import json
+import os
+
+
+class Channel:
+    def __init__(self, commands, events):
+        self._commands = commands
+        self._events = events
+
+    @classmethod
+    def take_standard_streams(cls):
+        commands = os.fdopen(os.dup(0), "r", encoding="utf-8")
+        events = os.fdopen(os.dup(1), "w", encoding="utf-8")
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(devnull, 0)
+        os.close(devnull)
+        os.dup2(2, 1)
+        return cls(commands, events)
+
+    def receive(self):
+        """The next command, or None at end of input."""
+        line = self._commands.readline()
+        return json.loads(line) if line else None
+
+    def send(self, event, **fields):
+        self._events.write(json.dumps({"event": event, **fields}) + "\n")
+        self._events.flush()
+
+    def acquire_timing_lock(self):
+        """Asks the orchestrator for the (GPU) timing lock and waits for it."""
+        self.send("time_request")
+        granted = self.receive()
+        if granted is None or granted.get("cmd") != "time":
+            raise RuntimeError("orchestrator did not grant the timing lock")
+
+    def release_timing_lock(self):
+        self.send("timed")
+
+    def close(self):
+        self._events.close()
+        self._commands.close()

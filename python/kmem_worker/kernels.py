@@ -1,0 +1,165 @@
+"""Finding the candidate's own kernels and counting their launches.
+
+Before the candidate is imported, load_inline is intercepted: each call is
+recorded (its CUDA sources give the `__global__` names), built in a folder
+keyed by its sources and the toolchain (a build cache shared by candidates),
+and the returned module's functions are wrapped with call counters. After the
+import, Triton kernels are the JITFunction / Autotuner / Heuristics objects in
+the candidate's namespace. On CUDA, launches are kernel names in a profile of
+one forward; on the CPU, calls into the candidate's extensions."""
+import functools
+import hashlib
+import importlib.util
+import os
+import re
+import sys
+
+import torch
+
+GLOBAL_FUNCTION = re.compile(r"__global__\s+(?:[^;{(]*?\s)?\**([A-Za-z_]\w*)\s*\(")
+LAUNCH_BOUNDS = re.compile(r"__launch_bounds__\s*\([^)]*\)")
+
+
+def global_function_names(cuda_sources):
+    text = LAUNCH_BOUNDS.sub(" ", "\n".join(cuda_sources))
+    return set(GLOBAL_FUNCTION.findall(text))
+
+
+def _as_list(sources):
+    if sources is None:
+        return []
+    return [sources] if isinstance(sources, str) else list(sources)
+
+
+BUILT_MARKER = "kmem-built"
+
+
+def _mark_built(folder, module):
+    """Records that `folder` holds a complete build (torch 1.13's load_inline
+    rewrites its sources on every call, so ninja would always rebuild)."""
+    library = getattr(module, "__file__", None)
+    if not library:
+        return
+    temporary = os.path.join(folder, f"{BUILT_MARKER}.{os.getpid()}")
+    with open(temporary, "w") as marker:
+        marker.write(os.path.basename(library))
+    os.replace(temporary, os.path.join(folder, BUILT_MARKER))
+
+
+def _load_built(folder, name):
+    """The module built earlier in `folder` (keyed by its sources and the
+    toolchain), or None."""
+    try:
+        with open(os.path.join(folder, BUILT_MARKER)) as marker:
+            library = os.path.join(folder, marker.read().strip())
+    except OSError:
+        return None
+    module_name = os.path.splitext(os.path.basename(library))[0]
+    spec = importlib.util.spec_from_file_location(module_name, library)
+    if spec is None:
+        return None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _toolchain():
+    return "|".join([sys.executable, torch.__version__, str(torch.version.cuda)])
+
+
+class KernelWatch:
+    """Records the candidate's extensions and counts calls into them."""
+
+    def __init__(self, build_root):
+        self.build_root = build_root
+        self.cuda_kernel_names = set()
+        self.extension_calls = 0
+        self.extensions = 0
+
+    def install(self):
+        from torch.utils import cpp_extension
+        original = cpp_extension.load_inline
+        watch = self
+
+        @functools.wraps(original)
+        def load_inline(name, cpp_sources, cuda_sources=None, *args, **kwargs):
+            cuda = _as_list(cuda_sources)
+            watch.cuda_kernel_names |= global_function_names(cuda)
+            module = None
+            if kwargs.get("build_directory") is None and len(args) < 5:
+                folder = watch._build_directory(name, cpp_sources, cuda, args, kwargs)
+                kwargs["build_directory"] = folder
+                module = _load_built(folder, name)
+            if module is None:
+                module = original(name, cpp_sources, cuda_sources, *args, **kwargs)
+                if kwargs.get("build_directory") is not None:
+                    _mark_built(kwargs["build_directory"], module)
+            watch.extensions += 1
+            return watch._count_calls(module)
+
+        cpp_extension.load_inline = load_inline
+
+    def _build_directory(self, name, cpp_sources, cuda_sources, args, kwargs):
+        key = hashlib.sha256()
+        for part in [_toolchain(), name, *_as_list(cpp_sources), "\0cuda", *cuda_sources,
+                     repr(args), repr(sorted((k, repr(v)) for k, v in kwargs.items()))]:
+            key.update(part.encode() + b"\0")
+        folder = os.path.join(self.build_root, key.hexdigest()[:24])
+        os.makedirs(folder, exist_ok=True)
+        return folder
+
+    def _count_calls(self, module):
+        for attribute in dir(module):
+            function = getattr(module, attribute)
+            if attribute.startswith("_") or not callable(function) or isinstance(function, type):
+                continue
+            setattr(module, attribute, self._counted(function))
+        return module
+
+    def _counted(self, function):
+        @functools.wraps(function)
+        def counted(*args, **kwargs):
+            self.extension_calls += 1
+            return function(*args, **kwargs)
+        return counted
+
+
+def triton_kernel_names(namespace):
+    """Names of the Triton kernels among `namespace`'s values (and the
+    attributes of the classes it defines)."""
+    try:
+        from triton.runtime.jit import JITFunction
+    except ImportError:
+        return set()
+    values = list(namespace.values())
+    values += [v for cls in namespace.values() if isinstance(cls, type) for v in vars(cls).values()]
+    names = set()
+    for value in values:
+        seen = 0
+        while value is not None and not isinstance(value, JITFunction) and seen < 8:
+            value = getattr(value, "fn", None)  # Autotuner / Heuristics wrap a JITFunction
+            seen += 1
+        if isinstance(value, JITFunction):
+            names.add(getattr(value.fn, "__name__", ""))
+    names.discard("")
+    return names
+
+
+def profiled_kernel_names(call):
+    """The names of the CUDA kernels launched while call() runs, one per launch."""
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        call()
+        torch.cuda.synchronize()
+    return [event.name for event in prof.events()
+            if str(getattr(event, "device_type", "")).endswith("CUDA")]
+
+
+def count_own_launches(kernel_names, own_names):
+    """How many launches (kernel names) carry one of the candidate's kernel
+    names as a whole identifier (older Triton appends a `_0d1d..` suffix)."""
+    if not own_names:
+        return 0
+    alternatives = "|".join(map(re.escape, sorted(own_names)))
+    pattern = re.compile(r"(?<![\w])(?:%s)(?:_[0-9][0-9a-z]*)?(?![\w])" % alternatives)
+    return sum(1 for name in kernel_names if pattern.search(name))

@@ -1,0 +1,69 @@
+"""Loading Python files as modules, drawing a problem's input sets and
+handling the values models take and return (a tensor or a tuple/list of
+tensors)."""
+import importlib.util
+import sys
+
+import torch
+
+SEED_STRIDE = 1_000_003
+
+
+def load_module(path, name):
+    """Imports the Python file at `path` as module `name`."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def synchronize(device):
+    if device == "cuda":
+        torch.cuda.synchronize()
+
+
+def to_device(values, device):
+    return [v.to(device) if isinstance(v, torch.Tensor) else v for v in values]
+
+
+def draw_inputs(problem, seed, device):
+    """One input set from the problem's get_inputs(), seeded; created on the
+    device directly where torch and the problem allow it."""
+    torch.manual_seed(seed)
+    if device == "cuda" and hasattr(torch, "set_default_device"):
+        try:
+            with torch.device(device):
+                return to_device(problem.get_inputs(), device)
+        except Exception:  # a problem that builds inputs on the CPU on purpose
+            torch.manual_seed(seed)
+    return to_device(problem.get_inputs(), device)
+
+
+def input_sets(problem, secret_seed, count, device):
+    return [draw_inputs(problem, (secret_seed + i * SEED_STRIDE) % 2**63, device)
+            for i in range(count)]
+
+
+def build_model(model_class, init_inputs, init_seed, device):
+    """Builds a model the way KernelBench does: seeded, on the CPU, then moved;
+    left in its default (training) mode."""
+    torch.manual_seed(init_seed)
+    return model_class(*init_inputs).to(device)
+
+
+def clone_inputs(inputs):
+    return [v.clone() if isinstance(v, torch.Tensor) else v for v in inputs]
+
+
+def as_output_list(output):
+    """A model's return value as a list (a tensor, or a tuple/list of them)."""
+    return list(output) if isinstance(output, (tuple, list)) else [output]
+
+
+def plain_copy(value):
+    """A detached plain-tensor copy of an output, safe to save and to load
+    with weights_only; None when the value is not a tensor at all."""
+    if not isinstance(value, torch.Tensor):
+        return None
+    return value.detach().as_subclass(torch.Tensor).clone()

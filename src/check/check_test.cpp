@@ -1,0 +1,342 @@
+// check_source: one accepted and one rejected case per rule, the tricky
+// cases (aliases, nested functions, strings that only mention a name), the
+// 44 seed kernels (all must pass), deep nesting and large files, and the
+// agreement of the rule table with docs/verdicts.md.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "kmem/check.h"
+
+namespace kmem {
+namespace {
+
+// A candidate with `top` at module level and `body` inside ModelNew.forward.
+std::string candidate(std::string_view top, std::string_view body = "return x") {
+  std::string out = "import torch\nimport torch.nn as nn\n";
+  out.append(top);
+  out += "\n\nclass ModelNew(nn.Module):\n    def __init__(self):\n        super().__init__()\n\n"
+         "    def forward(self, x):\n";
+  std::istringstream lines{std::string(body)};
+  for (std::string line; std::getline(lines, line);) out += "        " + line + "\n";
+  return out;
+}
+
+std::vector<std::string> codes(std::string_view source) {
+  std::vector<std::string> out;
+  for (const Verdict& v : check_source(source)) out.push_back(v.code);
+  return out;
+}
+
+std::string describe(std::string_view source) {
+  std::string out;
+  for (const Verdict& v : check_source(source))
+    out += std::to_string(v.line) + ":" + std::to_string(v.column) + " " + v.code + ": " + v.message + "\n";
+  return out;
+}
+
+#define EXPECT_CLEAN(src)                                   \
+  do {                                                      \
+    std::string s_ = (src);                                 \
+    EXPECT_TRUE(check_source(s_).empty()) << describe(s_);  \
+  } while (0)
+
+// Exactly the given codes (in source order).
+#define EXPECT_CODES(src, ...)                                                      \
+  do {                                                                              \
+    std::string s_ = (src);                                                         \
+    EXPECT_EQ(codes(s_), (std::vector<std::string>{__VA_ARGS__})) << describe(s_);  \
+  } while (0)
+
+TEST(Check, CleanCandidatePasses) { EXPECT_CLEAN(candidate("")); }
+
+TEST(Check, SyntaxErrorGivesLineAndColumnOnly) {
+  std::vector<Verdict> v = check_source("import torch\nclass ModelNew:\n    def f(self:\n        pass\nimport gc\n");
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].code, "syntax_error");
+  EXPECT_GE(v[0].line, 3);
+  EXPECT_GE(v[0].column, 1);
+  EXPECT_EQ(v[0].message.rfind("the candidate is not valid Python: ", 0), 0u) << v[0].message;
+  v = check_source("x = (1,\n");
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].code, "syntax_error");
+}
+
+TEST(Check, NoModelNew) {
+  EXPECT_CODES("import torch\nclass Other:\n    pass\n", "no_model_new");
+  EXPECT_CODES("", "no_model_new");
+  EXPECT_CLEAN("class ModelNew:\n    pass\n");
+  EXPECT_CLEAN("from x import Net\nModelNew = Net\n");
+}
+
+TEST(Check, DefinesModel) {
+  std::vector<Verdict> v = check_source(candidate("class Model(nn.Module):\n    pass"));
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].code, "defines_model");
+  EXPECT_EQ(v[0].message, "do not define a class named Model (the reference); define ModelNew only");
+  EXPECT_EQ(v[0].line, 3);
+  EXPECT_EQ(v[0].column, 7);
+  EXPECT_CLEAN(candidate("class ModelHelper(nn.Module):\n    pass"));
+}
+
+TEST(Check, DynamicGetattr) {
+  EXPECT_CLEAN(candidate("", "w = getattr(self, \"w\")\nb = getattr(torch, 'matmul', None)\nreturn x"));
+  std::vector<Verdict> v = check_source(candidate("", "for name in ['a']:\n    m = getattr(m, name)\nreturn x"));
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].code, "dynamic_getattr");
+  EXPECT_EQ(v[0].message, "getattr needs a literal, non-private attribute name");
+  EXPECT_EQ(v[0].line, 11);
+  EXPECT_EQ(v[0].column, 28);
+  EXPECT_CODES(candidate("", "getattr(self, '_private')\nreturn x"), "dynamic_getattr");
+  EXPECT_CODES(candidate("", "getattr(self, f'w{1}')\nreturn x"), "dynamic_getattr");
+  EXPECT_CODES(candidate("", "getattr(self, 'w' 'x')\nreturn x"), "dynamic_getattr");
+}
+
+TEST(Check, DynamicSetattr) {
+  EXPECT_CLEAN(candidate("", "setattr(self, 'w', x)\nreturn x"));
+  EXPECT_CODES(candidate("", "setattr(self, name, x)\nreturn x"), "dynamic_setattr");
+  EXPECT_CODES(candidate("", "delattr(self, name)\nreturn x"), "dynamic_setattr");
+}
+
+TEST(Check, ForeignAttributeAssignmentNamesTheTargetAsWritten) {
+  std::vector<Verdict> v =
+      check_source(candidate("", "for m in self.modules():\n    m.conv1 = None\nreturn x"));
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].code, "foreign_attribute_assignment");
+  EXPECT_EQ(v[0].message, "assignment to attribute 'm.conv1' is not allowed (only self.<x>)");
+  EXPECT_EQ(v[0].line, 11);
+  EXPECT_EQ(v[0].column, 13);
+  v = check_source(candidate("torch.cuda.Event = object"));
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].message, "assignment to attribute 'torch.cuda.Event' is not allowed (only self.<x>)");
+}
+
+TEST(Check, ForeignAttributeAssignmentEveryForm) {
+  EXPECT_CLEAN(candidate("", "self.a = x\nself.b += 1\nself.c: int = 3\na, self.d = 1, 2\nreturn x"));
+  EXPECT_CODES(candidate("", "m.w += 1\nreturn x"), "foreign_attribute_assignment");
+  EXPECT_CODES(candidate("", "m.w: int = 1\nreturn x"), "foreign_attribute_assignment");
+  EXPECT_CODES(candidate("", "a, (b, m.w) = 1, (2, 3)\nreturn x"), "foreign_attribute_assignment");
+  EXPECT_CODES(candidate("", "[m.w, *m.v] = [1, 2]\nreturn x"), "foreign_attribute_assignment",
+               "foreign_attribute_assignment");
+  EXPECT_CODES(candidate("", "for m.w in range(3):\n    pass\nreturn x"), "foreign_attribute_assignment");
+  EXPECT_CODES(candidate("", "with open('f') as m.fh:\n    pass\nreturn x"), "foreign_attribute_assignment");
+  EXPECT_CODES(candidate("", "del torch.matmul\nreturn x"), "foreign_attribute_assignment");
+  EXPECT_CODES(candidate("", "setattr(torch, 'matmul', None)\nreturn x"), "foreign_attribute_assignment");
+  EXPECT_CODES(candidate("", "a = m.w = 1\nreturn x"), "foreign_attribute_assignment");
+  // Subscript writes into an object's items are not attribute assignments.
+  EXPECT_CLEAN(candidate("", "self.cache[0] = x\nreturn x"));
+}
+
+// Decision: only a direct attribute of the method's own self may be written.
+// `self.a.b = x` writes into another object (self.a may be torch itself).
+TEST(Check, NestedSelfAttributeIsForeign) {
+  EXPECT_CODES(candidate("", "self.conv.weight = None\nreturn x"), "foreign_attribute_assignment");
+  EXPECT_CODES(candidate("", "self.t = torch\nself.t.matmul = None\nreturn x"),
+               "foreign_attribute_assignment");
+  EXPECT_CODES(candidate("", "self.__class__ = object\nreturn x"), "foreign_attribute_assignment");
+}
+
+TEST(Check, SelfMustBeTheMethodReceiver) {
+  // In nested functions and lambdas, self is still the method's self.
+  EXPECT_CLEAN(candidate("", "def inner():\n    self.y = 1\nf = lambda: setattr(self, 'z', 2)\nreturn x"));
+  // Assignments inside nested functions and lambdas are checked too.
+  EXPECT_CODES(candidate("", "def inner():\n    other.y = 1\nreturn x"), "foreign_attribute_assignment");
+  EXPECT_CODES(candidate("", "f = lambda o: setattr(o, 'k', 1)\nreturn x"), "foreign_attribute_assignment");
+  // A `self` that is not the method's receiver.
+  EXPECT_CODES(candidate("def patch(self):\n    self.matmul = None"), "foreign_attribute_assignment");
+  EXPECT_CODES(candidate("", "g = lambda self: setattr(self, 'k', 1)\nreturn x"),
+               "foreign_attribute_assignment");
+  EXPECT_CODES(candidate("", "self = torch\nself.matmul = None\nreturn x"), "foreign_attribute_assignment");
+  EXPECT_CODES("class ModelNew:\n    @staticmethod\n    def f(self):\n        self.k = 1\n",
+               "foreign_attribute_assignment");
+  EXPECT_CODES("self = object()\nself.k = 1\nclass ModelNew:\n    pass\n", "foreign_attribute_assignment");
+}
+
+TEST(Check, UsesThreadsWithAliases) {
+  EXPECT_CODES(candidate("import threading as th", "th.Thread(target=f).start()\nreturn x"),
+               "uses_threads", "uses_threads");
+  EXPECT_CODES(candidate("from concurrent.futures import ThreadPoolExecutor"), "uses_threads");
+  EXPECT_CODES(candidate("import os", "os.fork()\nreturn x"), "uses_threads");
+  EXPECT_CODES(candidate("import subprocess"), "uses_threads");
+  EXPECT_CODES(candidate("import asyncio"), "uses_threads");
+  EXPECT_CODES(candidate("from torch import multiprocessing"), "uses_threads");
+  EXPECT_CODES(candidate("src = 'void f() { std::thread t(g); }'"), "uses_threads");
+  // A string or a comment that mentions threading is no offence, nor is a
+  // local name that happens to be called like a module.
+  EXPECT_CLEAN(candidate("# threading would be bad\nNOTE = 'no threading, no multiprocessing here'",
+                         "threading = 3\nreturn x"));
+  EXPECT_CLEAN(candidate("import os", "p = os.path.join('a', 'b')\nreturn x"));
+}
+
+TEST(Check, SideStream) {
+  EXPECT_CODES(candidate("from torch import cuda as c", "s = c.Stream()\nreturn x"), "side_stream");
+  EXPECT_CODES(candidate("", "with torch.cuda.stream(s):\n    y = x\nreturn x"), "side_stream");
+  EXPECT_CODES(candidate("from torch.cuda import ExternalStream"), "side_stream");
+  EXPECT_CODES(candidate("cuda_src = 'cudaStream_t s; cudaStreamCreate(&s);'"), "side_stream");
+  EXPECT_CLEAN(candidate("", "s = torch.cuda.current_stream()\nreturn x"));
+  EXPECT_CLEAN(candidate("cuda_src = 'auto s = at::cuda::getCurrentCUDAStream();'"));
+}
+
+TEST(Check, RuntimePatching) {
+  EXPECT_CODES(candidate("import builtins"), "runtime_patching");
+  EXPECT_CODES(candidate("import importlib", "importlib.reload(torch)\nreturn x"), "runtime_patching",
+               "runtime_patching");
+  EXPECT_CODES(candidate("import sys", "sys.modules['torch'] = None\nreturn x"), "runtime_patching");
+  EXPECT_CODES(candidate("", "torch.__dict__['matmul'] = f\nreturn x"), "runtime_patching");
+  EXPECT_CODES(candidate("", "vars(torch)['matmul'] = f\nreturn x"), "runtime_patching");
+  EXPECT_CODES(candidate("", "object.__setattr__(m, 'w', 1)\nreturn x"), "runtime_patching");
+  // Aliased module attribute assignment is a foreign assignment.
+  EXPECT_CODES(candidate("import torch as t", "t.matmul = f\nreturn x"), "foreign_attribute_assignment");
+  EXPECT_CODES(candidate("import time\ntime.perf_counter = lambda: 0.0"), "foreign_attribute_assignment");
+  EXPECT_CLEAN(candidate("import sys", "v = sys.version_info\nreturn x"));
+}
+
+TEST(Check, Introspection) {
+  EXPECT_CODES(candidate("from gc import get_objects as g", "objs = g()\nreturn x"), "introspection",
+               "introspection");
+  EXPECT_CODES(candidate("import inspect"), "introspection");
+  EXPECT_CODES(candidate("import ctypes"), "introspection");
+  EXPECT_CODES(candidate("import sys", "f = sys._getframe(1)\nreturn x"), "introspection");
+  EXPECT_CODES(candidate("", "g = f.__globals__\nreturn x"), "introspection");
+  EXPECT_CODES(candidate("", "up = frame.f_back.f_locals\nreturn x"), "introspection", "introspection");
+  EXPECT_CODES(candidate("", "open('/proc/self/mem', 'rb')\nreturn x"), "introspection");
+  EXPECT_CLEAN(candidate("", "n = x.numel()  # no gc here\nreturn x"));
+}
+
+TEST(Check, TryFallback) {
+  EXPECT_CODES(candidate("", "try:\n    y = kernel(x)\nexcept Exception:\n    y = torch.relu(x)\nreturn y"),
+               "try_fallback");
+  EXPECT_CODES(candidate("import contextlib", "with contextlib.suppress(Exception):\n    x = k(x)\nreturn x"),
+               "try_fallback");
+  // Guarding an optional import, and try/finally, are allowed.
+  EXPECT_CLEAN(candidate("try:\n    import triton\nexcept ImportError:\n    triton = None"));
+  EXPECT_CLEAN(candidate("", "try:\n    y = x\nfinally:\n    pass\nreturn y"));
+}
+
+TEST(Check, ReferencesModel) {
+  EXPECT_CODES(candidate("from reference import Model"), "references_model");
+  EXPECT_CODES(candidate("", "return Model()(x)"), "references_model");
+  EXPECT_CODES(candidate("class Wrap(Model):\n    pass"), "references_model");
+  EXPECT_CODES(candidate("import __main__"), "references_model");
+  EXPECT_CLEAN(candidate("'''Like Model, but fused.'''", "m = ModelNew\nreturn x"));
+}
+
+TEST(Check, SeedManipulation) {
+  EXPECT_CODES(candidate("", "torch.manual_seed(0)\nreturn x"), "seed_manipulation");
+  EXPECT_CODES(candidate("import random", "random.seed(1)\nreturn x"), "seed_manipulation");
+  EXPECT_CODES(candidate("import numpy as np", "np.random.seed(1)\nreturn x"), "seed_manipulation");
+  EXPECT_CODES(candidate("", "s = torch.cuda.get_rng_state()\nreturn x"), "seed_manipulation");
+  EXPECT_CLEAN(candidate("import random", "r = random.random()\nt = torch.randn(3)\nreturn x"));
+}
+
+TEST(Check, PrecisionDowncast) {
+  EXPECT_CODES(candidate("", "return x.half()"), "precision_downcast");
+  EXPECT_CODES(candidate("", "return x.bfloat16()"), "precision_downcast");
+  EXPECT_CODES(candidate("", "return x.to(torch.float16)"), "precision_downcast");
+  EXPECT_CODES(candidate("", "return x.to(dtype=torch.bfloat16)"), "precision_downcast");
+  EXPECT_CODES(candidate("torch.set_float32_matmul_precision('high')"), "precision_downcast");
+  EXPECT_CODES(candidate("", "with torch.autocast('cuda'):\n    y = x\nreturn y"), "precision_downcast");
+  EXPECT_CODES(candidate("import triton.language as tl", "acc = tl.dot(a, b, allow_tf32=True)\nreturn x"),
+               "precision_downcast");
+  EXPECT_CODES(candidate("import triton.language as tl", "v = tl.load(p).to(tl.float16)\nreturn x"),
+               "precision_downcast");
+  EXPECT_CODES(candidate("", "torch.backends.cudnn.allow_tf32 = True\nreturn x"),
+               "foreign_attribute_assignment", "precision_downcast");
+  EXPECT_CLEAN(candidate("import triton.language as tl",
+                         "acc = tl.dot(a, b, allow_tf32=False, input_precision='ieee')\nreturn x.float()"));
+}
+
+TEST(Check, DynamicCode) {
+  EXPECT_CODES(candidate("", "exec('import threading')\nreturn x"), "dynamic_code");
+  EXPECT_CODES(candidate("", "m = __import__('gc')\nreturn x"), "dynamic_code");
+  EXPECT_CLEAN(candidate("", "f = torch.compile(g)\nimport re\nr = re.compile('a')\nreturn x"));
+}
+
+TEST(Check, VerdictsComeInSourceOrder) {
+  std::vector<Verdict> v = check_source(candidate("import gc\nimport threading"));
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].line, 3);
+  EXPECT_EQ(v[1].line, 4);
+}
+
+TEST(Check, SeedKernelsAllPass) {
+  std::ifstream in(KMEM_SEED_STORE);
+  ASSERT_TRUE(in) << KMEM_SEED_STORE;
+  nlohmann::json store = nlohmann::json::parse(in);
+  int kernels = 0;
+  for (const auto& item : store.at("items")) {
+    if (item.at("kind") != "kernel") continue;
+    ++kernels;
+    std::string code = item.at("code");
+    EXPECT_TRUE(check_source(code).empty()) << item.at("id") << "\n" << describe(code);
+  }
+  EXPECT_EQ(kernels, 44);
+}
+
+TEST(Check, DeeplyNestedParenthesesDoNotOverflow) {
+  std::string deep = "class ModelNew:\n    pass\nx = " + std::string(10000, '(') + "1" +
+                     std::string(10000, ')') + "\n";
+  EXPECT_TRUE(check_source(deep).empty());
+  std::string target = std::string(5000, '(') + "m.w" + std::string(5000, ')') + " = 1\n";
+  EXPECT_CODES("class ModelNew:\n    pass\n" + target, "foreign_attribute_assignment");
+  std::string unbalanced = "class ModelNew:\n    pass\nx = " + std::string(10000, '(') + "\n";
+  EXPECT_CODES(unbalanced, "syntax_error");
+}
+
+// CPython refuses more than 100 indentation levels, and the grammar's
+// scanner keeps indent widths in bytes: 1,000 nested ifs are a syntax error,
+// reported without overflowing anything; 200 levels are checked normally.
+TEST(Check, ThousandNestedIfsDoNotOverflow) {
+  auto nested_ifs = [](int depth) {
+    std::string src = "import gc\nclass ModelNew:\n    pass\n";
+    for (int i = 0; i < depth; ++i) src += std::string(i, ' ') + "if x:\n";
+    return src + std::string(depth, ' ') + "m.w = 1\n";
+  };
+  EXPECT_CODES(nested_ifs(1000), "syntax_error");
+  EXPECT_CODES(nested_ifs(200), "introspection", "foreign_attribute_assignment");
+}
+
+TEST(Check, SeveralMegabytesFile) {
+  std::string big = candidate("");
+  while (big.size() < 4u << 20) big += "y = torch.relu(torch.ones(3)) + 1  # padding\n";
+  big += "import gc\n";
+  std::vector<Verdict> v = check_source(big);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].code, "introspection");
+}
+
+TEST(Check, BinaryGarbageIsASyntaxError) {
+  std::string junk("\x00\xff\xfe(\x01class", 11);
+  std::vector<Verdict> v = check_source(junk);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].code, "syntax_error");
+}
+
+// Every code the checker emits has a row in docs/verdicts.md's checker table
+// whose message is the rule's template ({x} written <x>).
+TEST(Check, VerdictsDocListsEveryCheckerMessage) {
+  std::ifstream in(KMEM_VERDICTS_DOC);
+  ASSERT_TRUE(in) << KMEM_VERDICTS_DOC;
+  std::stringstream doc;
+  doc << in.rdbuf();
+  std::string bad = candidate(
+      "import threading\nimport gc\nimport builtins\nimport random\nclass Model:\n    pass",
+      "torch.cuda.Stream()\ntry:\n    pass\nexcept E:\n    pass\nModel\ntorch.manual_seed(0)\n"
+      "x.half()\nexec('')\ngetattr(self, n)\nsetattr(self, n, 1)\nm.w = 1\nreturn x");
+  std::set<std::string> seen;
+  auto rows = check_source(bad);
+  rows.push_back(check_source("x = 1\n").at(0));
+  rows.push_back(check_source("x = (\n").at(0));
+  rows.push_back(parse_reply("").verdicts.at(0));
+  for (const Verdict& v : rows) seen.insert(v.code);
+  EXPECT_EQ(seen.size(), 16u);
+  for (const std::string& code : seen)
+    EXPECT_NE(doc.str().find("| `" + code + "` |"), std::string::npos) << code << " is not in docs/verdicts.md";
+}
+
+}  // namespace
+}  // namespace kmem

@@ -1,0 +1,85 @@
+// What a rule may know when it looks at one node: the file's import bindings
+// (so that aliases resolve to qualified names), whether it defines ModelNew,
+// where `self` is rebound, and the path from the root to the node.
+#pragma once
+
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "syntax_tree.h"
+
+namespace kmem::check_internal {
+
+// Facts about the whole file, gathered by one walk before the rules run.
+class FileFacts {
+ public:
+  explicit FileFacts(const SyntaxTree& tree);
+
+  // The qualified name a local name is bound to by an import or by a plain
+  // alias assignment (`c = torch.cuda`); empty when none.
+  std::string_view binding(std::string_view local) const;
+  bool defines_model_new() const { return defines_model_new_; }
+  // Whether `self` is rebound (assigned, a loop target...) in [begin, end).
+  bool rebinds_self_within(uint32_t begin, uint32_t end) const;
+
+ private:
+  std::unordered_map<std::string, std::string> bindings_;
+  std::vector<uint32_t> self_rebinds_;  // start bytes, ascending
+  bool defines_model_new_ = false;
+};
+
+// An imported name as written in an import statement, fully qualified.
+struct ImportedName {
+  TSNode at;
+  std::string qualified;  // "torch.cuda.Stream" for `from torch.cuda import Stream as S`
+};
+
+class Context {
+ public:
+  // `path` runs from the root to the current node (the node is its last entry).
+  Context(const SyntaxTree& tree, const FileFacts& facts, std::span<const TSNode> path,
+          std::string_view type = {})
+      : tree_(tree), facts_(facts), path_(path), type_(type) {}
+
+  const FileFacts& facts() const { return facts_; }
+  std::string_view text(TSNode node) const { return tree_.text(node); }
+  TSNode node() const { return path_.back(); }
+  std::string_view type() const { return type_; }  // the current node's type
+  // The parent of the current node, or a null node at the root.
+  TSNode parent() const;
+
+  // "threading.Thread" for `th.Thread` after `import threading as th`; bare
+  // builtins resolve to their own name; empty when `expr` is no resolvable
+  // dotted name.
+  std::string qualified_name(TSNode expr) const;
+  std::vector<ImportedName> imported_names(TSNode import_statement) const;
+  // The qualified name of the current node when it is a whole name reference
+  // (an identifier or attribute chain not part of a longer chain nor of an
+  // import); empty otherwise. Computed once per node.
+  const std::string& reference_name() const;
+
+  // Whether `node` is a plain string literal (no interpolation, not
+  // concatenated); its content goes to `content`.
+  bool string_literal(TSNode node, std::string_view* content) const;
+
+  // Whether `self`, seen inside the current node, is the first parameter of
+  // the enclosing method of a class (not rebound, not a static method).
+  bool self_is_method_receiver() const;
+
+ private:
+  const SyntaxTree& tree_;
+  const FileFacts& facts_;
+  std::span<const TSNode> path_;
+  std::string_view type_;
+  mutable bool reference_done_ = false;
+  mutable std::string reference_;
+};
+
+// The target `m.conv1` as written, without whitespace, shortened when long.
+std::string written(std::string_view text);
+
+
+}  // namespace kmem::check_internal

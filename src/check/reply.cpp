@@ -1,0 +1,96 @@
+// Reads an agent's reply: finds the ```python fenced blocks and the action
+// line. Markdown fences only: a line starting with ``` opens a block (its
+// info string names the language) and a bare ``` line closes it.
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include "kmem/check.h"
+#include "rules.h"
+
+namespace kmem {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+bool is_python_info(std::string_view info) {
+  std::string lower(info);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return lower == "python" || lower == "py" || lower == "python3";
+}
+
+Action action_of(std::string_view line) {
+  constexpr std::string_view kPrefix = "ACTION:";
+  if (!line.starts_with(kPrefix)) return Action::kNone;
+  std::string_view word = trim(line.substr(kPrefix.size()));
+  if (word == "CHECK") return Action::kCheck;
+  if (word == "SUBMIT") return Action::kSubmit;
+  return Action::kNone;
+}
+
+}  // namespace
+
+std::string_view action_name(Action action) {
+  switch (action) {
+    case Action::kCheck: return "CHECK";
+    case Action::kSubmit: return "SUBMIT";
+    case Action::kNone: break;
+  }
+  return "none";
+}
+
+Reply parse_reply(std::string_view text) {
+  enum class State { kOutside, kInPython, kInOther };
+  Reply reply;
+  State state = State::kOutside;
+  std::string block;
+  int block_first_line = 0;
+  int line_number = 0;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view raw = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_number;
+    std::string_view line = trim(raw);
+    bool fence = line.starts_with("```");
+    switch (state) {
+      case State::kOutside:
+        if (fence) {
+          bool python = is_python_info(trim(line.substr(3)));
+          state = python ? State::kInPython : State::kInOther;
+          block.clear();
+          block_first_line = line_number + 1;
+        } else if (Action a = action_of(line); a != Action::kNone) {
+          reply.action = a;
+        }
+        break;
+      case State::kInPython:
+        if (fence && trim(line.substr(3)).empty()) {
+          reply.source = block;
+          reply.block_index = reply.block_count++;
+          reply.first_line = block_first_line;
+          state = State::kOutside;
+        } else {
+          block.append(raw);
+          block.push_back('\n');
+        }
+        break;
+      case State::kInOther:
+        if (fence && trim(line.substr(3)).empty()) state = State::kOutside;
+        break;
+    }
+  }
+  if (reply.block_count == 0)
+    reply.verdicts.push_back({std::string(check_internal::kNoCodeBlock.code),
+                             std::string(check_internal::kNoCodeBlock.message), 0, 0});
+  return reply;
+}
+
+}  // namespace kmem

@@ -1,0 +1,59 @@
+// parse_reply and check_reply: fenced blocks, the chosen block, the action line.
+#include <gtest/gtest.h>
+
+#include "kmem/check.h"
+
+namespace kmem {
+namespace {
+
+TEST(ParseReply, NoPythonBlockIsNoCodeBlockWithTheSpecMessage) {
+  for (std::string_view text : {"just prose\nACTION: CHECK\n", "```cuda\nint x;\n```\n",
+                                "```python\nunterminated = 1\n", ""}) {
+    Reply reply = parse_reply(text);
+    ASSERT_EQ(reply.verdicts.size(), 1u) << text;
+    EXPECT_EQ(reply.verdicts[0].code, "no_code_block");
+    EXPECT_EQ(reply.verdicts[0].message,
+              "A reply without a ```python fenced code block was rejected by the checker.");
+    EXPECT_EQ(reply.block_count, 0);
+    EXPECT_TRUE(reply.source.empty());
+  }
+}
+
+TEST(ParseReply, TakesTheLastCompletePythonBlockAndSaysWhich) {
+  Reply reply = parse_reply(
+      "Plan.\n```python\nfirst = 1\n```\ntext\n```py\nsecond = 2\n```\n"
+      "```python\nthird = 3\n```\n```python\ncut off\nACTION: SUBMIT\n");
+  EXPECT_TRUE(reply.verdicts.empty());
+  EXPECT_EQ(reply.source, "third = 3\n");
+  EXPECT_EQ(reply.block_index, 2);
+  EXPECT_EQ(reply.block_count, 3);
+  EXPECT_EQ(reply.first_line, 10);
+  // The ACTION line inside the unterminated block is code, not an action.
+  EXPECT_EQ(reply.action, Action::kNone);
+}
+
+TEST(ParseReply, ReadsTheActionOutsideBlocks) {
+  EXPECT_EQ(parse_reply("```python\nx = 1\n```\nACTION: CHECK\n").action, Action::kCheck);
+  EXPECT_EQ(parse_reply("```python\nx = 1\n```\n  ACTION:  SUBMIT  \r\n").action, Action::kSubmit);
+  EXPECT_EQ(parse_reply("```python\nACTION: SUBMIT\n```\n").action, Action::kNone);
+  EXPECT_EQ(parse_reply("ACTION: MAYBE\n```python\nx=1\n```").action, Action::kNone);
+  EXPECT_EQ(action_name(Action::kSubmit), "SUBMIT");
+}
+
+TEST(ParseReply, OtherLanguageBlocksAreSkippedWhole) {
+  Reply reply = parse_reply("```cpp\n```python\n```\n```python\nok = 1\n```\n");
+  EXPECT_EQ(reply.source, "ok = 1\n");
+  EXPECT_EQ(reply.block_count, 1);
+}
+
+TEST(CheckReply, MapsVerdictLinesOntoTheReply) {
+  std::vector<Verdict> verdicts =
+      check_reply("Here it is.\n\n```python\nclass ModelNew:\n    pass\nimport gc\n```\nACTION: CHECK\n");
+  ASSERT_EQ(verdicts.size(), 1u);
+  EXPECT_EQ(verdicts[0].code, "introspection");
+  EXPECT_EQ(verdicts[0].line, 6);
+  EXPECT_EQ(verdicts[0].column, 8);
+}
+
+}  // namespace
+}  // namespace kmem

@@ -1,0 +1,46 @@
+// The checker's rule table: one entry per rule (code, message template,
+// matcher). Adding a rule is adding one entry in rules.cpp and one row in
+// docs/verdicts.md. The two verdicts given before any rule runs (no code
+// block, syntax error) are the constants below.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "context.h"
+
+namespace kmem::check_internal {
+
+struct CodeMessage {
+  std::string_view code;
+  std::string_view message;
+};
+
+inline constexpr CodeMessage kNoCodeBlock{
+    "no_code_block", "A reply without a ```python fenced code block was rejected by the checker."};
+// {detail} is "unexpected 'x'" or "missing ')'".
+inline constexpr CodeMessage kSyntaxError{"syntax_error", "the candidate is not valid Python: {detail}"};
+
+// One offence a matcher found: where, and the text that fills {target}.
+struct Finding {
+  TSNode at;
+  std::string target;
+};
+
+// Looks at the context's current node; appends what it finds.
+using Matcher = void (*)(const Context& context, std::vector<Finding>& out);
+
+struct Rule {
+  std::string_view code;
+  std::string_view message;  // may hold {target}
+  Matcher match;
+};
+
+std::span<const Rule> rules();
+
+// `message` with its placeholder {name} replaced by `value`.
+std::string fill(std::string_view message, std::string_view name, std::string_view value);
+
+}  // namespace kmem::check_internal

@@ -1,0 +1,227 @@
+// `kmem eval`: evaluates one candidate (--problem, --candidate) or a batch
+// of jobs (--jobs, --out, resumable) with the protected evaluator, and
+// prints verdicts, correctness and timing as text or JSON.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <variant>
+
+#include "commands.h"
+#include "kmem/check.h"
+#include "kmem/eval.h"
+
+namespace kmem::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct EvalArgs {
+  std::string problem, candidate, jobs, out, device = "auto";
+  bool json = false;
+  EvalOptions options;
+};
+
+Result<std::string> read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error(path + ": cannot read");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The job to run for `job` (its candidate a Python file), or the outcome of a
+// candidate rejected before any code runs.
+std::variant<EvalJob, EvalOutcome> prepare_candidate(EvalJob job, const EvalOptions& options) {
+  auto text = read_text(job.candidate);
+  if (!text) return rejected_outcome(job, "evaluator_error", text.error().message());
+  std::string source = *text;
+  bool is_reply = fs::path(job.candidate).extension() != ".py";
+  if (is_reply) {
+    Reply reply = parse_reply(source);
+    if (!reply.verdicts.empty()) {
+      EvalOutcome outcome = rejected_outcome(job, reply.verdicts.front().code, "");
+      outcome.message = reply.verdicts.front().message;
+      return outcome;
+    }
+    source = reply.source;
+  }
+
+  // The static rules run before any code does; the first offence is the
+  // verdict, and every offence is listed in the detail.
+  std::vector<Verdict> offences = check_source(source);
+  if (!offences.empty()) {
+    std::string detail;
+    for (const Verdict& v : offences) detail += fmt::format("{}:{}: {}: {}\n", v.line, v.column, v.code, v.message);
+    EvalOutcome outcome = rejected_outcome(job, offences.front().code, detail);
+    outcome.message = offences.front().message;
+    return outcome;
+  }
+
+  if (!is_reply) return job;
+  fs::path folder = fs::path(options.cache_dir) / "sources";
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  fs::path path = folder / fmt::format("{:016x}.py", std::hash<std::string>{}(source));
+  std::ofstream(path, std::ios::binary) << source;
+  job.candidate = path.string();
+  return job;
+}
+
+std::string resolved_device(const std::string& device) {
+  if (device != "auto") return device;
+  return fs::exists("/dev/nvidiactl") ? "cuda" : "cpu";
+}
+
+void print_outcome(const EvalOutcome& o) {
+  fmt::print("verdict: {}\n  {}\n", o.verdict, o.message);
+  if (o.correctness.trials > 0)
+    fmt::print("correctness: {} trials, max abs error {:.3g}, max rel error {:.3g}\n", o.correctness.trials,
+               o.correctness.max_abs_error, o.correctness.max_rel_error);
+  if (o.reference_ms && o.candidate_ms)
+    fmt::print("time: reference {:.4f} ms, candidate {:.4f} ms, speedup {:.3f}x\n", *o.reference_ms,
+               *o.candidate_ms, o.speedup);
+  fmt::print("score: {:.3f}\n", o.score);
+  for (const auto& flag : o.flags) fmt::print("flag: {}\n", flag);
+  if (!o.detail.empty()) fmt::print("detail:\n{}\n", o.detail);
+  if (!o.log.empty()) fmt::print("log (worker stderr, compiler output):\n{}\n", o.log);
+}
+
+int exit_code_of(const EvalOutcome& outcome) {
+  if (outcome.evaluator_failed()) return kExitUsage;
+  return outcome.passed() ? kExitOk : kExitRejected;
+}
+
+int run_single(const EvalArgs& args) {
+  EvalJob job{fs::path(args.candidate).stem().string(), args.problem, args.candidate};
+  if (!fs::is_regular_file(args.problem)) {
+    std::cerr << args.problem << ": no such problem file\n";
+    return kExitUsage;
+  }
+  auto prepared = prepare_candidate(job, args.options);
+  EvalOutcome outcome = std::holds_alternative<EvalOutcome>(prepared)
+                            ? std::get<EvalOutcome>(prepared)
+                            : evaluate(std::get<EvalJob>(prepared), args.options);
+  outcome.job.candidate = args.candidate;
+  if (args.json)
+    std::cout << outcome_json(outcome) << "\n";
+  else
+    print_outcome(outcome);
+  return exit_code_of(outcome);
+}
+
+// A one-line progress bar on stderr, redrawn as results arrive.
+class Progress {
+ public:
+  Progress(size_t total, bool enabled) : total_(total), enabled_(enabled) {}
+  void update(const EvalOutcome& outcome) {
+    ++done_;
+    passed_ += outcome.passed() ? 1 : 0;
+    if (!enabled_) return;
+    const size_t width = 30;
+    size_t filled = total_ ? done_ * width / total_ : width;
+    fmt::print(stderr, "\r[{}{}] {}/{} passed {}  last: {} {}\x1b[K", std::string(filled, '#'),
+               std::string(width - filled, '.'), done_, total_, passed_, outcome.job.id, outcome.verdict);
+    if (done_ == total_) fmt::print(stderr, "\n");
+  }
+
+ private:
+  size_t total_, done_ = 0, passed_ = 0;
+  bool enabled_;
+};
+
+int run_batch(const EvalArgs& args) {
+  auto jobs = read_jobs(args.jobs);
+  if (!jobs) {
+    std::cerr << jobs.error().message() << "\n";
+    return kExitUsage;
+  }
+  auto results = ResultsFile::open(args.out);
+  if (!results) {
+    std::cerr << results.error().message() << "\n";
+    return kExitUsage;
+  }
+  std::vector<EvalJob> pending;
+  std::vector<EvalOutcome> rejected;
+  for (const auto& job : *jobs) {
+    if (results->finished_ids().count(job.id)) continue;
+    auto prepared = prepare_candidate(job, args.options);
+    if (std::holds_alternative<EvalJob>(prepared))
+      pending.push_back(std::get<EvalJob>(prepared));
+    else
+      rejected.push_back(std::get<EvalOutcome>(prepared));
+  }
+  Progress progress(pending.size() + rejected.size(), isatty(STDERR_FILENO) != 0);
+  Status written;
+  auto record = [&](const EvalOutcome& outcome) {
+    EvalOutcome shown = outcome;
+    for (const auto& job : *jobs)
+      if (job.id == outcome.job.id) shown.job.candidate = job.candidate;
+    if (auto status = results->append(shown); !status && written) written = status;
+    progress.update(shown);
+  };
+  for (const auto& outcome : rejected) record(outcome);
+  evaluate_batch(pending, args.options, record);
+  if (!written) {
+    std::cerr << written.error().message() << "\n";
+    return kExitUsage;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_eval_command(CLI::App& app, CommandSet& commands) {
+  auto args = std::make_shared<EvalArgs>();
+  EvalOptions& o = args->options;
+  auto* cmd = app.add_subcommand("eval", "Evaluate candidates with the protected evaluator");
+  auto* problem = cmd->add_option("--problem", args->problem, "KernelBench problem file (one candidate)");
+  auto* candidate =
+      cmd->add_option("--candidate", args->candidate, "candidate: a .py file, or a reply holding a ```python block");
+  auto* jobs = cmd->add_option("--jobs", args->jobs, "JSON-lines jobs file {id, problem, candidate} (batch)");
+  auto* out = cmd->add_option("--out", args->out, "results file (JSON lines), appended to and resumed");
+  problem->needs(candidate)->excludes(jobs);
+  candidate->needs(problem)->excludes(jobs);
+  jobs->needs(out);
+  out->needs(jobs);
+  cmd->add_option("--device", args->device, "cpu, cuda or auto")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
+      ->capture_default_str();
+  cmd->add_flag("--json", args->json, "print the outcome as one JSON object");
+  cmd->add_option("--tolerance", o.tolerance, "atol = rtol of the correctness check")->capture_default_str();
+  cmd->add_option("--trials", o.trials, "correctness trials")->check(CLI::Range(1, 1000))->capture_default_str();
+  cmd->add_option("--iters", o.iters, "timed calls")->check(CLI::Range(1, 100000))->capture_default_str();
+  cmd->add_option("--warmup", o.warmup, "warm-up calls (randomised up to twice this)")
+      ->check(CLI::Range(0, 10000))
+      ->capture_default_str();
+  cmd->add_option("--timing-sets", o.timing_sets, "input sets the timed calls rotate over")
+      ->check(CLI::Range(1, 100))
+      ->capture_default_str();
+  cmd->add_option("--build-timeout", o.build_timeout_s, "seconds to import and compile")->capture_default_str();
+  cmd->add_option("--run-timeout", o.run_timeout_s, "seconds to check and time")->capture_default_str();
+  cmd->add_option("--memory-limit-mb", o.memory_limit_mb, "address-space limit of CPU runs (0: none)")
+      ->capture_default_str();
+  cmd->add_option("--parallel", o.parallel, "candidates in flight at once (batch)")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  cmd->add_option("--python", o.python, "Python interpreter with torch (default: $KMEM_PYTHON, /usr/bin/python3)");
+  cmd->add_option("--cache-dir", o.cache_dir, "build caches and scratch (default: $KMEM_CACHE_DIR, ~/.cache/kmem)");
+  cmd->callback([args, cmd, &commands] {
+    if (args->problem.empty() && args->jobs.empty())
+      throw CLI::RequiredError("eval needs --problem and --candidate, or --jobs and --out");
+    EvalOptions& options = args->options;
+    if (options.python.empty()) options.python = default_python();
+    if (options.cache_dir.empty()) options.cache_dir = default_cache_dir();
+    options.python_dir = python_dir();
+    options.device = resolved_device(args->device);
+    options.cache_dir = fs::absolute(options.cache_dir).string();
+    commands.set_exit_code(args->jobs.empty() ? run_single(*args) : run_batch(*args));
+    (void)cmd;
+  });
+}
+
+}  // namespace kmem::cli

@@ -1,0 +1,98 @@
+// Driving the candidate worker through build, inputs, timing and result.
+#include "candidate.h"
+
+#include <fmt/format.h>
+
+#include "reference.h"
+
+namespace kmem::eval {
+
+static constexpr size_t kLogTail = 48 * 1024;
+// How long a worker may take to exit after its terminal record.
+static constexpr double kExitGraceSeconds = 10;
+
+CandidateProcess::CandidateProcess(std::unique_ptr<Worker> worker, const EvalOptions& options,
+                                   std::string scratch, std::string nonce)
+    : worker_(std::move(worker)),
+      options_(options),
+      scratch_(std::move(scratch)),
+      nonce_(std::move(nonce)),
+      build_deadline_(Clock::now() + seconds(options.build_timeout_s)) {}
+
+Result<std::unique_ptr<CandidateProcess>> CandidateProcess::start(const EvalJob& job, const EvalOptions& options,
+                                                                  const std::string& scratch,
+                                                                  uint64_t init_seed) {
+  auto worker = Worker::start("candidate", options, scratch + "/candidate.log");
+  if (!worker) return worker.error().wrap(job.candidate);
+  std::string nonce = fmt::format("{:016x}{:016x}", secret_random(), secret_random());
+  std::unique_ptr<CandidateProcess> run(new CandidateProcess(std::move(*worker), options, scratch, nonce));
+  run->worker_->send(Json{
+      {"cmd", "run"},
+      {"candidate", job.candidate},
+      {"device", options.device},
+      {"init_seed", init_seed},
+      {"timing", {{"warmup", options.warmup}, {"iters", options.iters}, {"sets", options.timing_sets}}},
+      {"workdir", scratch},
+      {"outputs", run->outputs_path()},
+      {"nonce", nonce},
+  });
+  return run;
+}
+
+CandidateRun CandidateProcess::ended(CandidateRun::End end, std::string detail) {
+  CandidateRun run;
+  run.end = end;
+  run.detail = std::move(detail);
+  worker_->process().kill_and_reap();
+  run.log = read_tail(worker_->log_path(), kLogTail);
+  return run;
+}
+
+// A reply that cuts the run short: timeout, exit, or a line that is no event.
+CandidateRun CandidateProcess::after_reply(const Worker::Reply& reply, bool built) {
+  using End = CandidateRun::End;
+  if (reply.kind == Worker::Reply::kTimeout)
+    return ended(built ? End::kTimeout : End::kBuildTimeout,
+                 fmt::format("no result within {:g} s", built ? options_.run_timeout_s : options_.build_timeout_s));
+  if (reply.kind == Worker::Reply::kMalformed)
+    return ended(End::kForged, "the result channel held a line the worker did not write: " + reply.line);
+  auto status = worker_->process().wait_then_kill(Clock::now() + seconds(kExitGraceSeconds));
+  return ended(End::kCrash, "the worker " + status.describe() + " before reporting a result");
+}
+
+CandidateRun CandidateProcess::finish(const std::string& inputs_path, std::mutex& timing_lock) {
+  using End = CandidateRun::End;
+  auto deadline = build_deadline_;
+  auto reply = worker_->next(deadline, timing_lock);
+  bool built = reply.kind == Worker::Reply::kEvent && reply.event["event"] == "built";
+  if (built) {
+    worker_->send(Json{{"cmd", "inputs"}, {"path", inputs_path}});
+    deadline = Clock::now() + seconds(options_.run_timeout_s);
+    reply = worker_->next(deadline, timing_lock);
+  }
+  if (reply.kind != Worker::Reply::kEvent) return after_reply(reply, built);
+  Json terminal = reply.event;
+  const std::string name = terminal["event"];
+  if ((name != "result" && name != "error") || terminal.value("nonce", "") != nonce_)
+    return ended(End::kForged, "the result channel held a record the worker did not write: " + terminal.dump());
+  // Exactly one terminal record: anything after it was not written by the worker.
+  auto grace = Clock::now() + seconds(kExitGraceSeconds);
+  auto after = worker_->next(grace, timing_lock);
+  if (after.kind == Worker::Reply::kEvent || after.kind == Worker::Reply::kMalformed)
+    return ended(End::kForged, "a second record followed the worker's result: " +
+                                   (after.kind == Worker::Reply::kEvent ? after.event.dump() : after.line));
+  worker_->process().wait_then_kill(grace);
+  if (name == "error") {
+    auto run = ended(End::kError, terminal.value("message", "") + "\n" + terminal.value("traceback", ""));
+    run.stage = terminal.value("stage", "");
+    run.device_fault = terminal.value("device_fault", false);
+    return run;
+  }
+  auto run = ended(End::kResult, "");
+  run.candidate_ms = terminal.value("candidate_ms", 0.0);
+  if (terminal.contains("observations") && terminal["observations"].is_object())
+    run.observations = terminal["observations"];
+  return run;
+}
+
+}  // namespace kmem::eval

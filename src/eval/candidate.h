@@ -1,0 +1,54 @@
+// One run of the untrusted candidate worker: started early so it imports and
+// builds while the reference prepares, then fed the reference's inputs, timed
+// under the timing lock, and read for exactly one terminal record carrying
+// its nonce. Reports how the run ended; decides nothing.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "kmem/eval.h"
+#include "worker.h"
+
+namespace kmem::eval {
+
+struct CandidateRun {
+  enum class End { kResult, kError, kBuildTimeout, kTimeout, kCrash, kForged };
+  End end = End::kCrash;
+  std::string stage;   // kError: build, init, forward, timing, protocol
+  bool device_fault = false;  // kError: a sticky CUDA error (illegal memory access, ...)
+  std::string detail;  // the exception, the exit status, the forged line
+  std::string log;     // tail of the worker's stderr
+  double candidate_ms = 0.0;
+  Json observations = Json::object();
+};
+
+class CandidateProcess {
+ public:
+  // Spawns the worker and sends it the candidate to import; `scratch` is a
+  // folder of this candidate's own.
+  static Result<std::unique_ptr<CandidateProcess>> start(const EvalJob& job, const EvalOptions& options,
+                                                         const std::string& scratch, uint64_t init_seed);
+
+  // Hands over the reference's inputs and runs to the end.
+  CandidateRun finish(const std::string& inputs_path, std::mutex& timing_lock);
+  // Stops a candidate whose reference failed.
+  void abandon() { worker_->process().kill_and_reap(); }
+
+  std::string outputs_path() const { return scratch_ + "/outputs.pt"; }
+
+ private:
+  CandidateProcess(std::unique_ptr<Worker> worker, const EvalOptions& options, std::string scratch,
+                   std::string nonce);
+  CandidateRun ended(CandidateRun::End end, std::string detail);
+  CandidateRun after_reply(const Worker::Reply& reply, bool built);
+
+  std::unique_ptr<Worker> worker_;
+  const EvalOptions& options_;
+  std::string scratch_;
+  std::string nonce_;
+  Clock::time_point build_deadline_;
+};
+
+}  // namespace kmem::eval

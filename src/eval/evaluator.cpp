@@ -1,0 +1,176 @@
+// Evaluating jobs: a pool of threads, one candidate process each, sharing one
+// reference process per problem and one timing lock.
+#include <fmt/format.h>
+#include <stdlib.h>
+
+#include <atomic>
+#include <filesystem>
+#include <map>
+#include <thread>
+
+#include "candidate.h"
+#include "kmem/eval.h"
+#include "reference.h"
+#include "verdict.h"
+
+namespace kmem {
+
+namespace fs = std::filesystem;
+using eval::CandidateProcess;
+using eval::Reference;
+
+EvalOutcome rejected_outcome(const EvalJob& job, const std::string& code, const std::string& detail) {
+  EvalOutcome outcome;
+  outcome.job = job;
+  outcome.verdict = code;
+  outcome.message = eval::verdict_message(code);
+  outcome.detail = detail;
+  return outcome;
+}
+
+namespace {
+
+// The reference of one problem, prepared by the first job that needs it and
+// closed when the last of the problem's jobs is done.
+struct ProblemSlot {
+  std::mutex mutex;
+  uint64_t init_seed = eval::random_seed();
+  bool tried = false;
+  std::unique_ptr<Reference> reference;
+  std::string error;
+  int remaining = 0;
+  std::string workdir;
+};
+
+class Batch {
+ public:
+  Batch(const std::vector<EvalJob>& jobs, const EvalOptions& options,
+        const std::function<void(const EvalOutcome&)>& on_result)
+      : jobs_(jobs), options_(options), on_result_(on_result) {}
+
+  void run() {
+    std::error_code ec;
+    fs::create_directories(options_.cache_dir + "/work", ec);
+    std::string pattern = options_.cache_dir + "/work/run-XXXXXX";
+    if (ec || mkdtemp(pattern.data()) == nullptr) {
+      for (const auto& job : jobs_)
+        report(rejected_outcome(job, "evaluator_error", "cannot create a scratch folder under " +
+                                                            options_.cache_dir + "/work"));
+      return;
+    }
+    root_ = pattern;
+    for (size_t i = 0; i < jobs_.size(); ++i) {
+      auto& slot = slots_[problem_key(jobs_[i])];
+      if (!slot) {
+        slot = std::make_shared<ProblemSlot>();
+        slot->workdir = fmt::format("{}/p{}", root_, slots_.size());
+        fs::create_directories(slot->workdir, ec);
+      }
+      slot->remaining++;
+    }
+    int threads = std::max(1, std::min<int>(options_.parallel, static_cast<int>(jobs_.size())));
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) pool.emplace_back([this] { work(); });
+    for (auto& thread : pool) thread.join();
+    fs::remove_all(root_, ec);
+  }
+
+ private:
+  static std::string problem_key(const EvalJob& job) {
+    std::error_code ec;
+    auto canonical = fs::weakly_canonical(job.problem, ec);
+    return ec ? job.problem : canonical.string();
+  }
+
+  void work() {
+    for (size_t index; (index = next_++) < jobs_.size();) report(evaluate_one(index));
+  }
+
+  void report(const EvalOutcome& outcome) {
+    std::lock_guard hold(report_mutex_);
+    on_result_(outcome);
+  }
+
+  // The prepared reference of the slot, or the error that prevents it.
+  Reference* reference_of(ProblemSlot& slot, const std::string& problem) {
+    std::lock_guard hold(slot.mutex);
+    if (!slot.tried) {
+      slot.tried = true;
+      auto prepared = Reference::prepare(problem, slot.init_seed, options_, slot.workdir, timing_lock_);
+      if (prepared)
+        slot.reference = std::move(*prepared);
+      else
+        slot.error = prepared.error().message();
+    }
+    return slot.reference.get();
+  }
+
+  void release(ProblemSlot& slot) {
+    std::lock_guard hold(slot.mutex);
+    if (--slot.remaining == 0) slot.reference.reset();
+  }
+
+  EvalOutcome evaluate_one(size_t index) {
+    const EvalJob& job = jobs_[index];
+    auto& slot = *slots_.at(problem_key(job));
+    EvalOutcome outcome = run_candidate(job, slot, fmt::format("{}/c{}", root_, index));
+    release(slot);
+    return outcome;
+  }
+
+  EvalOutcome run_candidate(const EvalJob& job, ProblemSlot& slot, const std::string& scratch) {
+    std::error_code ec;
+    fs::create_directories(scratch, ec);
+    struct Cleanup {
+      std::string path;
+      ~Cleanup() {
+        std::error_code ignored;
+        fs::remove_all(path, ignored);
+      }
+    } cleanup{scratch};
+    if (!fs::is_regular_file(job.candidate, ec))
+      return rejected_outcome(job, "evaluator_error", job.candidate + ": no such candidate file");
+    auto candidate = CandidateProcess::start(job, options_, scratch, slot.init_seed);
+    if (!candidate) return rejected_outcome(job, "evaluator_error", candidate.error().message());
+    Reference* reference = reference_of(slot, job.problem);
+    if (reference == nullptr) {
+      (*candidate)->abandon();
+      return rejected_outcome(job, "evaluator_error", slot.error);
+    }
+    eval::Facts facts;
+    facts.run = (*candidate)->finish(reference->workdir() + "/inputs.pt", timing_lock_);
+    facts.reference_ms = reference->reference_ms();
+    facts.degenerate = reference->degenerate();
+    facts.roofline_ms = reference->roofline_ms();
+    if (facts.run.end == eval::CandidateRun::End::kResult) {
+      auto judgement = reference->judge((*candidate)->outputs_path(), timing_lock_);
+      if (!judgement) return rejected_outcome(job, "evaluator_error", judgement.error().message());
+      facts.judgement = *judgement;
+    }
+    return eval::decide(job, facts);
+  }
+
+  const std::vector<EvalJob>& jobs_;
+  const EvalOptions& options_;
+  const std::function<void(const EvalOutcome&)>& on_result_;
+  std::string root_;
+  std::map<std::string, std::shared_ptr<ProblemSlot>> slots_;  // filled before the threads start
+  std::atomic<size_t> next_{0};
+  std::mutex timing_lock_;
+  std::mutex report_mutex_;
+};
+
+}  // namespace
+
+void evaluate_batch(const std::vector<EvalJob>& jobs, const EvalOptions& options,
+                    const std::function<void(const EvalOutcome&)>& on_result) {
+  Batch(jobs, options, on_result).run();
+}
+
+EvalOutcome evaluate(const EvalJob& job, const EvalOptions& options) {
+  EvalOutcome result;
+  evaluate_batch({job}, options, [&](const EvalOutcome& outcome) { result = outcome; });
+  return result;
+}
+
+}  // namespace kmem

@@ -1,0 +1,128 @@
+// The batch files: reading a jobs file, writing outcomes as JSON lines to a
+// results file that survives a crash, and finding the ids already done.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "kmem/eval.h"
+
+namespace kmem {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+static Result<std::string> required_string(const Json& entry, const char* key, const std::string& where) {
+  if (!entry.contains(key) || !(entry[key].is_string() || (entry[key].is_number() && std::string(key) == "id")))
+    return Error(where + ": needs a string \"" + key + "\"");
+  return entry[key].is_string() ? entry[key].get<std::string>() : entry[key].dump();
+}
+
+Result<std::vector<EvalJob>> read_jobs(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Error(path + ": cannot read the jobs file");
+  fs::path folder = fs::path(path).parent_path();
+  std::vector<EvalJob> jobs;
+  std::set<std::string> ids;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    std::string where = path + ":" + std::to_string(number);
+    Json entry = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (!entry.is_object()) return Error(where + ": not a JSON object");
+    EvalJob job;
+    for (auto [key, field] : {std::pair{"id", &job.id}, {"problem", &job.problem}, {"candidate", &job.candidate}}) {
+      auto value = required_string(entry, key, where);
+      if (!value) return value.error();
+      *field = *value;
+    }
+    if (!ids.insert(job.id).second) return Error(where + ": duplicate id \"" + job.id + "\"");
+    job.problem = (folder / job.problem).lexically_normal().string();
+    job.candidate = (folder / job.candidate).lexically_normal().string();
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
+static Json optional_number(const std::optional<double>& value) { return value ? Json(*value) : Json(); }
+
+std::string outcome_json(const EvalOutcome& outcome) {
+  Json j = {
+      {"id", outcome.job.id},
+      {"problem", outcome.job.problem},
+      {"candidate", outcome.job.candidate},
+      {"verdict", outcome.verdict},
+      {"passed", outcome.passed()},
+      {"message", outcome.message},
+      {"detail", outcome.detail},
+      {"correctness",
+       {{"trials", outcome.correctness.trials},
+        {"max_abs_error", outcome.correctness.max_abs_error},
+        {"max_rel_error", outcome.correctness.max_rel_error}}},
+      {"reference_ms", optional_number(outcome.reference_ms)},
+      {"candidate_ms", optional_number(outcome.candidate_ms)},
+      {"speedup", outcome.speedup},
+      {"score", outcome.score},
+      {"flags", outcome.flags},
+      {"log", outcome.log},
+  };
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+ResultsFile::ResultsFile(std::string path, int fd, std::set<std::string> finished)
+    : path_(std::move(path)), fd_(fd), finished_(std::move(finished)) {}
+
+ResultsFile::ResultsFile(ResultsFile&& other) noexcept
+    : path_(std::move(other.path_)), fd_(other.fd_), finished_(std::move(other.finished_)) {
+  other.fd_ = -1;
+}
+
+ResultsFile::~ResultsFile() {
+  if (fd_ >= 0) close(fd_);
+}
+
+Result<ResultsFile> ResultsFile::open(const std::string& path) {
+  std::string text;
+  if (std::ifstream in{path, std::ios::binary}) text.assign(std::istreambuf_iterator<char>(in), {});
+  // A last line without its newline was cut short by a crash: dropped, so
+  // its job runs again and the file stays one JSON object per line.
+  size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
+  if (complete < text.size()) {
+    std::error_code ec;
+    fs::resize_file(path, complete, ec);
+    if (ec) return Error(path + ": cannot drop the partial last line: " + ec.message());
+  }
+  std::set<std::string> finished;
+  size_t start = 0;
+  for (int number = 1; start < complete; ++number) {
+    size_t end = text.find('\n', start);
+    Json entry = Json::parse(text.substr(start, end - start), nullptr, /*allow_exceptions=*/false);
+    if (!entry.is_object() || !entry.contains("id") || !entry["id"].is_string())
+      return Error(path + ":" + std::to_string(number) + ": not a result record (an object with an \"id\")");
+    finished.insert(entry["id"].get<std::string>());
+    start = end + 1;
+  }
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) return Error(path + ": cannot open the results file: " + strerror(errno));
+  return ResultsFile(path, fd, std::move(finished));
+}
+
+Status ResultsFile::append(const EvalOutcome& outcome) {
+  std::string line = outcome_json(outcome) + "\n";
+  size_t done = 0;
+  while (done < line.size()) {
+    ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return Error(path_ + ": cannot append a result: " + strerror(errno));
+    done += static_cast<size_t>(n);
+  }
+  if (fsync(fd_) != 0) return Error(path_ + ": cannot flush: " + strerror(errno));
+  finished_.insert(outcome.job.id);
+  return Status::success();
+}
+
+}  // namespace kmem

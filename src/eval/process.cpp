@@ -1,0 +1,202 @@
+// Spawning a worker in its own process group (fork + setpgid + exec),
+// line I/O with deadlines (poll) and group kill.
+#include "process.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+
+extern char** environ;
+
+namespace kmem::eval {
+
+std::string ExitStatus::describe() const {
+  if (signaled) return "killed by signal " + std::to_string(code) + " (" + strsignal(code) + ")";
+  return "exited with code " + std::to_string(code);
+}
+
+static std::vector<std::string> merged_environment(const std::vector<std::string>& extra) {
+  std::map<std::string, std::string> entries;
+  for (char** e = environ; *e != nullptr; ++e) {
+    std::string entry(*e);
+    entries[entry.substr(0, entry.find('='))] = entry;
+  }
+  for (const auto& entry : extra) entries[entry.substr(0, entry.find('='))] = entry;
+  std::vector<std::string> merged;
+  for (auto& [key, entry] : entries) merged.push_back(entry);
+  return merged;
+}
+
+static std::vector<char*> c_strings(std::vector<std::string>& strings) {
+  std::vector<char*> pointers;
+  for (auto& s : strings) pointers.push_back(s.data());
+  pointers.push_back(nullptr);
+  return pointers;
+}
+
+// `program` itself when it names a path, else its first match on $PATH.
+static std::string find_program(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  std::string folders = path != nullptr ? path : "/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= folders.size()) {
+    size_t end = folders.find(':', start);
+    if (end == std::string::npos) end = folders.size();
+    std::string candidate = folders.substr(start, end - start) + "/" + program;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    start = end + 1;
+  }
+  return program;
+}
+
+Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnSpec& spec) {
+  if (spec.argv.empty()) return Error("spawn: empty command");
+  // Everything the child needs is prepared before fork: after it, only
+  // async-signal-safe calls (this runs in a multi-threaded program).
+  std::vector<std::string> argv_strings = spec.argv;
+  argv_strings[0] = find_program(argv_strings[0]);
+  std::vector<std::string> env_strings = merged_environment(spec.environment);
+  std::vector<char*> argv = c_strings(argv_strings);
+  std::vector<char*> envp = c_strings(env_strings);
+  int to_child[2], from_child[2];
+  if (pipe2(to_child, O_CLOEXEC) != 0) return Error(std::string("pipe: ") + strerror(errno));
+  if (pipe2(from_child, O_CLOEXEC) != 0) {
+    close(to_child[0]);
+    close(to_child[1]);
+    return Error(std::string("pipe: ") + strerror(errno));
+  }
+  int log = open(spec.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (log < 0) {
+    for (int fd : {to_child[0], to_child[1], from_child[0], from_child[1]}) close(fd);
+    return Error(spec.log_path + ": cannot create log: " + strerror(errno));
+  }
+  struct rlimit limit {};
+  if (spec.address_space_bytes) limit.rlim_cur = limit.rlim_max = *spec.address_space_bytes;
+  pid_t pid = fork();
+  if (pid == 0) {
+    setpgid(0, 0);
+    if (spec.address_space_bytes) setrlimit(RLIMIT_AS, &limit);
+    dup2(to_child[0], 0);
+    dup2(from_child[1], 1);
+    dup2(log, 2);
+    execve(argv[0], argv.data(), envp.data());
+    _exit(127);
+  }
+  close(to_child[0]);
+  close(from_child[1]);
+  close(log);
+  if (pid < 0) {
+    close(to_child[1]);
+    close(from_child[0]);
+    return Error(std::string("fork: ") + strerror(errno));
+  }
+  setpgid(pid, pid);  // also here, so a kill right after spawn finds the group
+  return std::unique_ptr<ChildProcess>(new ChildProcess(pid, to_child[1], from_child[0]));
+}
+
+ChildProcess::~ChildProcess() {
+  kill_and_reap();
+  close_input();
+  if (out_ >= 0) close(out_);
+}
+
+bool ChildProcess::write_line(const std::string& line) {
+  if (in_ < 0) return false;
+  std::string data = line + "\n";
+  size_t done = 0;
+  while (done < data.size()) {
+    ssize_t n = ::write(in_, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+void ChildProcess::close_input() {
+  if (in_ >= 0) close(in_);
+  in_ = -1;
+}
+
+ChildProcess::Read ChildProcess::read_line(Clock::time_point deadline, std::string& line) {
+  for (;;) {
+    size_t newline = buffer_.find('\n');
+    if (newline != std::string::npos) {
+      line = buffer_.substr(0, newline);
+      buffer_.erase(0, newline + 1);
+      return Read::kLine;
+    }
+    if (out_ < 0) return Read::kClosed;
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    if (left <= 0) return Read::kTimeout;
+    struct pollfd p {out_, POLLIN, 0};
+    int ready = poll(&p, 1, static_cast<int>(std::min<long long>(left, 1 << 30)));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready == 0) return Read::kTimeout;
+    char chunk[65536];
+    ssize_t n = ::read(out_, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      close(out_);
+      out_ = -1;
+      if (!buffer_.empty()) {  // a last line without its newline
+        line = std::move(buffer_);
+        buffer_.clear();
+        return Read::kLine;
+      }
+      return Read::kClosed;
+    }
+    buffer_.append(chunk, static_cast<size_t>(n));
+  }
+}
+
+static ExitStatus decode(int status) {
+  if (WIFSIGNALED(status)) return {true, WTERMSIG(status)};
+  return {false, WEXITSTATUS(status)};
+}
+
+ExitStatus ChildProcess::kill_and_reap() {
+  if (exit_) return *exit_;
+  // The child is not reaped yet, so its pid (the group id) cannot be reused:
+  // this reaches the child and whatever it left in its group.
+  kill(-pid_, SIGKILL);
+  int status = 0;
+  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  exit_ = decode(status);
+  return *exit_;
+}
+
+ExitStatus ChildProcess::wait_then_kill(Clock::time_point deadline) {
+  while (!exit_ && Clock::now() < deadline) {
+    siginfo_t info{};
+    if (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+        info.si_pid == pid_)
+      break;  // exited; left unreaped so kill_and_reap still owns the group id
+    usleep(2000);
+  }
+  return kill_and_reap();
+}
+
+std::string read_tail(const std::string& path, size_t max_bytes) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return "";
+  auto size = static_cast<size_t>(in.tellg());
+  size_t start = size > max_bytes ? size - max_bytes : 0;
+  in.seekg(static_cast<std::streamoff>(start));
+  std::string text(size - start, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  return text;
+}
+
+}  // namespace kmem::eval

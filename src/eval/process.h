@@ -1,0 +1,66 @@
+// A child process in a process group of its own, speaking lines over pipes:
+// the parent writes its stdin and reads its stdout line by line with a
+// deadline; its stderr goes to a log file. Killing it kills the whole group.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kmem/result.h"
+
+namespace kmem::eval {
+
+using Clock = std::chrono::steady_clock;
+
+struct SpawnSpec {
+  std::vector<std::string> argv;
+  std::vector<std::string> environment;  // KEY=VALUE, added to (or replacing in) the parent's
+  std::string log_path;                  // receives the child's stderr
+  std::optional<long> address_space_bytes;  // RLIMIT_AS
+};
+
+// How a child ended.
+struct ExitStatus {
+  bool signaled = false;
+  int code = 0;  // the exit code, or the signal number when signaled
+  std::string describe() const;
+};
+
+class ChildProcess {
+ public:
+  enum class Read { kLine, kTimeout, kClosed };
+
+  static Result<std::unique_ptr<ChildProcess>> spawn(const SpawnSpec& spec);
+  ~ChildProcess();
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  // Writes one line to the child's stdin; false when the child is gone.
+  bool write_line(const std::string& line);
+  // Closes the child's stdin (end of commands).
+  void close_input();
+  // The next stdout line (without its newline) into `line`.
+  Read read_line(Clock::time_point deadline, std::string& line);
+  // Kills the process group and reaps the child; idempotent.
+  ExitStatus kill_and_reap();
+  // Waits up to `deadline` for the child to exit by itself, then kills the group.
+  ExitStatus wait_then_kill(Clock::time_point deadline);
+
+ private:
+  ChildProcess(pid_t pid, int in, int out) : pid_(pid), in_(in), out_(out) {}
+  pid_t pid_;
+  int in_;
+  int out_;
+  std::string buffer_;
+  std::optional<ExitStatus> exit_;
+};
+
+// The last `max_bytes` of a file (a log), or "" when unreadable.
+std::string read_tail(const std::string& path, size_t max_bytes);
+
+}  // namespace kmem::eval

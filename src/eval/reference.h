@@ -1,0 +1,59 @@
+// The trusted reference process of one problem: prepares the input sets and
+// expected outputs (from a secret seed drawn here and sent to it alone),
+// times the reference, then judges candidates' saved outputs, one at a time.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "kmem/eval.h"
+#include "worker.h"
+
+namespace kmem::eval {
+
+// The reference's facts about one candidate's outputs.
+struct Judgement {
+  bool correct = false;
+  std::string failure;  // shape, type, dtype, mutation, values, timed, missing, unreadable
+  std::string detail;
+  Correctness correctness;
+};
+
+class Reference {
+ public:
+  // Starts the reference worker for `problem` in `workdir` and prepares it;
+  // models are built after seeding with `init_seed` (the candidate's too).
+  static Result<std::unique_ptr<Reference>> prepare(const std::string& problem, uint64_t init_seed,
+                                                    const EvalOptions& options, const std::string& workdir,
+                                                    std::mutex& timing_lock);
+
+  // Judges the outputs a candidate saved at `outputs_path` (thread-safe).
+  Result<Judgement> judge(const std::string& outputs_path, std::mutex& timing_lock);
+
+  const std::string& workdir() const { return workdir_; }
+  double reference_ms() const { return reference_ms_; }
+  bool degenerate() const { return degenerate_; }
+  std::optional<double> roofline_ms() const { return roofline_ms_; }
+
+ private:
+  Reference(std::unique_ptr<Worker> worker, const EvalOptions& options, std::string workdir)
+      : worker_(std::move(worker)), options_(options), workdir_(std::move(workdir)) {}
+  Error failure(const std::string& what, const Worker::Reply& reply) const;
+
+  std::unique_ptr<Worker> worker_;
+  const EvalOptions& options_;
+  std::string workdir_;
+  std::mutex judging_;
+  double reference_ms_ = 0.0;
+  bool degenerate_ = false;
+  std::optional<double> roofline_ms_;
+};
+
+// 64 bits from the operating system's random source.
+uint64_t secret_random();
+// A random seed that torch.manual_seed and JSON both take.
+uint64_t random_seed();
+
+}  // namespace kmem::eval

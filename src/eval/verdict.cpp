@@ -1,0 +1,163 @@
+// The verdict rules: which fact makes which code, in order, and the messages.
+#include "verdict.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <vector>
+
+namespace kmem::eval {
+
+namespace {
+
+struct CodeMessage {
+  const char* code;
+  const char* message;
+};
+
+// The evaluator's codes (docs/verdicts.md), word for word.
+const CodeMessage kMessages[] = {
+    {"pass", "the candidate is correct; its speedup is scored"},
+    {"evaluator_error",
+     "the problem (reference) or the evaluator itself failed; no verdict on the candidate"},
+    {"build_error", "the candidate failed to import or compile; the compiler output is attached"},
+    {"build_timeout", "building took longer than the build limit"},
+    {"runtime_error", "forward raised; the exception is attached"},
+    {"timeout", "a run took longer than the run limit; the process group was killed"},
+    {"crash", "the worker died (signal, os._exit, illegal memory access, out of memory)"},
+    {"shape_mismatch", "an output's shape differs from the reference's"},
+    {"dtype_mismatch", "an output's dtype differs from the reference's"},
+    {"output_mismatch", "values beyond atol/rtol; the worst absolute and relative errors are attached"},
+    {"timed_output_mismatch",
+     "an output of a timed call differs from the reference (behaves differently when timed)"},
+    {"input_mutation", "forward modified its input tensors in place"},
+    {"no_custom_kernel",
+     "At least one of your own kernels must actually launch during forward; a pure torch path (even with a "
+     "compiled but unused kernel) is rejected as no_custom_kernel."},
+    {"lazy_output", "the output is not a plain, materialised torch.Tensor (subclass, deferred compute)"},
+    {"stale_output",
+     "the same output storage is returned across calls with different inputs (cached or replayed result)"},
+    {"background_work", "threads or processes are still running after forward returned"},
+    {"runtime_patching", "a torch function, the timer or the worker changed while the candidate ran"},
+    {"precision_downcast", "TF32 or reduced-precision math was switched on during forward"},
+    {"forged_result", "the result channel held a record the worker did not write"},
+    {"degenerate_problem", "the reference output does not depend on the inputs; a speedup there proves nothing"},
+};
+
+// The reference's failure kinds (python/kmem_worker/reference.py) as codes.
+const std::map<std::string, std::string> kJudgementCodes = {
+    {"shape", "shape_mismatch"},       {"type", "lazy_output"},
+    {"dtype", "dtype_mismatch"},       {"mutation", "input_mutation"},
+    {"values", "output_mismatch"},     {"timed", "timed_output_mismatch"},
+    {"missing", "forged_result"},      {"unreadable", "forged_result"},
+};
+
+std::string judgement_code(const std::string& failure) {
+  auto found = kJudgementCodes.find(failure);
+  return found != kJudgementCodes.end() ? found->second : "output_mismatch";
+}
+
+bool nonempty(const Json& observations, const char* key) {
+  if (!observations.contains(key)) return false;
+  const Json& value = observations[key];
+  return (value.is_array() || value.is_object()) ? !value.empty() : value.is_boolean() && value.get<bool>();
+}
+
+struct Rule {
+  const char* code;
+  // The detail when the rule applies, else nullopt.
+  std::function<std::optional<std::string>(const Facts&)> applies;
+};
+
+std::optional<std::string> when(bool condition, std::string detail) {
+  return condition ? std::optional<std::string>(std::move(detail)) : std::nullopt;
+}
+
+// Checked in order; the first rule that applies is the verdict.
+const std::vector<Rule>& rules() {
+  using End = CandidateRun::End;
+  static const std::vector<Rule> table = {
+      {"forged_result", [](const Facts& f) { return when(f.run.end == End::kForged, f.run.detail); }},
+      {"build_timeout", [](const Facts& f) { return when(f.run.end == End::kBuildTimeout, f.run.detail); }},
+      {"timeout", [](const Facts& f) { return when(f.run.end == End::kTimeout, f.run.detail); }},
+      {"crash",
+       [](const Facts& f) {
+         return when(f.run.end == End::kCrash || (f.run.end == End::kError && f.run.device_fault), f.run.detail);
+       }},
+      {"build_error",
+       [](const Facts& f) { return when(f.run.end == End::kError && f.run.stage == "build", f.run.detail); }},
+      {"runtime_error", [](const Facts& f) { return when(f.run.end == End::kError, f.run.detail); }},
+      {"judgement",  // the code comes from kJudgementCodes
+       [](const Facts& f) {
+         return when(f.judgement && !f.judgement->correct, f.judgement ? f.judgement->detail : "");
+       }},
+      {"lazy_output",
+       [](const Facts& f) {
+         const Json& types = f.run.observations.value("output_types", Json::array());
+         bool plain = std::all_of(types.begin(), types.end(), [](const Json& t) { return t == "torch.Tensor"; });
+         return when(!plain, "output types: " + types.dump());
+       }},
+      {"no_custom_kernel",
+       [](const Facts& f) {
+         return when(f.run.observations.value("custom_kernel_launches", 0) == 0,
+                     "own kernels: " + f.run.observations.value("own_kernels", Json::array()).dump() +
+                         ", launched: 0");
+       }},
+      {"stale_output",
+       [](const Facts& f) { return when(nonempty(f.run.observations, "same_storage_across_calls"), ""); }},
+      {"background_work",
+       [](const Facts& f) {
+         int extra = f.run.observations.value("threads_after_forward", 0);
+         return when(extra > 0, std::to_string(extra) + " thread(s) still running");
+       }},
+      {"runtime_patching",
+       [](const Facts& f) {
+         return when(nonempty(f.run.observations, "patched"), f.run.observations.value("patched", Json()).dump());
+       }},
+      {"precision_downcast",
+       [](const Facts& f) {
+         return when(nonempty(f.run.observations, "precision_flags"),
+                     f.run.observations.value("precision_flags", Json()).dump());
+       }},
+      {"degenerate_problem", [](const Facts& f) { return when(f.degenerate, ""); }},
+  };
+  return table;
+}
+
+}  // namespace
+
+std::string verdict_message(const std::string& code) {
+  for (const auto& entry : kMessages)
+    if (code == entry.code) return entry.message;
+  return "";
+}
+
+EvalOutcome decide(const EvalJob& job, const Facts& facts) {
+  EvalOutcome outcome;
+  outcome.job = job;
+  outcome.verdict = "pass";
+  if (facts.judgement) outcome.correctness = facts.judgement->correctness;
+  if (facts.run.end == CandidateRun::End::kResult) {
+    outcome.reference_ms = facts.reference_ms;
+    outcome.candidate_ms = facts.run.candidate_ms;
+    if (facts.run.candidate_ms > 0) outcome.speedup = facts.reference_ms / facts.run.candidate_ms;
+  }
+  for (const auto& rule : rules()) {
+    auto detail = rule.applies(facts);
+    if (!detail) continue;
+    outcome.verdict = rule.code == std::string("judgement") ? judgement_code(facts.judgement->failure) : rule.code;
+    outcome.detail = *detail;
+    break;
+  }
+  outcome.message = verdict_message(outcome.verdict);
+  if (outcome.passed()) {
+    outcome.score = std::min(outcome.speedup, kScoreCap);
+    if (facts.roofline_ms && facts.run.candidate_ms < *facts.roofline_ms)
+      outcome.flags.push_back("implausible_speedup");
+  } else if (facts.run.end != CandidateRun::End::kResult) {
+    outcome.log = facts.run.log;
+  }
+  return outcome;
+}
+
+}  // namespace kmem::eval

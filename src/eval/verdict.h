@@ -1,0 +1,28 @@
+// Deciding the verdict of one candidate from the facts its run and the
+// reference's judgement report. The codes, their messages and the order in
+// which they are checked are single tables in verdict.cpp.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "candidate.h"
+#include "kmem/eval.h"
+#include "reference.h"
+
+namespace kmem::eval {
+
+struct Facts {
+  CandidateRun run;
+  std::optional<Judgement> judgement;  // when the run produced a result
+  double reference_ms = 0.0;
+  bool degenerate = false;
+  std::optional<double> roofline_ms;
+};
+
+EvalOutcome decide(const EvalJob& job, const Facts& facts);
+
+// The stable message of a verdict code ("" when unknown).
+std::string verdict_message(const std::string& code);
+
+}  // namespace kmem::eval

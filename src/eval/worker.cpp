@@ -1,0 +1,74 @@
+// Starting worker processes and reading their events.
+#include "worker.h"
+
+#include <cstdlib>
+
+namespace kmem::eval {
+
+Clock::duration seconds(double s) {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+}
+
+static std::string prepended(const char* variable, const std::string& folder) {
+  const char* current = std::getenv(variable);
+  return current != nullptr && *current != '\0' ? folder + ":" + current : folder;
+}
+
+Result<std::unique_ptr<Worker>> Worker::start(const std::string& role, const EvalOptions& options,
+                                              const std::string& log_path) {
+  SpawnSpec spec;
+  spec.argv = {options.python, "-m", "kmem_worker", role};
+  spec.environment = {
+      "PYTHONPATH=" + prepended("PYTHONPATH", options.python_dir),
+      "PYTHONUNBUFFERED=1",
+      "PYTHONDONTWRITEBYTECODE=1",
+      "TORCH_EXTENSIONS_DIR=" + options.cache_dir + "/torch_extensions",
+      "TRITON_CACHE_DIR=" + options.cache_dir + "/triton",
+  };
+  if (options.device == "cpu" && options.memory_limit_mb > 0)
+    spec.address_space_bytes = options.memory_limit_mb * (1L << 20);
+  spec.log_path = log_path;
+  auto process = ChildProcess::spawn(spec);
+  if (!process) return process.error().wrap(role + " worker");
+  return std::unique_ptr<Worker>(new Worker(std::move(*process), log_path));
+}
+
+Worker::~Worker() { process_->kill_and_reap(); }
+
+bool Worker::send(const Json& command) { return process_->write_line(command.dump()); }
+
+void Worker::release(std::mutex& timing_lock) {
+  if (holds_lock_) timing_lock.unlock();
+  holds_lock_ = false;
+}
+
+Worker::Reply Worker::next(Clock::time_point& deadline, std::mutex& timing_lock) {
+  for (;;) {
+    std::string line;
+    auto read = process_->read_line(deadline, line);
+    if (read != ChildProcess::Read::kLine) {
+      release(timing_lock);
+      return {read == ChildProcess::Read::kTimeout ? Reply::kTimeout : Reply::kClosed, {}, {}};
+    }
+    Json event = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (!event.is_object() || !event.contains("event") || !event["event"].is_string()) {
+      release(timing_lock);
+      return {Reply::kMalformed, {}, line};
+    }
+    const std::string name = event["event"];
+    if (name == "time_request" && !holds_lock_) {
+      auto asked = Clock::now();
+      timing_lock.lock();
+      holds_lock_ = true;
+      deadline += Clock::now() - asked;
+      send(Json{{"cmd", "time"}});
+    } else if (name == "timed" && holds_lock_) {
+      release(timing_lock);
+    } else {
+      release(timing_lock);
+      return {Reply::kEvent, std::move(event), {}};
+    }
+  }
+}
+
+}  // namespace kmem::eval

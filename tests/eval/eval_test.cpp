@@ -1,0 +1,150 @@
+// The evaluator on the CPU: one candidate per verdict, through the real
+// worker processes, and the batch CLI's resume.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "eval_fixture.h"
+
+namespace kmem::test {
+namespace {
+
+const char* kProblem = "problems/scale_add.py";
+
+EvalOutcome cpu_eval(const std::string& candidate, const char* problem = kProblem) {
+  return evaluate_fixture(problem, "candidates/" + candidate, test_options("cpu"));
+}
+
+TEST(EvalCpu, PassingCandidateIsTimedAndScored) {
+  auto o = cpu_eval("pass.py");
+  ASSERT_EQ(o.verdict, "pass") << o.detail << o.log;
+  EXPECT_EQ(o.correctness.trials, 3);
+  EXPECT_LE(o.correctness.max_abs_error, 1e-5);
+  ASSERT_TRUE(o.reference_ms && o.candidate_ms);
+  EXPECT_GT(*o.reference_ms, 0);
+  EXPECT_GT(*o.candidate_ms, 0);
+  EXPECT_DOUBLE_EQ(o.speedup, *o.reference_ms / *o.candidate_ms);
+  EXPECT_DOUBLE_EQ(o.score, std::min(o.speedup, kScoreCap));
+}
+
+TEST(EvalCpu, TupleOutputsAreCompared) {
+  auto o = cpu_eval("pass_tuple.py", "problems/scale_add_pair.py");
+  EXPECT_EQ(o.verdict, "pass") << o.detail << o.log;
+}
+
+TEST(EvalCpu, WrongValuesAreAMismatchWithTheWorstErrors) {
+  auto o = cpu_eval("mismatch.py");
+  EXPECT_EQ(o.verdict, "output_mismatch");
+  EXPECT_NEAR(o.correctness.max_abs_error, 0.01, 1e-4);
+  EXPECT_GT(o.correctness.max_rel_error, 0);
+  EXPECT_EQ(o.score, 0);
+}
+
+TEST(EvalCpu, WrongShapeIsAShapeMismatch) {
+  auto o = cpu_eval("shape.py");
+  EXPECT_EQ(o.verdict, "shape_mismatch");
+  EXPECT_NE(o.detail.find("(64, 255)"), std::string::npos) << o.detail;
+}
+
+TEST(EvalCpu, CompileFailureAttachesTheCompilerOutput) {
+  auto o = cpu_eval("build_error.py");
+  EXPECT_EQ(o.verdict, "build_error");
+  EXPECT_NE((o.detail + o.log).find("kmem_missing_header.h"), std::string::npos) << o.detail << o.log;
+}
+
+TEST(EvalCpu, SegfaultIsACrash) {
+  auto o = cpu_eval("crash.py");
+  EXPECT_EQ(o.verdict, "crash");
+  EXPECT_NE(o.detail.find("signal 11"), std::string::npos) << o.detail;
+}
+
+TEST(EvalCpu, OsExitIsACrash) {
+  auto o = cpu_eval("exit.py");
+  EXPECT_EQ(o.verdict, "crash");
+  EXPECT_NE(o.detail.find("exited with code 0"), std::string::npos) << o.detail;
+}
+
+TEST(EvalCpu, HangIsKilledAtTheRunLimit) {
+  auto options = test_options("cpu");
+  options.run_timeout_s = 4;
+  auto o = evaluate_fixture(kProblem, "candidates/hang.py", options);
+  EXPECT_EQ(o.verdict, "timeout");
+}
+
+TEST(EvalCpu, InPlaceChangeOfAnInputIsInputMutation) {
+  EXPECT_EQ(cpu_eval("mutation.py").verdict, "input_mutation");
+}
+
+TEST(EvalCpu, CompiledButUnusedKernelIsNoCustomKernel) {
+  auto o = cpu_eval("unused_kernel.py");
+  EXPECT_EQ(o.verdict, "no_custom_kernel") << o.detail << o.log;
+  EXPECT_EQ(o.score, 0);
+}
+
+TEST(EvalCpu, ExceptionInForwardIsARuntimeError) {
+  auto o = cpu_eval("runtime.py");
+  EXPECT_EQ(o.verdict, "runtime_error");
+  EXPECT_NE(o.detail.find("failed on purpose"), std::string::npos) << o.detail;
+}
+
+TEST(EvalCpu, ARecordWrittenByTheCandidateIsAForgedResult) {
+  EXPECT_EQ(cpu_eval("forged.py").verdict, "forged_result");
+}
+
+TEST(EvalCpu, MissingProblemIsAnEvaluatorError) {
+  auto o = evaluate_fixture("problems/no_such_problem.py", "candidates/mismatch.py", test_options("cpu"));
+  EXPECT_TRUE(o.evaluator_failed()) << o.verdict;
+  EXPECT_NE(o.detail.find("no_such_problem.py"), std::string::npos) << o.detail;
+}
+
+// --- the batch CLI ---------------------------------------------------------
+
+std::vector<nlohmann::json> read_results(const std::filesystem::path& path) {
+  std::vector<nlohmann::json> results;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) results.push_back(nlohmann::json::parse(line));
+  return results;
+}
+
+int run_batch(const std::filesystem::path& jobs, const std::filesystem::path& out) {
+  std::string command = std::string(KMEM_BINARY) + " eval --device cpu --trials 2 --iters 3 --warmup 1" +
+                        " --parallel 2 --cache-dir " + KMEM_EVAL_TEST_CACHE + " --jobs " + jobs.string() +
+                        " --out " + out.string() + " >/dev/null 2>&1";
+  return std::system(command.c_str());
+}
+
+TEST(EvalBatch, ResultsAreAppendedAndARerunSkipsFinishedIds) {
+  auto folder = std::filesystem::temp_directory_path() / ("kmem-eval-batch-" + std::to_string(getpid()));
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  std::string tests = KMEM_EVAL_TESTS_DIR;
+  auto jobs = folder / "jobs.jsonl";
+  auto out = folder / "results.jsonl";
+  auto job = [&](const std::string& id, const std::string& candidate) {
+    return nlohmann::json{{"id", id}, {"problem", tests + "/problems/scale_add.py"},
+                          {"candidate", std::filesystem::relative(tests + "/candidates/" + candidate, folder)}}
+        .dump();
+  };
+  std::ofstream(jobs) << job("a", "mismatch.py") << "\n" << job("b", "shape.py") << "\n";
+  ASSERT_EQ(run_batch(jobs, out), 0);
+  auto first = read_results(out);
+  ASSERT_EQ(first.size(), 2u);
+  std::set<std::string> verdicts{first[0]["verdict"], first[1]["verdict"]};
+  EXPECT_EQ(verdicts, (std::set<std::string>{"output_mismatch", "shape_mismatch"}));
+
+  // A crash mid-line leaves a partial record: it is ignored and its job reruns.
+  std::ofstream(out, std::ios::app) << R"({"id": "c", "verd)";
+  std::ofstream(jobs, std::ios::app) << job("c", "mutation.py") << "\n";
+  ASSERT_EQ(run_batch(jobs, out), 0);
+  auto second = read_results(out);
+  ASSERT_EQ(second.size(), 3u);  // a and b were not run again; c's partial line was dropped
+  EXPECT_EQ(second[2]["id"], "c");
+  EXPECT_EQ(second[2]["verdict"], "input_mutation");
+  std::filesystem::remove_all(folder);
+}
+
+}  // namespace
+}  // namespace kmem::test
