@@ -2,6 +2,7 @@
 // seed dump, and selection on a synthetic store of 100,000 items.
 #include <benchmark/benchmark.h>
 
+#include <cstdio>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -71,9 +72,13 @@ Memory synthetic_memory(int items) {
   m.author = "reader-a";
   m.readers = {{"reader-a", {"reader-a", "Reader A"}}, {"reader-b", {"reader-b", "Reader B"}}};
   for (int p = 1; p <= 1000; ++p) {
-    Problem problem{"L" + std::to_string(p % 3 + 1) + "_" + std::to_string(1000 + p).substr(1), p % 3 + 1, p, "",
-                    categories[p % categories.size()]};
-    problem.id = "L" + std::to_string(problem.level) + "_" + std::string(3 - std::min<size_t>(3, std::to_string(p).size()), '0') + std::to_string(p);
+    Problem problem;
+    problem.level = p % 3 + 1;
+    problem.number = p;
+    problem.category = categories[p % categories.size()];
+    char id[32];
+    std::snprintf(id, sizeof id, "L%d_%03d", problem.level, p);
+    problem.id = id;
     for (int w = 0; w < 4; ++w) problem.name += (w ? "_" : "") + words[rng() % words.size()];
     m.baselines["reader-b"].problems[problem.id] = (rng() % 500) / 100.0;
     m.problems.emplace(problem.id, problem);
@@ -112,8 +117,8 @@ void BM_SelectSynthetic100k(benchmark::State& state) {
 }
 BENCHMARK(BM_SelectSynthetic100k)->Unit(benchmark::kMicrosecond);
 
-// Render (selection + policy + text) on the synthetic store, excluding the
-// 10,000 lessons section would dominate; a lessons-free policy is used.
+// Render (selection + policy + text) on the synthetic store, with a policy
+// without lessons: its 10,000 lessons would otherwise dominate the text.
 void BM_RenderSynthetic100k(benchmark::State& state) {
   static const Memory memory = synthetic_memory(100000);
   static const MemoryIndex index(memory);

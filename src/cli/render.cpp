@@ -76,10 +76,11 @@ void add_render_command(CLI::App& app, CommandSet& commands) {
   CLI::App* cmd = app.add_subcommand("render", "Render the memory prompt of a reader for a problem under a policy");
   cmd->add_option("--store", args->store, "Store JSON or database (default: the bundled seed memory)");
   cmd->add_option("--pack", args->pack, "Prompt pack JSON (default: the bundled seed pack)");
-  cmd->add_option("--policy", args->policy, "Policy name from the pack");
-  cmd->add_option("--reader", args->reader, "Reader id from the store");
-  cmd->add_option("--problem", args->problem, "Target problem id, e.g. L2_006");
-  cmd->add_flag("--all", args->all, "Print every text {policy: {reader: {problem: text}}} as JSON");
+  auto* policy = cmd->add_option("--policy", args->policy, "Policy name from the pack");
+  auto* reader = cmd->add_option("--reader", args->reader, "Reader id from the store");
+  auto* problem = cmd->add_option("--problem", args->problem, "Target problem id, e.g. L2_006");
+  cmd->add_flag("--all", args->all, "Print every text {policy: {reader: {problem: text}}} as JSON")
+      ->excludes(policy, reader, problem);
   cmd->callback([args, &commands] { commands.set_exit_code(run_render(*args)); });
 }
 

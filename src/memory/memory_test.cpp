@@ -195,6 +195,24 @@ TEST(PackParsing, RefusesBadPoliciesNamingFileAndEntry) {
   EXPECT_FALSE(parse_pack_json("{ not json", "broken.json").ok());
 }
 
+TEST(PackParsing, RefusesBadFormatAndLimitsWithoutThrowing) {
+  auto refused = [](std::string from, const std::string& to) {
+    std::string pack = kPack;
+    pack.replace(pack.find(from), from.size(), to);
+    auto parsed = parse_pack_json(pack, "my-pack.json");
+    EXPECT_FALSE(parsed.ok()) << to;
+    return parsed.ok() ? std::string() : parsed.error().message();
+  };
+  const std::string format = R"("format": "kmem-prompt-pack/1")";
+  EXPECT_EQ(refused(format, R"("format": 1)"), "my-pack.json: format must be 'kmem-prompt-pack/1'");
+  EXPECT_EQ(refused(format, R"("format": null)"), "my-pack.json: format must be 'kmem-prompt-pack/1'");
+  const std::string selection = R"("selection": {"max_pitfalls": 6, "max_recipes": 6, "related_kernels": 2})";
+  EXPECT_EQ(refused(selection, R"("selection": [])"), "my-pack.json: 'selection' must be an object");
+  const std::string recipes = R"("max_recipes": 6)";
+  for (const char* bad : {R"("max_recipes": 4294967298)", R"("max_recipes": -1)", R"("max_recipes": 1.5)"})
+    EXPECT_EQ(refused(recipes, bad), "my-pack.json: selection.max_recipes must be a non-negative integer");
+}
+
 TEST(PackParsing, AUserPolicyNeedsNoRecompile) {
   std::string pack = kPack;
   pack.insert(pack.find("\"policies\": {") + 14, R"("mine": {"sections": ["pitfalls"]}, )");

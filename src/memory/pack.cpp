@@ -1,5 +1,7 @@
 // Reads and validates a kmem-prompt-pack/1 document into a Pack.
 #include <fmt/format.h>
+
+#include <climits>
 #include <nlohmann/json.hpp>
 
 #include "kmem/memory.h"
@@ -91,18 +93,20 @@ Result<Pack> parse_pack_json(std::string_view text, const std::string& source_na
     return Error(fmt::format("{}: malformed JSON at byte {}: {}", source_name, e.byte, e.what()));
   }
   if (!doc.is_object()) return Error(source_name + ": a prompt pack is a JSON object");
-  if (doc.value("format", "") != kFormat)
+  if (!doc.contains("format") || doc.at("format") != kFormat)
     return Error(fmt::format("{}: format must be '{}'", source_name, kFormat));
   Pack pack;
   if (doc.contains("selection")) {
     const Json& sel = doc.at("selection");
+    if (!sel.is_object()) return Error(source_name + ": 'selection' must be an object");
     struct Limit { const char* key; int* target; };
     for (Limit l : {Limit{"max_pitfalls", &pack.selection.max_pitfalls}, Limit{"max_recipes", &pack.selection.max_recipes},
                     Limit{"related_kernels", &pack.selection.related_kernels}}) {
       if (!sel.contains(l.key)) continue;
-      if (!sel.at(l.key).is_number_integer() || sel.at(l.key).get<int>() < 0)
+      const Json& limit = sel.at(l.key);
+      if (!limit.is_number_unsigned() || limit.get<uint64_t>() > static_cast<uint64_t>(INT_MAX))
         return Error(fmt::format("{}: selection.{} must be a non-negative integer", source_name, l.key));
-      *l.target = sel.at(l.key).get<int>();
+      *l.target = limit.get<int>();
     }
   }
   if (!doc.contains("texts") || !doc.at("texts").is_object()) return Error(source_name + ": 'texts' must be an object");

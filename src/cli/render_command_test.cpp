@@ -1,0 +1,133 @@
+// Runs `kmem render`: the acceptance contract of the command. --all equals
+// the spec's memory-dump.json and covers the store's targets (else all
+// problems), one render is byte-exact without a trailing newline (from a JSON
+// store or a database), and unknown names exit 2 with one line listing the
+// valid choices.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int exit_code;
+  std::string out;
+  std::string err;
+};
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class RenderCommand : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("kmem_render_test_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs kmem with `arguments`; stdout and stderr are kept apart.
+  Outcome kmem(const std::string& arguments) {
+    std::string err_path = (dir_ / "stderr").string();
+    std::string command = std::string(KMEM_BINARY) + " " + arguments + " 2>" + err_path;
+    FILE* pipe = popen(command.c_str(), "r");
+    std::string out;
+    char buffer[65536];
+    while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+    int status = pclose(pipe);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, read_file(err_path)};
+  }
+
+  nlohmann::json dump() const { return nlohmann::json::parse(read_file(KMEM_CONFORMANCE_DIR "/seed-dump.json")); }
+  std::string second(const std::string& file) const { return KMEM_CONFORMANCE_DIR "/second/" + file; }
+
+  fs::path dir_;
+};
+
+TEST_F(RenderCommand, AllEqualsTheSeedDump) {
+  Outcome all = kmem("render --all");
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_TRUE(nlohmann::json::parse(all.out) == dump());
+  Outcome explicit_paths = kmem(std::string("render --all --store ") + KMEM_DATA_DIR + "/seed/memory-store.json --pack " +
+                                KMEM_DATA_DIR + "/seed/prompt-pack.json");
+  EXPECT_EQ(explicit_paths.out, all.out) << "the output must be stable";
+}
+
+TEST_F(RenderCommand, AllCoversTheTargetsElseEveryProblem) {
+  Outcome targets = kmem("render --all --store " + second("memory-store.json") + " --pack " + second("prompt-pack.json"));
+  ASSERT_EQ(targets.exit_code, 0) << targets.err;
+  nlohmann::json listed = nlohmann::json::parse(targets.out);
+  EXPECT_EQ(listed.size(), 6u);
+  for (const auto& [policy, readers] : listed.items()) {
+    EXPECT_EQ(readers.size(), 3u);
+    for (const auto& [reader, problems] : readers.items()) {
+      EXPECT_EQ(problems.size(), 3u) << policy << "/" << reader;
+      EXPECT_TRUE(problems.contains("L1_010") && problems.contains("L1_011") && problems.contains("L1_031"));
+    }
+  }
+  nlohmann::json store = nlohmann::json::parse(read_file(second("memory-store.json")));
+  store.erase("targets");
+  std::ofstream(dir_ / "no-targets.json") << store.dump();
+  Outcome all = kmem("render --all --store " + (dir_ / "no-targets.json").string() + " --pack " + second("prompt-pack.json"));
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_TRUE(nlohmann::json::parse(all.out) == nlohmann::json::parse(read_file(second("memory-dump.json"))));
+}
+
+TEST_F(RenderCommand, OneTextByteExactFromJsonOrDatabase) {
+  std::string expected = dump()["fg_target"]["claude-opus-5-5"]["L2_006"];
+  Outcome one = kmem("render --policy fg_target --reader claude-opus-5-5 --problem L2_006");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_EQ(one.out, expected);
+  EXPECT_NE(one.out.back(), '\n');
+
+  std::string db = (dir_ / "seed.db").string();
+  Outcome imported = kmem(std::string("import ") + KMEM_DATA_DIR + "/seed/memory-store.json --db " + db);
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  Outcome from_db = kmem("render --store " + db + " --policy fg_target --reader claude-opus-5-5 --problem L2_006");
+  ASSERT_EQ(from_db.exit_code, 0) << from_db.err;
+  EXPECT_EQ(from_db.out, expected);
+  EXPECT_EQ(kmem("render --policy none --reader claude-opus-4-8 --problem L1_008").out, "");
+}
+
+TEST_F(RenderCommand, UnknownNamesExit2WithTheChoices) {
+  Outcome policy = kmem("render --policy nope --reader claude-opus-4-8 --problem L1_008");
+  EXPECT_EQ(policy.exit_code, 2);
+  EXPECT_EQ(policy.err,
+            "kmem render: unknown policy 'nope' (choose from: fg_target, frontier_gated, lessons_only, no_approach, "
+            "no_numbers, no_prohib, none, prior, reader_relative, show_all)\n");
+  Outcome reader = kmem("render --policy none --reader gpt --problem L1_008");
+  EXPECT_EQ(reader.exit_code, 2);
+  EXPECT_EQ(reader.err, "kmem render: unknown reader 'gpt' (choose from: claude-opus-4-8, claude-opus-5-5)\n");
+  Outcome problem = kmem("render --policy none --reader claude-opus-4-8 --problem L4_001");
+  EXPECT_EQ(problem.exit_code, 2);
+  EXPECT_EQ(problem.err.rfind("kmem render: unknown problem 'L4_001' (choose from: L1_008, L1_012, ", 0), 0u);
+  EXPECT_EQ(problem.err.find('\n'), problem.err.size() - 1);
+  EXPECT_TRUE(policy.out.empty() && reader.out.empty() && problem.out.empty());
+}
+
+TEST_F(RenderCommand, UsageAndFileErrorsExit2) {
+  EXPECT_EQ(kmem("render --policy none").exit_code, 2);
+  EXPECT_EQ(kmem("render --all --policy none").exit_code, 2);
+  Outcome missing = kmem("render --all --pack " + (dir_ / "absent.json").string());
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(missing.err, "kmem render: " + (dir_ / "absent.json").string() + ": cannot open\n");
+  std::ofstream(dir_ / "bad.json") << R"({"format": 1, "texts": {}, "policies": {}})";
+  Outcome bad = kmem("render --all --pack " + (dir_ / "bad.json").string());
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.err, "kmem render: " + (dir_ / "bad.json").string() + ": format must be 'kmem-prompt-pack/1'\n");
+}
+
+}  // namespace
