@@ -12,6 +12,9 @@ import torch
 from .problem import synchronize
 
 CPU_CACHE_BYTES = 32 << 20  # used where the CPU's last-level cache size is unknown
+WARMUP_MS = 100.0  # warm-up lasts at least this long (GPU clocks ramp up from idle)
+TIMED_MS = 200.0  # short calls are repeated until this much is measured
+MAX_TIMED_CALLS = 1000
 
 
 class CacheFlusher:
@@ -67,9 +70,17 @@ def measure(model, sets, warmup, iters, device):
     iters = max(iters, len(sets))
     times, last_outputs = [], {}
     previous, same_storage = None, False
+    warm_ms = 0.0
+    call = 0
     with torch.no_grad():
-        for call in range(warm + iters):
-            index = (call - warm) % len(sets)
+        # Warm-up: the drawn number of calls and at least WARMUP_MS of them,
+        # so clocks have ramped up; then the timed calls: at least `iters`,
+        # and more for short calls until TIMED_MS are measured (capped).
+        while True:
+            timing = call >= warm and warm_ms >= WARMUP_MS
+            if timing and len(times) >= iters and (sum(times) >= TIMED_MS or len(times) >= MAX_TIMED_CALLS):
+                break
+            index = len(times) % len(sets)
             inputs = sets[index]
             flush()
             synchronize(device)
@@ -77,9 +88,12 @@ def measure(model, sets, warmup, iters, device):
             if previous is not None and len(sets) > 1 and shares_storage(output, previous):
                 same_storage = True
             previous = output
-            if call >= warm:
+            if timing:
                 times.append(ms)
                 last_outputs[index] = output
+            else:
+                warm_ms += ms
+            call += 1
     return statistics.median(times), last_outputs, same_storage
 
 
