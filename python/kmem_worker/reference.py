@@ -7,7 +7,7 @@ import traceback
 
 import torch
 
-from . import compare, problem, timing
+from . import compare, problem, roofline, timing
 
 
 class Reference:
@@ -27,6 +27,8 @@ class Reference:
         finally:
             channel.release_timing_lock()
         self.expected_timed = [problem.as_output_list(timed[i]) for i in range(len(self.timing_inputs))]
+        self.roofline_ms = roofline.problem_floor_ms(
+            self.model, problem.clone_inputs(self.timing_inputs[0]), self.expected_timed[0], self.device)
         torch.save({"init_inputs": init_inputs, "trials": self.trial_inputs, "timing": self.timing_inputs},
                    os.path.join(cmd["workdir"], "inputs.pt"))
 
@@ -97,7 +99,7 @@ def serve(channel):
         try:
             if cmd["cmd"] == "prepare":
                 reference = Reference(cmd, channel)
-                channel.send("ready", reference_ms=reference.reference_ms,
+                channel.send("ready", reference_ms=reference.reference_ms, roofline_ms=reference.roofline_ms,
                              degenerate=reference.degenerate(cmd["tolerance"]))
             elif cmd["cmd"] == "judge" and reference is not None:
                 channel.send("verdict", **finite(reference.judge(cmd["outputs"], cmd["tolerance"])))
