@@ -39,7 +39,7 @@ BENCHMARK(BM_CheckSourceSeedKernels)->Unit(benchmark::kMillisecond);
 void BM_CheckReplySeedKernels(benchmark::State& state) {
   std::vector<std::string> replies;
   for (const std::string& code : seed_kernels())
-    replies.push_back("Fused kernel below.\n\n```python\n" + code + "```\n\nACTION: SUBMIT\n");
+    replies.push_back("Fused kernel below.\n\n```python\n" + code + "\n```\n\nACTION: SUBMIT\n");
   for (auto _ : state)
     for (const std::string& reply : replies) benchmark::DoNotOptimize(kmem::check_reply(reply));
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * replies.size()));

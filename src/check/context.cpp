@@ -153,7 +153,7 @@ FileFacts::FileFacts(const SyntaxTree& tree) {
 }
 
 std::string_view FileFacts::binding(std::string_view local) const {
-  auto it = bindings_.find(std::string(local));
+  auto it = bindings_.find(local);
   return it == bindings_.end() ? std::string_view{} : std::string_view(it->second);
 }
 

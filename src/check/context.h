@@ -26,7 +26,11 @@ class FileFacts {
   bool rebinds_self_within(uint32_t begin, uint32_t end) const;
 
  private:
-  std::unordered_map<std::string, std::string> bindings_;
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, std::string, Hash, std::equal_to<>> bindings_;
   std::vector<uint32_t> self_rebinds_;  // start bytes, ascending
   bool defines_model_new_ = false;
 };
