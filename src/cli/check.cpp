@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "files.h"
 #include "kmem/check.h"
 
 namespace kmem::cli {
@@ -21,15 +22,6 @@ struct CheckOptions {
   std::string dir;
   bool json = false;
 };
-
-bool read_file(const fs::path& path, std::string* text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  *text = buffer.str();
-  return !in.bad();
-}
 
 std::vector<Verdict> check_text(const fs::path& path, std::string_view text) {
   return path.extension() == ".py" ? check_source(text) : check_reply(text);
@@ -66,13 +58,10 @@ int run_check(const CheckOptions& options) {
     files.push_back(options.file);
   }
   for (const fs::path& path : files) {
-    std::string text;
-    if (!read_file(path, &text)) {
-      std::cerr << "kmem check: " << path.string() << ": cannot read the file\n";
-      return kExitUsage;
-    }
+    auto text = read_file(path.string());
+    if (!text) return report_error("check", text.error());
     std::string name = options.dir.empty() ? path.string() : path.filename().string();
-    results[name] = check_text(path, text);
+    results[name] = check_text(path, *text);
   }
   bool rejected = false;
   nlohmann::json by_file = nlohmann::json::object();

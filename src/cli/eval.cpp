@@ -11,6 +11,7 @@
 #include <variant>
 
 #include "commands.h"
+#include "files.h"
 #include "kmem/check.h"
 #include "kmem/eval.h"
 
@@ -26,18 +27,10 @@ struct EvalArgs {
   EvalOptions options;
 };
 
-Result<std::string> read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error(path + ": cannot read");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // The job to run for `job` (its candidate a Python file), or the outcome of a
 // candidate rejected before any code runs.
 std::variant<EvalJob, EvalOutcome> prepare_candidate(EvalJob job, const EvalOptions& options) {
-  auto text = read_text(job.candidate);
+  auto text = read_file(job.candidate);
   if (!text) return rejected_outcome(job, "evaluator_error", text.error().message());
   std::string source = *text;
   bool is_reply = fs::path(job.candidate).extension() != ".py";
