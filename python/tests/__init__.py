@@ -1,0 +1,1 @@
+"""Unit tests of the worker that need no GPU."""
