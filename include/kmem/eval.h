@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -27,9 +28,10 @@ struct EvalOptions {
   double run_timeout_s = 180;
   long memory_limit_mb = 16384;  // RLIMIT_AS of CPU runs (none on CUDA)
   int parallel = 1;              // candidates in flight at once (batch)
+  bool retime_reference = false;  // measure the reference even when its time is cached
   std::string python;            // interpreter that runs the worker
   std::string python_dir;        // folder holding the kmem_worker package
-  std::string cache_dir;         // build caches and scratch folders
+  std::string cache_dir;         // build caches, reference times and scratch folders
 };
 
 struct EvalJob {
@@ -53,9 +55,14 @@ struct EvalOutcome {
   Correctness correctness;
   std::optional<double> reference_ms;
   std::optional<double> candidate_ms;
+  bool reference_cached = false;    // reference_ms came from the cache of reference times
   double speedup = 0.0;
   double score = 0.0;               // min(speedup, 10) when passed, else 0
   std::vector<std::string> flags;   // notes that are no rejection (implausible_speedup)
+  // Where the wall time went (diagnostics, no verdict depends on them):
+  // "total", "reference_wait", "judge", "timing_lock_wait", and the stages the
+  // workers report as "candidate.<stage>" and "reference.<stage>".
+  std::map<std::string, double> seconds;
 
   bool passed() const { return verdict == "pass"; }
   // The problem or the evaluator failed: no verdict on the candidate.

@@ -9,7 +9,7 @@ import traceback
 
 import torch
 
-from . import kernels, problem, timing
+from . import compare, kernels, problem, timing
 
 
 DEVICE_FAULTS = ("CUDA error", "illegal memory access", "misaligned address", "unspecified launch failure")
@@ -34,8 +34,9 @@ def stage(name, call):
 
 def forward_trials(model, trial_inputs, device, own_names):
     """Runs every correctness trial on clones. Returns the outputs (plain
-    copies), the post-call inputs, the output types and own kernel launches."""
-    outputs, inputs_after, types, launches = [], [], set(), 0
+    copies), whether each trial changed its inputs, the output types and own
+    kernel launches."""
+    outputs, inputs_changed, types, launches = [], [], set(), 0
     for index, inputs in enumerate(trial_inputs):
         clones = problem.clone_inputs(inputs)
         result = {}
@@ -52,42 +53,50 @@ def forward_trials(model, trial_inputs, device, own_names):
         values = problem.as_output_list(result["out"])
         types |= {f"{type(v).__module__}.{type(v).__qualname__}" for v in values}
         outputs.append([problem.plain_copy(v) for v in values])
-        inputs_after.append([problem.plain_copy(v) for v in clones])
-    return outputs, inputs_after, sorted(types), launches
+        inputs_changed.append(not compare.same_inputs(inputs, clones))
+    return outputs, inputs_changed, sorted(types), launches
 
 
-def run(channel):
+def run(channel, clock):
     cmd = channel.receive()
+    clock.lap("wait")
     nonce = cmd.pop("nonce")
     device = cmd["device"]
     watch = kernels.KernelWatch(os.environ.get("TORCH_EXTENSIONS_DIR", cmd["workdir"]))
     watch.install()
     try:
         module = stage("build", lambda: problem.load_module(cmd["candidate"], "kmem_candidate"))
+        clock.lap("build")
         channel.send("built", extensions=watch.extensions)
         go = channel.receive()  # sent once the reference has drawn the inputs
+        clock.lap("wait")
         if go is None or go.get("cmd") != "inputs":
             raise StageError("protocol", RuntimeError("no inputs command"))
         saved = torch.load(go["path"], map_location=device)
+        clock.lap("load_inputs")
         own_names = watch.cuda_kernel_names | kernels.triton_kernel_names(vars(module))
         model = stage("init", lambda: problem.build_model(
             module.ModelNew, saved["init_inputs"], cmd["init_seed"], device))
+        clock.lap("init")
         threads_before = threading.active_count()
         watch.extension_calls = 0  # calls at import or in __init__ are no launches during forward
-        outputs, inputs_after, types, launches = stage(
+        outputs, inputs_changed, types, launches = stage(
             "forward", lambda: forward_trials(model, saved["trials"], device, own_names))
         if device != "cuda":
             launches = watch.extension_calls
+        clock.lap("trials")
         spec = cmd["timing"]
         channel.acquire_timing_lock()
+        clock.lap("timing_wait")
         try:
             candidate_ms, timed, same_storage = stage("timing", lambda: timing.measure(
                 model, saved["timing"], spec["warmup"], spec["iters"], device))
         finally:
             channel.release_timing_lock()
+        clock.lap("timing")
         timed_outputs = [[problem.plain_copy(v) for v in problem.as_output_list(timed[i])]
                          for i in range(len(saved["timing"]))]
-        torch.save({"trials": outputs, "inputs_after": inputs_after, "timed": timed_outputs}, cmd["outputs"])
+        torch.save({"trials": outputs, "inputs_changed": inputs_changed, "timed": timed_outputs}, cmd["outputs"])
         observations = {
             "custom_kernel_launches": launches,
             "own_kernels": sorted(own_names),
@@ -96,7 +105,9 @@ def run(channel):
             "same_storage_across_calls": same_storage,
             "threads_after_forward": threading.active_count() - threads_before,
         }
-        channel.send("result", nonce=nonce, candidate_ms=candidate_ms, observations=observations)
+        clock.lap("save")
+        channel.send("result", nonce=nonce, candidate_ms=candidate_ms, observations=observations,
+                     seconds=clock.seconds)
     except StageError as error:
         channel.send("error", nonce=nonce, stage=error.stage, message=str(error), traceback=error.trace,
                      device_fault=error.device_fault)

@@ -12,6 +12,7 @@ class Channel:
     def __init__(self, commands, events):
         self._commands = commands
         self._events = events
+        self._cpus_before = None  # the affinity to restore after timing
 
     @classmethod
     def take_standard_streams(cls):
@@ -33,13 +34,24 @@ class Channel:
         self._events.flush()
 
     def acquire_timing_lock(self):
-        """Asks the orchestrator for the (GPU) timing lock and waits for it."""
+        """Asks the orchestrator for the (GPU) timing lock and waits for it;
+        while it is held this thread runs on the CPU the grant names, if any."""
         self.send("time_request")
         granted = self.receive()
         if granted is None or granted.get("cmd") != "time":
             raise RuntimeError("orchestrator did not grant the timing lock")
+        cpu = granted.get("cpu", -1)
+        if isinstance(cpu, int) and cpu >= 0 and hasattr(os, "sched_setaffinity"):
+            self._cpus_before = os.sched_getaffinity(0)
+            try:
+                os.sched_setaffinity(0, {cpu})
+            except OSError:
+                self._cpus_before = None
 
     def release_timing_lock(self):
+        if self._cpus_before:
+            os.sched_setaffinity(0, self._cpus_before)
+            self._cpus_before = None
         self.send("timed")
 
     def close(self):

@@ -36,15 +36,23 @@ def tensor_bytes(values):
     return sum(v.numel() * v.element_size() for v in values if isinstance(v, torch.Tensor))
 
 
+def load_flop_counter():
+    """torch's FlopCounterMode class (slow to import), or None before torch 2.1."""
+    try:
+        from torch.utils.flop_counter import FlopCounterMode
+    except ImportError:
+        return None
+    return FlopCounterMode
+
+
 def count_flops(model, inputs):
     """Flops of one forward as torch's flop counter sees them, or 0 where
     this torch has no counter or the counter cannot follow the model (the
     floor then rests on bytes alone; the reason goes to the log)."""
-    try:
-        from torch.utils.flop_counter import FlopCounterMode
-    except ImportError:
+    counter_class = load_flop_counter()
+    if counter_class is None:
         return 0
-    counter = FlopCounterMode(display=False)
+    counter = counter_class(display=False)
     try:
         with torch.no_grad(), counter:
             model(*inputs)

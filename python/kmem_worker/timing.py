@@ -1,8 +1,8 @@
 """Measuring a model the same way for the reference and the candidate: an
 L2 (or last-level cache) flush before every call, a timer around the call
 with a device-wide synchronise before it stops (work on any stream counts),
-warm-up of a length the model cannot predict, a fixed number of timed calls
-rotating over the input sets, and the median."""
+warm-up of a length the model cannot predict, timed calls rotating over the
+input sets, and the median."""
 import os
 import statistics
 import time
@@ -11,10 +11,14 @@ import torch
 
 from .problem import synchronize
 
+# Names this way of measuring; cached reference times of another method are
+# not reused (facts_cache.py).
+METHOD = "flush-sync-median-2"
 CPU_CACHE_BYTES = 32 << 20  # used where the CPU's last-level cache size is unknown
-WARMUP_MS = 100.0  # warm-up lasts at least this long (GPU clocks ramp up from idle)
-TIMED_MS = 200.0  # short calls are repeated until this much is measured
-MAX_TIMED_CALLS = 1000
+WARMUP_S = 0.1  # warm-up lasts at least this long, flushes included (clocks ramp up from idle)
+TIMED_MS = 200.0  # short calls are repeated until this much is measured...
+MAX_TIMED_CALLS = 1000  # ...up to this many calls...
+MAX_TIMED_S = 1.0  # ...or this long, flushes included, once the minimum is reached
 
 
 class CacheFlusher:
@@ -70,15 +74,19 @@ def measure(model, sets, warmup, iters, device):
     iters = max(iters, len(sets))
     times, last_outputs = [], {}
     previous, same_storage = None, False
-    warm_ms = 0.0
     call = 0
+    started = time.perf_counter()
+    timing_since = None
     with torch.no_grad():
-        # Warm-up: the drawn number of calls and at least WARMUP_MS of them,
-        # so clocks have ramped up; then the timed calls: at least `iters`,
-        # and more for short calls until TIMED_MS are measured (capped).
+        # Warm-up: the drawn number of calls lasting at least WARMUP_S, so
+        # clocks have ramped up; then at least `iters` timed calls, and more
+        # for short calls until TIMED_MS are measured (within the caps).
         while True:
-            timing = call >= warm and warm_ms >= WARMUP_MS
-            if timing and len(times) >= iters and (sum(times) >= TIMED_MS or len(times) >= MAX_TIMED_CALLS):
+            now = time.perf_counter()
+            if timing_since is None and call >= warm and now - started >= WARMUP_S:
+                timing_since = now
+            if timing_since is not None and len(times) >= iters and (
+                    sum(times) >= TIMED_MS or len(times) >= MAX_TIMED_CALLS or now - timing_since >= MAX_TIMED_S):
                 break
             index = len(times) % len(sets)
             inputs = sets[index]
@@ -88,11 +96,9 @@ def measure(model, sets, warmup, iters, device):
             if previous is not None and len(sets) > 1 and shares_storage(output, previous):
                 same_storage = True
             previous = output
-            if timing:
+            if timing_since is not None:
                 times.append(ms)
                 last_outputs[index] = output
-            else:
-                warm_ms += ms
             call += 1
     return statistics.median(times), last_outputs, same_storage
 

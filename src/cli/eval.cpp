@@ -201,8 +201,10 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
   cmd->add_option("--parallel", o.parallel, "candidates in flight at once (batch)")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
+  cmd->add_flag("--retime-reference", o.retime_reference,
+                "measure each reference again instead of using its cached time");
   cmd->add_option("--python", o.python, "Python interpreter with torch (default: $KMEM_PYTHON, /usr/bin/python3)");
-  cmd->add_option("--cache-dir", o.cache_dir, "build caches and scratch (default: $KMEM_CACHE_DIR, ~/.cache/kmem)");
+  cmd->add_option("--cache-dir", o.cache_dir, "build caches, reference times and scratch (default: $KMEM_CACHE_DIR, ~/.cache/kmem)");
   cmd->callback([args, cmd, &commands] {
     if (args->problem.empty() && args->jobs.empty())
       throw CLI::RequiredError("eval needs --problem and --candidate, or --jobs and --out");

@@ -21,8 +21,8 @@ CandidateProcess::CandidateProcess(std::unique_ptr<Worker> worker, const EvalOpt
 
 Result<std::unique_ptr<CandidateProcess>> CandidateProcess::start(const EvalJob& job, const EvalOptions& options,
                                                                   const std::string& scratch,
-                                                                  uint64_t init_seed) {
-  auto worker = Worker::start("candidate", options, scratch + "/candidate.log");
+                                                                  uint64_t init_seed, WorkerPool& pool) {
+  auto worker = pool.take("candidate");
   if (!worker) return worker.error().wrap(job.candidate);
   std::string nonce = fmt::format("{:016x}{:016x}", secret_random(), secret_random());
   std::unique_ptr<CandidateProcess> run(new CandidateProcess(std::move(*worker), options, scratch, nonce));
@@ -45,6 +45,7 @@ CandidateRun CandidateProcess::ended(CandidateRun::End end, std::string detail) 
   run.detail = std::move(detail);
   worker_->process().kill_and_reap();
   run.log = read_tail(worker_->log_path(), kLogTail);
+  run.timing_lock_wait_s = worker_->timing_lock_wait_s();
   return run;
 }
 
@@ -92,6 +93,7 @@ CandidateRun CandidateProcess::finish(const std::string& inputs_path, TimingLock
   run.candidate_ms = terminal.value("candidate_ms", 0.0);
   if (terminal.contains("observations") && terminal["observations"].is_object())
     run.observations = terminal["observations"];
+  if (terminal.contains("seconds") && terminal["seconds"].is_object()) run.seconds = terminal["seconds"];
   return run;
 }
 

@@ -10,6 +10,7 @@
 
 #include "kmem/eval.h"
 #include "worker.h"
+#include "worker_pool.h"
 
 namespace kmem::eval {
 
@@ -22,14 +23,17 @@ struct CandidateRun {
   std::string log;     // tail of the worker's stderr
   double candidate_ms = 0.0;
   Json observations = Json::object();
+  Json seconds = Json::object();  // the worker's own stage timings
+  double timing_lock_wait_s = 0.0;
 };
 
 class CandidateProcess {
  public:
-  // Spawns the worker and sends it the candidate to import; `scratch` is a
-  // folder of this candidate's own.
+  // Takes a worker from the pool and sends it the candidate to import;
+  // `scratch` is a folder of this candidate's own.
   static Result<std::unique_ptr<CandidateProcess>> start(const EvalJob& job, const EvalOptions& options,
-                                                         const std::string& scratch, uint64_t init_seed);
+                                                         const std::string& scratch, uint64_t init_seed,
+                                                         WorkerPool& pool);
 
   // Hands over the reference's inputs and runs to the end.
   CandidateRun finish(const std::string& inputs_path, TimingLock& timing_lock);

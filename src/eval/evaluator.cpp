@@ -12,11 +12,13 @@
 #include "kmem/eval.h"
 #include "reference.h"
 #include "verdict.h"
+#include "worker_pool.h"
 
 namespace kmem {
 
 namespace fs = std::filesystem;
 using eval::CandidateProcess;
+using eval::Clock;
 using eval::Reference;
 
 EvalOutcome rejected_outcome(const EvalJob& job, const std::string& code, const std::string& detail) {
@@ -69,9 +71,19 @@ class Batch {
       slot->remaining++;
     }
     int threads = std::max(1, std::min<int>(options_.parallel, static_cast<int>(jobs_.size())));
+    pool_ = std::make_unique<eval::WorkerPool>(options_, root_, timing_lock_);
+    for (auto [role, count] : {std::pair{"candidate", jobs_.size()}, {"reference", slots_.size()}}) {
+      if (auto started = pool_->expect(role, static_cast<int>(count), threads); !started) {
+        for (const auto& job : jobs_) report(rejected_outcome(job, "evaluator_error", started.error().message()));
+        pool_.reset();
+        fs::remove_all(root_, ec);
+        return;
+      }
+    }
     std::vector<std::thread> pool;
     for (int t = 0; t < threads; ++t) pool.emplace_back([this] { work(); });
     for (auto& thread : pool) thread.join();
+    pool_.reset();
     fs::remove_all(root_, ec);
   }
 
@@ -96,7 +108,7 @@ class Batch {
     std::lock_guard hold(slot.mutex);
     if (!slot.tried) {
       slot.tried = true;
-      auto prepared = Reference::prepare(problem, slot.init_seed, options_, slot.workdir, timing_lock_);
+      auto prepared = Reference::prepare(problem, slot.init_seed, options_, slot.workdir, timing_lock_, *pool_);
       if (prepared)
         slot.reference = std::move(*prepared);
       else
@@ -118,7 +130,25 @@ class Batch {
     return outcome;
   }
 
+  // Seconds since `since`.
+  static double elapsed(Clock::time_point since) {
+    return std::chrono::duration<double>(Clock::now() - since).count();
+  }
+
+  // Copies a worker's reported stage timings into the outcome as "role.stage".
+  static void add_seconds(EvalOutcome& outcome, const std::string& role, const eval::Json& seconds) {
+    for (const auto& [stage, value] : seconds.items())
+      if (value.is_number()) outcome.seconds[role + "." + stage] = value.get<double>();
+  }
+
   EvalOutcome run_candidate(const EvalJob& job, ProblemSlot& slot, const std::string& scratch) {
+    auto started = Clock::now();
+    EvalOutcome outcome = run_candidate_untimed(job, slot, scratch);
+    outcome.seconds["total"] = elapsed(started);
+    return outcome;
+  }
+
+  EvalOutcome run_candidate_untimed(const EvalJob& job, ProblemSlot& slot, const std::string& scratch) {
     std::error_code ec;
     fs::create_directories(scratch, ec);
     struct Cleanup {
@@ -130,9 +160,11 @@ class Batch {
     } cleanup{scratch};
     if (!fs::is_regular_file(job.candidate, ec))
       return rejected_outcome(job, "evaluator_error", job.candidate + ": no such candidate file");
-    auto candidate = CandidateProcess::start(job, options_, scratch, slot.init_seed);
+    auto candidate = CandidateProcess::start(job, options_, scratch, slot.init_seed, *pool_);
     if (!candidate) return rejected_outcome(job, "evaluator_error", candidate.error().message());
+    auto asked = Clock::now();
     Reference* reference = reference_of(slot, job.problem);
+    double reference_wait = elapsed(asked);
     if (reference == nullptr) {
       (*candidate)->abandon();
       return rejected_outcome(job, "evaluator_error", slot.error);
@@ -140,14 +172,24 @@ class Batch {
     eval::Facts facts;
     facts.run = (*candidate)->finish(reference->workdir() + "/inputs.pt", timing_lock_);
     facts.reference_ms = reference->reference_ms();
+    facts.reference_cached = reference->reference_cached();
     facts.degenerate = reference->degenerate();
-    facts.roofline_ms = reference->roofline_ms();
+    double judge_seconds = 0.0;
     if (facts.run.end == eval::CandidateRun::End::kResult) {
+      auto judging = Clock::now();
       auto judgement = reference->judge((*candidate)->outputs_path(), timing_lock_);
       if (!judgement) return rejected_outcome(job, "evaluator_error", judgement.error().message());
       facts.judgement = *judgement;
+      facts.roofline_ms = judgement->roofline_ms;
+      judge_seconds = elapsed(judging);
     }
-    return eval::decide(job, facts);
+    EvalOutcome outcome = eval::decide(job, facts);
+    outcome.seconds["reference_wait"] = reference_wait;
+    outcome.seconds["judge"] = judge_seconds;
+    outcome.seconds["timing_lock_wait"] = facts.run.timing_lock_wait_s;
+    add_seconds(outcome, "candidate", facts.run.seconds);
+    add_seconds(outcome, "reference", reference->prepare_seconds());
+    return outcome;
   }
 
   const std::vector<EvalJob>& jobs_;
@@ -157,6 +199,7 @@ class Batch {
   std::map<std::string, std::shared_ptr<ProblemSlot>> slots_;  // filled before the threads start
   std::atomic<size_t> next_{0};
   eval::TimingLock timing_lock_;
+  std::unique_ptr<eval::WorkerPool> pool_;  // after the lock: its workers are enrolled in it
   std::mutex report_mutex_;
 };
 

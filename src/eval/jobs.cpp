@@ -65,9 +65,11 @@ std::string outcome_json(const EvalOutcome& outcome) {
         {"max_rel_error", outcome.correctness.max_rel_error}}},
       {"reference_ms", optional_number(outcome.reference_ms)},
       {"candidate_ms", optional_number(outcome.candidate_ms)},
+      {"reference_cached", outcome.reference_cached},
       {"speedup", outcome.speedup},
       {"score", outcome.score},
       {"flags", outcome.flags},
+      {"seconds", outcome.seconds},
       {"log", outcome.log},
   };
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);

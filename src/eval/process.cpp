@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -82,10 +83,14 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnSpec& spec)
   }
   struct rlimit limit {};
   if (spec.address_space_bytes) limit.rlim_cur = limit.rlim_max = *spec.address_space_bytes;
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  for (int cpu : spec.cpus) CPU_SET(cpu, &cpus);
   pid_t pid = fork();
   if (pid == 0) {
     setpgid(0, 0);
     if (spec.address_space_bytes) setrlimit(RLIMIT_AS, &limit);
+    if (!spec.cpus.empty()) sched_setaffinity(0, sizeof cpus, &cpus);
     dup2(to_child[0], 0);
     dup2(from_child[1], 1);
     dup2(log, 2);

@@ -22,6 +22,7 @@ struct SpawnSpec {
   std::vector<std::string> environment;  // KEY=VALUE, added to (or replacing in) the parent's
   std::string log_path;                  // receives the child's stderr
   std::optional<long> address_space_bytes;  // RLIMIT_AS
+  std::vector<int> cpus;                    // CPU affinity; empty: the parent's
 };
 
 // How a child ended.

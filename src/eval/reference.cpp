@@ -28,8 +28,8 @@ Error Reference::failure(const std::string& what, const Worker::Reply& reply) co
 
 Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem, uint64_t init_seed,
                                                       const EvalOptions& options, const std::string& workdir,
-                                                      TimingLock& timing_lock) {
-  auto worker = Worker::start("reference", options, workdir + "/reference.log");
+                                                      TimingLock& timing_lock, WorkerPool& pool) {
+  auto worker = pool.take("reference");
   if (!worker) return worker.error().wrap(problem);
   std::unique_ptr<Reference> reference(new Reference(std::move(*worker), options, workdir));
   reference->worker_->send(Json{
@@ -42,6 +42,8 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
       {"timing", {{"warmup", options.warmup}, {"iters", options.iters}, {"sets", options.timing_sets}}},
       {"tolerance", options.tolerance},
       {"workdir", workdir},
+      {"facts_cache", options.cache_dir + "/reference"},
+      {"retime", options.retime_reference},
   });
   // Preparing loads torch and the problem, like a build: the build limit.
   auto deadline = Clock::now() + seconds(options.build_timeout_s);
@@ -50,8 +52,9 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
     return reference->failure(problem + ": the reference failed", reply);
   reference->reference_ms_ = reply.event.value("reference_ms", 0.0);
   reference->degenerate_ = reply.event.value("degenerate", false);
-  if (reply.event.contains("roofline_ms") && reply.event["roofline_ms"].is_number())
-    reference->roofline_ms_ = reply.event["roofline_ms"].get<double>();
+  reference->reference_cached_ = reply.event.value("cached", false);
+  if (reply.event.contains("seconds") && reply.event["seconds"].is_object())
+    reference->seconds_ = reply.event["seconds"];
   return reference;
 }
 
@@ -70,6 +73,7 @@ Result<Judgement> Reference::judge(const std::string& outputs_path, TimingLock& 
   judgement.correctness.trials = e.value("trials", 0);
   judgement.correctness.max_abs_error = e.value("max_abs_error", 0.0);
   judgement.correctness.max_rel_error = e.value("max_rel_error", 0.0);
+  if (e.contains("roofline_ms") && e["roofline_ms"].is_number()) judgement.roofline_ms = e["roofline_ms"].get<double>();
   return judgement;
 }
 

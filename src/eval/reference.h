@@ -1,6 +1,8 @@
 // The trusted reference process of one problem: prepares the input sets and
 // expected outputs (from a secret seed drawn here and sent to it alone),
-// times the reference, then judges candidates' saved outputs, one at a time.
+// times the reference (or reads its cached time), then judges candidates'
+// saved outputs, one at a time, reporting the problem's roofline floor with
+// each judgement.
 #pragma once
 
 #include <memory>
@@ -10,6 +12,7 @@
 
 #include "kmem/eval.h"
 #include "worker.h"
+#include "worker_pool.h"
 
 namespace kmem::eval {
 
@@ -19,23 +22,27 @@ struct Judgement {
   std::string failure;  // shape, type, dtype, mutation, values, timed, missing, unreadable
   std::string detail;
   Correctness correctness;
+  std::optional<double> roofline_ms;  // the problem's floor (computed after `ready`)
 };
 
 class Reference {
  public:
-  // Starts the reference worker for `problem` in `workdir` and prepares it;
-  // models are built after seeding with `init_seed` (the candidate's too).
+  // Takes a reference worker from the pool and prepares `problem` in
+  // `workdir`; models are built after seeding with `init_seed` (the
+  // candidate's too).
   static Result<std::unique_ptr<Reference>> prepare(const std::string& problem, uint64_t init_seed,
                                                     const EvalOptions& options, const std::string& workdir,
-                                                    TimingLock& timing_lock);
+                                                    TimingLock& timing_lock, WorkerPool& pool);
 
   // Judges the outputs a candidate saved at `outputs_path` (thread-safe).
   Result<Judgement> judge(const std::string& outputs_path, TimingLock& timing_lock);
 
   const std::string& workdir() const { return workdir_; }
   double reference_ms() const { return reference_ms_; }
+  bool reference_cached() const { return reference_cached_; }
   bool degenerate() const { return degenerate_; }
-  std::optional<double> roofline_ms() const { return roofline_ms_; }
+  // The worker's stage timings while preparing.
+  const Json& prepare_seconds() const { return seconds_; }
 
  private:
   Reference(std::unique_ptr<Worker> worker, const EvalOptions& options, std::string workdir)
@@ -47,8 +54,9 @@ class Reference {
   std::string workdir_;
   std::mutex judging_;
   double reference_ms_ = 0.0;
+  bool reference_cached_ = false;
   bool degenerate_ = false;
-  std::optional<double> roofline_ms_;
+  Json seconds_ = Json::object();
 };
 
 // 64 bits from the operating system's random source.

@@ -1,9 +1,25 @@
 // The timing lock that pauses the other workers while one is measured.
 #include "timing_lock.h"
 
+#include <sched.h>
 #include <signal.h>
 
 namespace kmem::eval {
+
+static constexpr int kFewestCpusToKeepOne = 4;
+
+TimingLock::TimingLock() {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
+  std::vector<int> cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &allowed)) cpus.push_back(cpu);
+  if (static_cast<int>(cpus.size()) < kFewestCpusToKeepOne) return;
+  timing_cpu_ = cpus.back();
+  cpus.pop_back();
+  worker_cpus_ = std::move(cpus);
+}
 
 void TimingLock::enroll(pid_t group) {
   std::lock_guard guard(mutex_);

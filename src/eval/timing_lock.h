@@ -4,6 +4,11 @@
 // share the GPU (or the CPU) with the calls being timed. Resumed (SIGCONT) on
 // release. Workers enroll their process group when they first talk to the
 // orchestrator and withdraw when they are reaped.
+//
+// Where the machine has four or more CPUs for us, one is kept for the timed
+// calls: workers start on the others and the holder moves its launching
+// thread to that one while it measures, so workers still starting up (which
+// are not paused) do not share its core.
 #pragma once
 
 #include <sys/types.h>
@@ -11,11 +16,19 @@
 #include <condition_variable>
 #include <mutex>
 #include <set>
+#include <vector>
 
 namespace kmem::eval {
 
 class TimingLock {
  public:
+  TimingLock();
+
+  // The CPU kept for timed calls (-1: none), and the CPUs workers start on
+  // (empty: all).
+  int timing_cpu() const { return timing_cpu_; }
+  const std::vector<int>& worker_cpus() const { return worker_cpus_; }
+
   void enroll(pid_t group);
   void withdraw(pid_t group);
 
@@ -30,6 +43,8 @@ class TimingLock {
   pid_t holder_ = 0;
   std::set<pid_t> groups_;
   std::set<pid_t> paused_;
+  int timing_cpu_ = -1;
+  std::vector<int> worker_cpus_;
 };
 
 }  // namespace kmem::eval

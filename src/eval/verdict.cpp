@@ -139,6 +139,7 @@ EvalOutcome decide(const EvalJob& job, const Facts& facts) {
   if (facts.judgement) outcome.correctness = facts.judgement->correctness;
   if (facts.run.end == CandidateRun::End::kResult) {
     outcome.reference_ms = facts.reference_ms;
+    outcome.reference_cached = facts.reference_cached;
     outcome.candidate_ms = facts.run.candidate_ms;
     if (facts.run.candidate_ms > 0) outcome.speedup = facts.reference_ms / facts.run.candidate_ms;
   }

@@ -16,6 +16,7 @@ struct Facts {
   CandidateRun run;
   std::optional<Judgement> judgement;  // when the run produced a result
   double reference_ms = 0.0;
+  bool reference_cached = false;
   bool degenerate = false;
   std::optional<double> roofline_ms;
 };

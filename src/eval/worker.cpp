@@ -15,9 +15,10 @@ static std::string prepended(const char* variable, const std::string& folder) {
 }
 
 Result<std::unique_ptr<Worker>> Worker::start(const std::string& role, const EvalOptions& options,
-                                              const std::string& log_path) {
+                                              const std::string& log_path, const std::vector<int>& cpus) {
   SpawnSpec spec;
-  spec.argv = {options.python, "-m", "kmem_worker", role};
+  spec.argv = {options.python, "-m", "kmem_worker", role, options.device};
+  spec.cpus = cpus;
   spec.environment = {
       "PYTHONPATH=" + prepended("PYTHONPATH", options.python_dir),
       "PYTHONUNBUFFERED=1",
@@ -67,8 +68,10 @@ Worker::Reply Worker::next(Clock::time_point& deadline, TimingLock& timing_lock)
       auto asked = Clock::now();
       timing_lock.lock(process_->pid());
       holds_lock_ = true;
-      deadline += Clock::now() - asked;
-      send(Json{{"cmd", "time"}});
+      auto waited = Clock::now() - asked;
+      deadline += waited;
+      lock_wait_s_ += std::chrono::duration<double>(waited).count();
+      send(Json{{"cmd", "time"}, {"cpu", timing_lock.timing_cpu()}});
     } else if (name == "timed" && holds_lock_) {
       release(timing_lock);
     } else {

@@ -25,9 +25,10 @@ class Worker {
     std::string line;  // kMalformed: the line that is no event
   };
 
-  // Starts `role` ("reference" or "candidate") with its stderr in log_path.
+  // Starts `role` ("reference" or "candidate") for options.device, with its
+  // stderr in log_path, on `cpus` (empty: any).
   static Result<std::unique_ptr<Worker>> start(const std::string& role, const EvalOptions& options,
-                                               const std::string& log_path);
+                                               const std::string& log_path, const std::vector<int>& cpus);
   ~Worker();
 
   bool send(const Json& command);
@@ -35,6 +36,8 @@ class Worker {
   // wait for the lock. Never returns holding the lock.
   Reply next(Clock::time_point& deadline, TimingLock& timing_lock);
   ChildProcess& process() { return *process_; }
+  // Seconds this worker spent waiting for the timing lock so far.
+  double timing_lock_wait_s() const { return lock_wait_s_; }
   const std::string& log_path() const { return log_path_; }
 
  private:
@@ -45,6 +48,7 @@ class Worker {
   std::unique_ptr<ChildProcess> process_;
   std::string log_path_;
   bool holds_lock_ = false;
+  double lock_wait_s_ = 0.0;
   TimingLock* timing_lock_ = nullptr;  // the lock this worker is enrolled in
 };
 

@@ -30,6 +30,33 @@ TEST(EvalCpu, PassingCandidateIsTimedAndScored) {
   EXPECT_DOUBLE_EQ(o.score, std::min(o.speedup, kScoreCap));
 }
 
+TEST(EvalCpu, ReferenceTimeIsMeasuredOnceThenReusedUnlessRetimed) {
+  EvalOptions options = test_options("cpu");
+  options.cache_dir = ::testing::TempDir() + "/kmem-reference-cache";
+  std::filesystem::remove_all(options.cache_dir + "/reference");
+  auto first = evaluate_fixture(kProblem, "candidates/pass.py", options);
+  auto second = evaluate_fixture(kProblem, "candidates/pass.py", options);
+  options.retime_reference = true;
+  auto third = evaluate_fixture(kProblem, "candidates/pass.py", options);
+  ASSERT_EQ(first.verdict, "pass") << first.detail << first.log;
+  ASSERT_EQ(second.verdict, "pass") << second.detail << second.log;
+  ASSERT_EQ(third.verdict, "pass") << third.detail << third.log;
+  EXPECT_FALSE(first.reference_cached);
+  EXPECT_TRUE(second.reference_cached);
+  EXPECT_EQ(*second.reference_ms, *first.reference_ms);
+  EXPECT_FALSE(third.reference_cached);
+  EXPECT_FALSE(second.seconds.count("reference.timing")) << "a cached reference is not timed again";
+  EXPECT_TRUE(third.seconds.count("reference.timing"));
+}
+
+TEST(EvalCpu, OutcomeCarriesItsTimeline) {
+  auto o = cpu_eval("pass.py");
+  for (const char* stage : {"total", "reference_wait", "judge", "candidate.import", "candidate.build",
+                            "candidate.trials", "candidate.timing", "reference.load"})
+    EXPECT_TRUE(o.seconds.count(stage)) << stage;
+  EXPECT_GE(o.seconds["total"], o.seconds["judge"]);
+}
+
 TEST(EvalCpu, TupleOutputsAreCompared) {
   auto o = cpu_eval("pass_tuple.py", "problems/scale_add_pair.py");
   EXPECT_EQ(o.verdict, "pass") << o.detail << o.log;

@@ -1,0 +1,48 @@
+// Worker processes started ahead of need. A worker spends seconds importing
+// torch, setting up the device and warming the profiler before it can take a
+// job; the pool starts them early, while other jobs run, so that a job finds
+// one ready. It starts no more than the batch will still take.
+#pragma once
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "kmem/eval.h"
+#include "timing_lock.h"
+#include "worker.h"
+
+namespace kmem::eval {
+
+class WorkerPool {
+ public:
+  // Logs go to `log_dir`/ROLE-N.log.
+  WorkerPool(const EvalOptions& options, std::string log_dir, const TimingLock& timing_lock)
+      : options_(options), log_dir_(std::move(log_dir)), timing_lock_(timing_lock) {}
+
+  // The batch will take `count` workers of `role`; keep up to `ahead` of
+  // them started before they are asked for.
+  Status expect(const std::string& role, int count, int ahead);
+  // A started worker of `role`: one that is ready, or a new one.
+  Result<std::unique_ptr<Worker>> take(const std::string& role);
+
+ private:
+  struct Lane {
+    int remaining = 0;  // workers the batch will still take
+    int ahead = 0;
+    std::deque<std::unique_ptr<Worker>> ready;
+  };
+  Result<std::unique_ptr<Worker>> start(const std::string& role);
+  Status refill(const std::string& role, Lane& lane);
+
+  const EvalOptions& options_;
+  std::string log_dir_;
+  const TimingLock& timing_lock_;
+  std::mutex mutex_;
+  std::map<std::string, Lane> lanes_;
+  int started_ = 0;
+};
+
+}  // namespace kmem::eval
