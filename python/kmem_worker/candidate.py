@@ -9,7 +9,7 @@ import traceback
 
 import torch
 
-from . import compare, kernels, problem, timing
+from . import compare, kernels, problem, timing, transfer
 
 
 DEVICE_FAULTS = ("CUDA error", "illegal memory access", "misaligned address", "unspecified launch failure")
@@ -58,6 +58,7 @@ def forward_trials(model, trial_inputs, device, own_names):
 
 
 def run(channel, clock):
+    saved = model = None
     cmd = channel.receive()
     clock.lap("wait")
     nonce = cmd.pop("nonce")
@@ -72,7 +73,7 @@ def run(channel, clock):
         clock.lap("wait")
         if go is None or go.get("cmd") != "inputs":
             raise StageError("protocol", RuntimeError("no inputs command"))
-        saved = torch.load(go["path"], map_location=device)
+        saved = transfer.load(go["path"], device)
         clock.lap("load_inputs")
         own_names = watch.cuda_kernel_names | kernels.triton_kernel_names(vars(module))
         model = stage("init", lambda: problem.build_model(
@@ -112,4 +113,7 @@ def run(channel, clock):
         channel.send("error", nonce=nonce, stage=error.stage, message=str(error), traceback=error.trace,
                      device_fault=error.device_fault)
     channel.close()
+    # Let go of the reference's shared input copies (CUDA IPC) so their memory
+    # returns to the reference; os._exit runs no finalizers.
+    saved = model = None  # noqa: F841
     os._exit(0)  # skip atexit hooks and finalizers the candidate may have registered

@@ -1,14 +1,13 @@
 """The trusted reference role: draws every input set from the secret seed,
 computes and keeps the expected outputs, times the reference (or takes its
-time from the facts cache), writes only the inputs for candidates, then
-judges candidates' saved outputs. Serves one problem for as many candidates
+time from the facts cache), gives each candidate its own copy of the inputs
+(never the expected outputs), then judges candidates' saved outputs. Serves one problem for as many candidates
 as the orchestrator sends."""
-import os
 import traceback
 
 import torch
 
-from . import compare, facts_cache, problem, roofline, timing
+from . import compare, facts_cache, problem, roofline, timing, transfer
 from .facts_cache import FactsCache
 
 
@@ -34,9 +33,8 @@ class Reference:
             self.reference_ms, self.expected_timed = self._measure(channel, clock, spec)
             self.roofline_ms = None
             self.measured = True
-        torch.save({"init_inputs": init_inputs, "trials": self.trial_inputs, "timing": self.timing_inputs},
-                   os.path.join(cmd["workdir"], "inputs.pt"))
-        clock.lap("save")
+        self.payload = {"init_inputs": init_inputs, "trials": self.trial_inputs, "timing": self.timing_inputs}
+        self.shared = {}  # candidate folder -> its SharedInputs
 
     def _measure(self, channel, clock, spec):
         """The reference's time and the outputs of its timed calls."""
@@ -59,6 +57,17 @@ class Reference:
         if self.measured:
             self.cache.write({"reference_ms": self.reference_ms, "roofline_ms": self.roofline_ms})
             self.measured = False
+
+    def share(self, folder):
+        """A copy of the inputs for the candidate working in `folder`."""
+        self.release(folder)
+        self.shared[folder] = transfer.SharedInputs(self.payload, folder, self.device)
+        return self.shared[folder].path
+
+    def release(self, folder):
+        shared = self.shared.pop(folder, None)
+        if shared is not None:
+            shared.release()
 
     def _outputs(self, inputs):
         with torch.no_grad():
@@ -131,6 +140,11 @@ def serve(channel, clock):
                 channel.send("ready", reference_ms=reference.reference_ms, cached=not reference.measured,
                              degenerate=reference.degenerate(cmd["tolerance"]), seconds=clock.seconds)
                 reference.complete_facts()
+            elif cmd["cmd"] == "share" and reference is not None:
+                channel.send("shared", path=reference.share(cmd["folder"]))
+            elif cmd["cmd"] == "release" and reference is not None:
+                reference.release(cmd["folder"])
+                channel.send("released")
             elif cmd["cmd"] == "judge" and reference is not None:
                 channel.send("verdict", roofline_ms=reference.roofline_ms,
                              **finite(reference.judge(cmd["outputs"], cmd["tolerance"])))

@@ -41,7 +41,6 @@ struct ProblemSlot {
   std::unique_ptr<Reference> reference;
   std::string error;
   int remaining = 0;
-  std::string workdir;
 };
 
 class Batch {
@@ -63,11 +62,7 @@ class Batch {
     root_ = pattern;
     for (size_t i = 0; i < jobs_.size(); ++i) {
       auto& slot = slots_[problem_key(jobs_[i])];
-      if (!slot) {
-        slot = std::make_shared<ProblemSlot>();
-        slot->workdir = fmt::format("{}/p{}", root_, slots_.size());
-        fs::create_directories(slot->workdir, ec);
-      }
+      if (!slot) slot = std::make_shared<ProblemSlot>();
       slot->remaining++;
     }
     int threads = std::max(1, std::min<int>(options_.parallel, static_cast<int>(jobs_.size())));
@@ -108,7 +103,7 @@ class Batch {
     std::lock_guard hold(slot.mutex);
     if (!slot.tried) {
       slot.tried = true;
-      auto prepared = Reference::prepare(problem, slot.init_seed, options_, slot.workdir, timing_lock_, *pool_);
+      auto prepared = Reference::prepare(problem, slot.init_seed, options_, timing_lock_, *pool_);
       if (prepared)
         slot.reference = std::move(*prepared);
       else
@@ -169,8 +164,13 @@ class Batch {
       (*candidate)->abandon();
       return rejected_outcome(job, "evaluator_error", slot.error);
     }
+    auto inputs = reference->share(scratch, timing_lock_);
+    if (!inputs) {
+      (*candidate)->abandon();
+      return rejected_outcome(job, "evaluator_error", inputs.error().message());
+    }
     eval::Facts facts;
-    facts.run = (*candidate)->finish(reference->workdir() + "/inputs.pt", timing_lock_);
+    facts.run = (*candidate)->finish(*inputs, timing_lock_);
     facts.reference_ms = reference->reference_ms();
     facts.reference_cached = reference->reference_cached();
     facts.degenerate = reference->degenerate();
@@ -183,6 +183,8 @@ class Batch {
       facts.roofline_ms = judgement->roofline_ms;
       judge_seconds = elapsed(judging);
     }
+    if (auto released = reference->release(scratch, timing_lock_); !released)
+      return rejected_outcome(job, "evaluator_error", released.error().message());
     EvalOutcome outcome = eval::decide(job, facts);
     outcome.seconds["reference_wait"] = reference_wait;
     outcome.seconds["judge"] = judge_seconds;

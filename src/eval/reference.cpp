@@ -27,11 +27,11 @@ Error Reference::failure(const std::string& what, const Worker::Reply& reply) co
 }
 
 Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem, uint64_t init_seed,
-                                                      const EvalOptions& options, const std::string& workdir,
+                                                      const EvalOptions& options,
                                                       TimingLock& timing_lock, WorkerPool& pool) {
   auto worker = pool.take("reference");
   if (!worker) return worker.error().wrap(problem);
-  std::unique_ptr<Reference> reference(new Reference(std::move(*worker), options, workdir));
+  std::unique_ptr<Reference> reference(new Reference(std::move(*worker), options));
   reference->worker_->send(Json{
       {"cmd", "prepare"},
       {"problem", problem},
@@ -41,7 +41,6 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
       {"trials", options.trials},
       {"timing", {{"warmup", options.warmup}, {"iters", options.iters}, {"sets", options.timing_sets}}},
       {"tolerance", options.tolerance},
-      {"workdir", workdir},
       {"facts_cache", options.cache_dir + "/reference"},
       {"retime", options.retime_reference},
   });
@@ -58,8 +57,28 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
   return reference;
 }
 
+Result<std::string> Reference::share(const std::string& folder, TimingLock& timing_lock) {
+  std::lock_guard hold(mutex_);
+  worker_->send(Json{{"cmd", "share"}, {"folder", folder}});
+  auto deadline = Clock::now() + seconds(options_.run_timeout_s);
+  auto reply = worker_->next(deadline, timing_lock);
+  if (reply.kind != Worker::Reply::kEvent || reply.event["event"] != "shared" || !reply.event["path"].is_string())
+    return failure("the reference failed to share its inputs with " + folder, reply);
+  return reply.event["path"].get<std::string>();
+}
+
+Status Reference::release(const std::string& folder, TimingLock& timing_lock) {
+  std::lock_guard hold(mutex_);
+  worker_->send(Json{{"cmd", "release"}, {"folder", folder}});
+  auto deadline = Clock::now() + seconds(options_.run_timeout_s);
+  auto reply = worker_->next(deadline, timing_lock);
+  if (reply.kind != Worker::Reply::kEvent || reply.event["event"] != "released")
+    return failure("the reference failed to release the inputs of " + folder, reply);
+  return Status::success();
+}
+
 Result<Judgement> Reference::judge(const std::string& outputs_path, TimingLock& timing_lock) {
-  std::lock_guard hold(judging_);
+  std::lock_guard hold(mutex_);
   worker_->send(Json{{"cmd", "judge"}, {"outputs", outputs_path}, {"tolerance", options_.tolerance}});
   auto deadline = Clock::now() + seconds(options_.run_timeout_s);
   auto reply = worker_->next(deadline, timing_lock);

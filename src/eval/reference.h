@@ -27,17 +27,20 @@ struct Judgement {
 
 class Reference {
  public:
-  // Takes a reference worker from the pool and prepares `problem` in
-  // `workdir`; models are built after seeding with `init_seed` (the
-  // candidate's too).
+  // Takes a reference worker from the pool and prepares `problem`; models
+  // are built after seeding with `init_seed` (the candidate's too).
   static Result<std::unique_ptr<Reference>> prepare(const std::string& problem, uint64_t init_seed,
-                                                    const EvalOptions& options, const std::string& workdir,
+                                                    const EvalOptions& options,
                                                     TimingLock& timing_lock, WorkerPool& pool);
 
-  // Judges the outputs a candidate saved at `outputs_path` (thread-safe).
+  // Gives the candidate working in `folder` its own copy of the inputs;
+  // returns the path to hand it (thread-safe, like the two below).
+  Result<std::string> share(const std::string& folder, TimingLock& timing_lock);
+  // Judges the outputs a candidate saved at `outputs_path`.
   Result<Judgement> judge(const std::string& outputs_path, TimingLock& timing_lock);
+  // Drops the copy shared with `folder`'s candidate, once it is done.
+  Status release(const std::string& folder, TimingLock& timing_lock);
 
-  const std::string& workdir() const { return workdir_; }
   double reference_ms() const { return reference_ms_; }
   bool reference_cached() const { return reference_cached_; }
   bool degenerate() const { return degenerate_; }
@@ -45,14 +48,13 @@ class Reference {
   const Json& prepare_seconds() const { return seconds_; }
 
  private:
-  Reference(std::unique_ptr<Worker> worker, const EvalOptions& options, std::string workdir)
-      : worker_(std::move(worker)), options_(options), workdir_(std::move(workdir)) {}
+  Reference(std::unique_ptr<Worker> worker, const EvalOptions& options)
+      : worker_(std::move(worker)), options_(options) {}
   Error failure(const std::string& what, const Worker::Reply& reply) const;
 
   std::unique_ptr<Worker> worker_;
   const EvalOptions& options_;
-  std::string workdir_;
-  std::mutex judging_;
+  std::mutex mutex_;  // one command at a time
   double reference_ms_ = 0.0;
   bool reference_cached_ = false;
   bool degenerate_ = false;
