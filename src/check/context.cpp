@@ -104,11 +104,12 @@ bool decorated_as(const SyntaxTree& tree, TSNode decorated, std::string_view nam
 FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) {
   const Grammar& g = python_grammar();
   Context top(tree, *this, nodes, 0);
-  for (const FlatNode& flat : nodes) {
-    TSNode node = flat.node;
-    TSSymbol symbol = flat.named ? flat.symbol : 0;
+  for (uint32_t i = 0; i < nodes.size(); ++i) {
+    TSNode node = nodes[i].node;
+    TSSymbol symbol = nodes[i].named ? nodes[i].symbol : 0;
     if (symbol == g.import_statement || symbol == g.import_from_statement) {
-      for (const ImportedName& name : top.imported_names(node)) {
+      Context statement(tree, *this, nodes, i);
+      for (const ImportedName& name : statement.imported_names()) {
         if (!ts_node_is_null(name.alias)) {
           bindings_[std::string(tree.text(name.alias))] = name.qualified;
         } else if (symbol == g.import_statement) {
@@ -204,12 +205,16 @@ const std::string& Context::callee_name() const {
   return callee_;
 }
 
-std::vector<ImportedName> Context::imported_names(TSNode statement) const {
+const std::vector<ImportedName>& Context::imported_names() const {
+  if (imports_done_) return imports_;
+  imports_done_ = true;
   const Grammar& g = grammar_;
-  std::vector<ImportedName> names;
+  if (symbol() != g.import_statement && symbol() != g.import_from_statement) return imports_;
+  TSNode statement = node();
+  std::vector<ImportedName>& names = imports_;
   std::string module;
   TSNode module_node = field(statement, g.field_module_name);
-  if (ts_node_symbol(statement) == g.import_from_statement) {
+  if (symbol() == g.import_from_statement) {
     if (ts_node_is_null(module_node)) return names;
     module = ts_node_symbol(module_node) == g.dotted_name ? dotted(tree_, module_node)
                                                           : std::string(text(module_node));

@@ -64,7 +64,9 @@ class Context {
   // builtins resolve to their own name; empty when `expr` is no resolvable
   // dotted name.
   std::string qualified_name(TSNode expr) const;
-  std::vector<ImportedName> imported_names(TSNode import_statement) const;
+  // The names the current node imports when it is an import statement;
+  // empty otherwise. Computed once per node.
+  const std::vector<ImportedName>& imported_names() const;
   // The qualified name of the current node when it is a whole name reference
   // (an identifier or attribute chain not part of a longer chain nor of an
   // import); empty otherwise. Computed once per node.
@@ -89,8 +91,10 @@ class Context {
   uint32_t index_;
   mutable bool reference_done_ = false;
   mutable bool callee_done_ = false;
+  mutable bool imports_done_ = false;
   mutable std::string reference_;
   mutable std::string callee_;
+  mutable std::vector<ImportedName> imports_;
 };
 
 // The target `m.conv1` as written, without whitespace, shortened when long.

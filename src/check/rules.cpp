@@ -86,7 +86,7 @@ void match_names(const Context& c, Names list, std::vector<Finding>& out) {
   const Grammar& g = c.grammar();
   TSNode node = c.node();
   if (c.symbol() == g.import_statement || c.symbol() == g.import_from_statement) {
-    for (const ImportedName& name : c.imported_names(node)) {
+    for (const ImportedName& name : c.imported_names()) {
       std::string_view qualified = name.qualified;
       if (qualified.ends_with(".*")) qualified.remove_suffix(2);
       if (name_in(qualified, list)) out.push_back({name.at, std::string(qualified)});
