@@ -42,9 +42,9 @@ struct Reply {
 
 Reply parse_reply(std::string_view text);
 
-// Checks candidates one after the other with one Python parser, kept
-// between calls (creating a parser costs about a tenth of a check). Not
-// thread-safe: use one Checker per thread.
+// Checks candidates one after the other with one Python parser and one node
+// buffer, kept between calls (creating a parser costs about a tenth of a
+// check). Not thread-safe: use one Checker per thread.
 class Checker {
  public:
   Checker();
@@ -63,8 +63,8 @@ class Checker {
   std::vector<Verdict> check_reply(std::string_view reply_text);
 
  private:
-  struct Parser;
-  std::unique_ptr<Parser> parser_;
+  struct State;
+  std::unique_ptr<State> state_;
 };
 
 // Conveniences for a single check: a temporary Checker.

@@ -27,15 +27,16 @@ std::string describe_error(const SyntaxTree& tree, TSNode error) {
 
 }  // namespace
 
-struct Checker::Parser {
+struct Checker::State {
   struct Deleter {
     void operator()(TSParser* p) const { ts_parser_delete(p); }
   };
   std::unique_ptr<TSParser, Deleter> parser{ts_parser_new()};
+  std::vector<check_internal::FlatNode> nodes;  // the last tree's, flattened
 };
 
-Checker::Checker() : parser_(std::make_unique<Parser>()) {
-  ts_parser_set_language(parser_->parser.get(), check_internal::python_language());
+Checker::Checker() : state_(std::make_unique<State>()) {
+  ts_parser_set_language(state_->parser.get(), check_internal::python_language());
 }
 
 Checker::~Checker() = default;
@@ -43,15 +44,14 @@ Checker::Checker(Checker&&) noexcept = default;
 Checker& Checker::operator=(Checker&&) noexcept = default;
 
 std::vector<Verdict> Checker::check_source(std::string_view python_source) {
-  SyntaxTree tree(parser_->parser.get(), python_source);
+  SyntaxTree tree(state_->parser.get(), python_source);
   if (auto error = tree.first_error()) {
     const auto& syntax = check_internal::kSyntaxError;
     return {{std::string(syntax.code),
              check_internal::fill(syntax.message, "detail", describe_error(tree, *error)),
              check_internal::line_of(*error), check_internal::column_of(*error)}};
   }
-  std::vector<check_internal::FlatNode> nodes;
-  nodes.reserve(python_source.size() / 2 + 1);  // seed kernels: about 0.4 nodes a byte
+  std::vector<check_internal::FlatNode>& nodes = state_->nodes;
   check_internal::flatten(tree.root(), nodes);
   FileFacts facts(tree, nodes);
   std::vector<Verdict> verdicts;
@@ -71,6 +71,8 @@ std::vector<Verdict> Checker::check_source(std::string_view python_source) {
                             check_internal::line_of(f.at), check_internal::column_of(f.at)});
     }
   }
+  // The buffer is kept for the next file unless it grew large (2.5 MB).
+  if (nodes.capacity() > (1u << 16)) nodes = {};
   std::stable_sort(verdicts.begin(), verdicts.end(), [](const Verdict& a, const Verdict& b) {
     return a.line != b.line ? a.line < b.line : a.column < b.column;
   });

@@ -34,10 +34,8 @@ std::string dotted(const SyntaxTree& tree, TSNode node) {
 // parentheses (explicit stack: targets may be nested thousands deep).
 bool pattern_binds(const SyntaxTree& tree, TSNode pattern, std::string_view name) {
   const Grammar& g = python_grammar();
-  std::vector<TSNode> stack{pattern};
-  while (!stack.empty()) {
-    TSNode node = stack.back();
-    stack.pop_back();
+  std::vector<TSNode> stack;  // allocates only for groups of targets
+  for (TSNode node = pattern;;) {
     TSSymbol symbol = ts_node_symbol(node);
     if (symbol == g.identifier) {
       if (tree.text(node) == name) return true;
@@ -45,8 +43,10 @@ bool pattern_binds(const SyntaxTree& tree, TSNode pattern, std::string_view name
       uint32_t n = ts_node_named_child_count(node);
       for (uint32_t i = 0; i < n; ++i) stack.push_back(ts_node_named_child(node, i));
     }
+    if (stack.empty()) return false;
+    node = stack.back();
+    stack.pop_back();
   }
-  return false;
 }
 
 // The target a binding construct writes to, if `node` is one.

@@ -174,20 +174,22 @@ bool own_attribute(const Context& c, TSNode object, std::string_view name) {
 // Every attribute written by a target pattern (through tuples, lists, stars).
 void foreign_targets(const Context& c, TSNode target, std::vector<Finding>& out) {
   const Grammar& g = c.grammar();
-  std::vector<TSNode> stack{target};
-  while (!stack.empty()) {
-    TSNode node = stack.back();
-    stack.pop_back();
+  std::vector<TSNode> stack;  // allocates only for groups of targets
+  for (TSNode node = target;;) {
     TSSymbol symbol = ts_node_symbol(node);
     if (symbol == g.attribute) {
       TSNode object = field(node, g.field_object);
       TSNode attribute = field(node, g.field_attribute);
-      if (ts_node_is_null(object) || ts_node_is_null(attribute)) continue;
-      if (!own_attribute(c, object, c.text(attribute))) out.push_back({node, written(c.text(node))});
+      if (!ts_node_is_null(object) && !ts_node_is_null(attribute) &&
+          !own_attribute(c, object, c.text(attribute)))
+        out.push_back({node, written(c.text(node))});
     } else if (g.is_target_group(symbol)) {
       uint32_t n = ts_node_named_child_count(node);
       for (uint32_t i = n; i-- > 0;) stack.push_back(ts_node_named_child(node, i));
     }
+    if (stack.empty()) return;
+    node = stack.back();
+    stack.pop_back();
   }
 }
 
