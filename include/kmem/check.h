@@ -43,8 +43,8 @@ struct Reply {
 Reply parse_reply(std::string_view text);
 
 // Checks candidates one after the other with one Python parser and one node
-// buffer, kept between calls (creating a parser costs about a tenth of a
-// check). Not thread-safe: use one Checker per thread.
+// buffer, kept between calls (cheaper than the free functions below when
+// checking many files). Not thread-safe: use one Checker per thread.
 class Checker {
  public:
   Checker();

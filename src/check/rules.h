@@ -1,6 +1,6 @@
 // The checker's rule table: one entry per rule (code, message template,
-// matcher, the node types it looks at). Adding a rule is adding one entry in rules.cpp and one row in
-// docs/verdicts.md. The two verdicts given before any rule runs (no code
+// matcher, the node types it looks at). Adding a rule is adding one entry in
+// rules.cpp and one row in docs/verdicts.md. The two verdicts given before any rule runs (no code
 // block, syntax error) are the constants below.
 #pragma once
 
