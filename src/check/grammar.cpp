@@ -13,7 +13,8 @@ namespace {
 TSFieldId field(const char* name) {
   TSFieldId id = ts_language_field_id_for_name(python_language(), name,
                                                static_cast<uint32_t>(std::strlen(name)));
-  if (id == 0) throw std::logic_error(std::string("the Python grammar has no field '") + name + "'");
+  if (id == 0)
+    throw std::logic_error(std::string("the Python grammar has no field '") + name + "'");
   return id;
 }
 

@@ -144,7 +144,8 @@ void defines_model(const Context& c, std::vector<Finding>& out) {
 }
 
 void no_model_new(const Context& c, std::vector<Finding>& out) {
-  if (c.symbol() == c.grammar().module && !c.facts().defines_model_new()) out.push_back({c.node(), ""});
+  if (c.symbol() == c.grammar().module && !c.facts().defines_model_new())
+    out.push_back({c.node(), ""});
 }
 
 void dynamic_getattr(const Context& c, std::vector<Finding>& out) {
@@ -167,8 +168,8 @@ void dynamic_setattr(const Context& c, std::vector<Finding>& out) {
 // Whether writing `<object>.<name>` is allowed: only a direct, non-dunder
 // attribute of the method's own `self`.
 bool own_attribute(const Context& c, TSNode object, std::string_view name) {
-  return ts_node_symbol(object) == c.grammar().identifier && c.text(object) == "self" && !is_dunder(name) &&
-         c.self_is_method_receiver();
+  return ts_node_symbol(object) == c.grammar().identifier && c.text(object) == "self" &&
+         !is_dunder(name) && c.self_is_method_receiver();
 }
 
 // Every attribute written by a target pattern (through tuples, lists, stars).
@@ -201,7 +202,7 @@ void foreign_attribute_assignment(const Context& c, std::vector<Finding>& out) {
       symbol == g.for_in_clause) {
     TSNode left = field(node, g.field_left);
     if (!ts_node_is_null(left)) foreign_targets(c, left, out);
-  } else if (symbol == g.as_pattern && ts_node_symbol(c.parent()) == g.with_item) {
+  } else if (symbol == g.as_pattern && c.parent_symbol() == g.with_item) {
     TSNode alias = field(node, g.field_alias);
     if (!ts_node_is_null(alias)) foreign_targets(c, alias, out);
   } else if (symbol == g.delete_statement) {
@@ -270,9 +271,8 @@ void references_model(const Context& c, std::vector<Finding>& out) {
   if (c.symbol() != g.identifier) return;
   std::string_view name = c.text(node);
   if (name != "Model" && name != "__main__") return;
-  TSNode parent = c.parent();
-  if (name == "Model" && ts_node_symbol(parent) == g.class_definition &&
-      ts_node_eq(field(parent, g.field_name), node))
+  if (name == "Model" && c.parent_symbol() == g.class_definition &&
+      ts_node_eq(field(c.parent(), g.field_name), node))
     return;  // defines_model
   out.push_back({node, std::string(name)});
 }
@@ -331,7 +331,8 @@ constexpr Rule kRules[] = {
     {"no_model_new", "the candidate defines no class named ModelNew", no_model_new, kModule},
     {"defines_model", "do not define a class named Model (the reference); define ModelNew only",
      defines_model, kClass},
-    {"dynamic_getattr", "getattr needs a literal, non-private attribute name", dynamic_getattr, kCall},
+    {"dynamic_getattr", "getattr needs a literal, non-private attribute name", dynamic_getattr,
+     kCall},
     {"dynamic_setattr", "setattr and delattr need a literal attribute name (got '{target}')",
      dynamic_setattr, kCall},
     {"foreign_attribute_assignment",
@@ -339,7 +340,8 @@ constexpr Rule kRules[] = {
      foreign_attribute_assignment, kTargets},
     {"uses_threads", "threads, processes and async tasks are not allowed in a candidate ('{target}')",
      uses_threads, kNamesStrings},
-    {"side_stream", "launching work on another CUDA stream is not allowed ('{target}')", side_stream, kNamesStrings},
+    {"side_stream", "launching work on another CUDA stream is not allowed ('{target}')", side_stream,
+     kNamesStrings},
     {"runtime_patching",
      "patching the timer, torch, the reference or builtins is not allowed ('{target}')",
      runtime_patching, kNames},
