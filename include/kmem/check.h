@@ -1,9 +1,11 @@
 // The checker: static rules applied to a candidate before any of its code
-// runs. parse_reply takes the candidate out of an agent's reply; check_source
-// parses it as Python (tree-sitter) and returns every offence it finds.
-// The codes and messages are listed in docs/verdicts.md.
+// runs. parse_reply takes the candidate out of an agent's reply; a Checker
+// (or the free check_source) parses it as Python (tree-sitter) and returns
+// every offence it finds. The codes and messages are listed in
+// docs/verdicts.md.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,14 +42,33 @@ struct Reply {
 
 Reply parse_reply(std::string_view text);
 
-// Every offence of the static rules, in source order; empty when the
-// candidate is clean. A syntax error is the only verdict when there is one.
-// The rules assume an fp32 problem (KernelBench's): reduced precision is an
-// offence.
-std::vector<Verdict> check_source(std::string_view python_source);
+// Checks candidates one after the other with one Python parser and one node
+// buffer, kept between calls (cheaper than the free functions below when
+// checking many files). Not thread-safe: use one Checker per thread.
+class Checker {
+ public:
+  Checker();
+  ~Checker();
+  Checker(Checker&&) noexcept;
+  Checker& operator=(Checker&&) noexcept;
 
-// parse_reply, then check_source on the chosen block, with verdict lines
-// counted in the reply (the block's first line is first_line).
+  // Every offence of the static rules, in source order; empty when the
+  // candidate is clean. A syntax error is the only verdict when there is
+  // one. The rules assume an fp32 problem (KernelBench's): reduced precision
+  // is an offence.
+  std::vector<Verdict> check_source(std::string_view python_source);
+
+  // parse_reply, then check_source on the chosen block, with verdict lines
+  // counted in the reply (the block's first line is first_line).
+  std::vector<Verdict> check_reply(std::string_view reply_text);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// Conveniences for a single check: a temporary Checker.
+std::vector<Verdict> check_source(std::string_view python_source);
 std::vector<Verdict> check_reply(std::string_view reply_text);
 
 std::string_view action_name(Action action);  // "CHECK", "SUBMIT", "none"

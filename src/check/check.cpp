@@ -1,9 +1,11 @@
-// check_source: parses the candidate, reports the first syntax error if there
-// is one, else walks the tree once (a cursor, iteratively) and offers every
-// node to every rule of the table.
+// The Checker: parses the candidate with its parser, reports the first syntax
+// error if there is one, else flattens the tree (one cursor walk), gathers the
+// file's facts from the nodes and offers every named node to the rules that
+// look at its type.
 #include <algorithm>
 
 #include "context.h"
+#include "grammar.h"
 #include "kmem/check.h"
 #include "rules.h"
 #include "syntax_tree.h"
@@ -25,47 +27,52 @@ std::string describe_error(const SyntaxTree& tree, TSNode error) {
 
 }  // namespace
 
-std::vector<Verdict> check_source(std::string_view python_source) {
-  SyntaxTree tree(python_source);
+struct Checker::State {
+  struct Deleter {
+    void operator()(TSParser* p) const { ts_parser_delete(p); }
+  };
+  std::unique_ptr<TSParser, Deleter> parser{ts_parser_new()};
+  std::vector<check_internal::FlatNode> nodes;  // the last tree's, flattened
+};
+
+Checker::Checker() : state_(std::make_unique<State>()) {
+  ts_parser_set_language(state_->parser.get(), check_internal::python_language());
+}
+
+Checker::~Checker() = default;
+Checker::Checker(Checker&&) noexcept = default;
+Checker& Checker::operator=(Checker&&) noexcept = default;
+
+std::vector<Verdict> Checker::check_source(std::string_view python_source) {
+  SyntaxTree tree(state_->parser.get(), python_source);
   if (auto error = tree.first_error()) {
     const auto& syntax = check_internal::kSyntaxError;
     return {{std::string(syntax.code),
              check_internal::fill(syntax.message, "detail", describe_error(tree, *error)),
              check_internal::line_of(*error), check_internal::column_of(*error)}};
   }
-  FileFacts facts(tree);
+  std::vector<check_internal::FlatNode>& nodes = state_->nodes;
+  check_internal::flatten(tree.root(), nodes);
+  FileFacts facts(tree, nodes);
   std::vector<Verdict> verdicts;
-  std::vector<TSNode> path;
   std::vector<Finding> findings;
-  TSTreeCursor cursor = ts_tree_cursor_new(tree.root());
-  path.push_back(tree.root());
-  for (bool more = true; more;) {
+  for (uint32_t i = 0; i < nodes.size(); ++i) {
     // Every rule looks at named nodes only (no punctuation, no keywords).
-    if (ts_node_is_named(path.back())) {
-      Context context(tree, facts, path, check_internal::type_of(path.back()));
-      for (const check_internal::Rule& rule : check_internal::rules()) {
-        findings.clear();
-        rule.match(context, findings);
-        for (const Finding& f : findings)
-          verdicts.push_back({std::string(rule.code),
-                              check_internal::fill(rule.message, "target", f.target),
-                              check_internal::line_of(f.at), check_internal::column_of(f.at)});
-      }
+    if (!nodes[i].named) continue;
+    std::span<const check_internal::Rule* const> rules = check_internal::rules_for(nodes[i].symbol);
+    if (rules.empty()) continue;
+    Context context(tree, facts, nodes, i);
+    for (const check_internal::Rule* rule : rules) {
+      findings.clear();
+      rule->match(context, findings);
+      for (const Finding& f : findings)
+        verdicts.push_back({std::string(rule->code),
+                            check_internal::fill(rule->message, "target", f.target),
+                            check_internal::line_of(f.at), check_internal::column_of(f.at)});
     }
-    if (ts_tree_cursor_goto_first_child(&cursor)) {
-      path.push_back(ts_tree_cursor_current_node(&cursor));
-      continue;
-    }
-    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
-      path.pop_back();
-      if (!ts_tree_cursor_goto_parent(&cursor)) {
-        more = false;
-        break;
-      }
-    }
-    if (more) path.back() = ts_tree_cursor_current_node(&cursor);
   }
-  ts_tree_cursor_delete(&cursor);
+  // The buffer is kept for the next file unless it grew large (2.5 MB).
+  if (nodes.capacity() > (1u << 16)) nodes = {};
   std::stable_sort(verdicts.begin(), verdicts.end(), [](const Verdict& a, const Verdict& b) {
     return a.line != b.line ? a.line < b.line : a.column < b.column;
   });
@@ -73,17 +80,21 @@ std::vector<Verdict> check_source(std::string_view python_source) {
   return verdicts;
 }
 
-}  // namespace kmem
-
-namespace kmem {
-
-std::vector<Verdict> check_reply(std::string_view reply_text) {
+std::vector<Verdict> Checker::check_reply(std::string_view reply_text) {
   Reply reply = parse_reply(reply_text);
   if (!reply.verdicts.empty()) return reply.verdicts;
   std::vector<Verdict> verdicts = check_source(reply.source);
   for (Verdict& v : verdicts)
     if (v.line > 0) v.line += reply.first_line - 1;
   return verdicts;
+}
+
+std::vector<Verdict> check_source(std::string_view python_source) {
+  return Checker().check_source(python_source);
+}
+
+std::vector<Verdict> check_reply(std::string_view reply_text) {
+  return Checker().check_reply(reply_text);
 }
 
 }  // namespace kmem

@@ -1,6 +1,6 @@
 // What a rule may know when it looks at one node: the file's import bindings
 // (so that aliases resolve to qualified names), whether it defines ModelNew,
-// where `self` is rebound, and the path from the root to the node.
+// where `self` is rebound, and the node's ancestors.
 #pragma once
 
 #include <span>
@@ -9,14 +9,16 @@
 #include <utility>
 #include <vector>
 
+#include "grammar.h"
 #include "syntax_tree.h"
 
 namespace kmem::check_internal {
 
-// Facts about the whole file, gathered by one walk before the rules run.
+// Facts about the whole file, gathered from its nodes before the rules run.
 class FileFacts {
  public:
-  explicit FileFacts(const SyntaxTree& tree);
+  // `nodes`: the tree's nodes, flattened.
+  FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes);
 
   // The qualified name a local name is bound to by an import or by a plain
   // alias assignment (`c = torch.cuda`); empty when none.
@@ -38,32 +40,40 @@ class FileFacts {
 // An imported name as written in an import statement, fully qualified.
 struct ImportedName {
   TSNode at;
+  TSNode alias;  // the `S` of `Stream as S`; a null node when there is none
   std::string qualified;  // "torch.cuda.Stream" for `from torch.cuda import Stream as S`
 };
 
 class Context {
  public:
-  // `path` runs from the root to the current node (the node is its last entry).
-  Context(const SyntaxTree& tree, const FileFacts& facts, std::span<const TSNode> path,
-          std::string_view type = {})
-      : tree_(tree), facts_(facts), path_(path), type_(type) {}
+  // The current node is nodes[index] (`nodes`: the tree, flattened).
+  Context(const SyntaxTree& tree, const FileFacts& facts, std::span<const FlatNode> nodes,
+          uint32_t index)
+      : grammar_(python_grammar()), tree_(tree), facts_(facts), nodes_(nodes), index_(index) {}
 
+  const Grammar& grammar() const { return grammar_; }
   const FileFacts& facts() const { return facts_; }
   std::string_view text(TSNode node) const { return tree_.text(node); }
-  TSNode node() const { return path_.back(); }
-  std::string_view type() const { return type_; }  // the current node's type
+  TSNode node() const { return nodes_[index_].node; }
+  TSSymbol symbol() const { return nodes_[index_].symbol; }  // the current node's type
   // The parent of the current node, or a null node at the root.
-  TSNode parent() const;
+  TSNode parent() const { return index_ == 0 ? TSNode{} : nodes_[nodes_[index_].parent].node; }
+  TSSymbol parent_symbol() const { return index_ == 0 ? 0 : nodes_[nodes_[index_].parent].symbol; }
 
   // "threading.Thread" for `th.Thread` after `import threading as th`; bare
   // builtins resolve to their own name; empty when `expr` is no resolvable
   // dotted name.
   std::string qualified_name(TSNode expr) const;
-  std::vector<ImportedName> imported_names(TSNode import_statement) const;
+  // The names the current node imports when it is an import statement;
+  // empty otherwise. Computed once per node.
+  const std::vector<ImportedName>& imported_names() const;
   // The qualified name of the current node when it is a whole name reference
   // (an identifier or attribute chain not part of a longer chain nor of an
   // import); empty otherwise. Computed once per node.
   const std::string& reference_name() const;
+  // The qualified name of the function the current node calls when it is a
+  // call; empty otherwise. Computed once per node.
+  const std::string& callee_name() const;
 
   // Whether `node` is a plain string literal (no interpolation, not
   // concatenated); its content goes to `content`.
@@ -74,16 +84,20 @@ class Context {
   bool self_is_method_receiver() const;
 
  private:
+  const Grammar& grammar_;
   const SyntaxTree& tree_;
   const FileFacts& facts_;
-  std::span<const TSNode> path_;
-  std::string_view type_;
+  std::span<const FlatNode> nodes_;
+  uint32_t index_;
   mutable bool reference_done_ = false;
+  mutable bool callee_done_ = false;
+  mutable bool imports_done_ = false;
   mutable std::string reference_;
+  mutable std::string callee_;
+  mutable std::vector<ImportedName> imports_;
 };
 
 // The target `m.conv1` as written, without whitespace, shortened when long.
 std::string written(std::string_view text);
-
 
 }  // namespace kmem::check_internal

@@ -5,6 +5,9 @@
 #include "rules.h"
 
 #include <algorithm>
+#include <vector>
+
+#include "grammar.h"
 
 namespace kmem::check_internal {
 namespace {
@@ -80,10 +83,10 @@ bool is_dunder(std::string_view name) {
 
 // Imports and references of the names in `list`.
 void match_names(const Context& c, Names list, std::vector<Finding>& out) {
+  const Grammar& g = c.grammar();
   TSNode node = c.node();
-  std::string_view type = c.type();
-  if (type == "import_statement" || type == "import_from_statement") {
-    for (const ImportedName& name : c.imported_names(node)) {
+  if (c.symbol() == g.import_statement || c.symbol() == g.import_from_statement) {
+    for (const ImportedName& name : c.imported_names()) {
       std::string_view qualified = name.qualified;
       if (qualified.ends_with(".*")) qualified.remove_suffix(2);
       if (name_in(qualified, list)) out.push_back({name.at, std::string(qualified)});
@@ -96,8 +99,8 @@ void match_names(const Context& c, Names list, std::vector<Finding>& out) {
 
 // Attribute accesses `x.<name>` for the names in `list`, whatever x is.
 void match_attributes(const Context& c, Names list, std::vector<Finding>& out) {
-  if (c.type() != "attribute") return;
-  TSNode attribute = field(c.node(), "attribute");
+  if (c.symbol() != c.grammar().attribute) return;
+  TSNode attribute = field(c.node(), c.grammar().field_attribute);
   if (ts_node_is_null(attribute)) return;
   std::string_view name = c.text(attribute);
   if (std::find(list.begin(), list.end(), name) != list.end())
@@ -106,29 +109,23 @@ void match_attributes(const Context& c, Names list, std::vector<Finding>& out) {
 
 // String literals (e.g. CUDA sources) holding one of the tokens in `list`.
 void match_strings(const Context& c, Names list, std::vector<Finding>& out) {
-  if (c.type() != "string_content") return;
+  if (c.symbol() != c.grammar().string_content) return;
   std::string_view text = c.text(c.node());
   for (std::string_view token : list)
     if (text.find(token) != std::string_view::npos) out.push_back({c.node(), std::string(token)});
 }
 
-// The function of a call, resolved, when the current node is a call.
-std::string called_name(const Context& c) {
-  if (c.type() != "call") return {};
-  TSNode function = field(c.node(), "function");
-  return ts_node_is_null(function) ? std::string{} : c.qualified_name(function);
-}
-
 // The n-th positional argument of the current call (0-based), or null.
 TSNode positional_argument(const Context& c, uint32_t index) {
-  TSNode arguments = field(c.node(), "arguments");
-  if (ts_node_is_null(arguments) || type_of(arguments) != "argument_list") return TSNode{};
+  const Grammar& g = c.grammar();
+  TSNode arguments = field(c.node(), g.field_arguments);
+  if (ts_node_is_null(arguments) || ts_node_symbol(arguments) != g.argument_list) return TSNode{};
   uint32_t n = ts_node_named_child_count(arguments);
   for (uint32_t i = 0; i < n; ++i) {
     TSNode a = ts_node_named_child(arguments, i);
-    std::string_view type = type_of(a);
-    if (ts_node_is_extra(a) || type == "keyword_argument" || type == "list_splat" ||
-        type == "dictionary_splat")
+    TSSymbol symbol = ts_node_symbol(a);
+    if (ts_node_is_extra(a) || symbol == g.keyword_argument || symbol == g.list_splat ||
+        symbol == g.dictionary_splat)
       continue;
     if (index-- == 0) return a;
   }
@@ -136,22 +133,23 @@ TSNode positional_argument(const Context& c, uint32_t index) {
 }
 
 bool is_setattr_call(const Context& c) {
-  std::string name = called_name(c);
+  const std::string& name = c.callee_name();
   return name == "setattr" || name == "delattr";
 }
 
 void defines_model(const Context& c, std::vector<Finding>& out) {
-  if (c.type() != "class_definition") return;
-  TSNode name = field(c.node(), "name");
+  if (c.symbol() != c.grammar().class_definition) return;
+  TSNode name = field(c.node(), c.grammar().field_name);
   if (!ts_node_is_null(name) && c.text(name) == "Model") out.push_back({name, ""});
 }
 
 void no_model_new(const Context& c, std::vector<Finding>& out) {
-  if (c.type() == "module" && !c.facts().defines_model_new()) out.push_back({c.node(), ""});
+  if (c.symbol() == c.grammar().module && !c.facts().defines_model_new())
+    out.push_back({c.node(), ""});
 }
 
 void dynamic_getattr(const Context& c, std::vector<Finding>& out) {
-  if (called_name(c) != "getattr") return;
+  if (c.callee_name() != "getattr") return;
   TSNode name = positional_argument(c, 1);
   if (ts_node_is_null(name)) return;
   std::string_view literal;
@@ -170,43 +168,44 @@ void dynamic_setattr(const Context& c, std::vector<Finding>& out) {
 // Whether writing `<object>.<name>` is allowed: only a direct, non-dunder
 // attribute of the method's own `self`.
 bool own_attribute(const Context& c, TSNode object, std::string_view name) {
-  return type_of(object) == "identifier" && c.text(object) == "self" && !is_dunder(name) &&
-         c.self_is_method_receiver();
+  return ts_node_symbol(object) == c.grammar().identifier && c.text(object) == "self" &&
+         !is_dunder(name) && c.self_is_method_receiver();
 }
 
 // Every attribute written by a target pattern (through tuples, lists, stars).
 void foreign_targets(const Context& c, TSNode target, std::vector<Finding>& out) {
-  std::vector<TSNode> stack{target};
-  while (!stack.empty()) {
-    TSNode node = stack.back();
-    stack.pop_back();
-    std::string_view type = type_of(node);
-    if (type == "attribute") {
-      TSNode object = field(node, "object");
-      TSNode attribute = field(node, "attribute");
-      if (ts_node_is_null(object) || ts_node_is_null(attribute)) continue;
-      if (!own_attribute(c, object, c.text(attribute))) out.push_back({node, written(c.text(node))});
-    } else if (type == "pattern_list" || type == "tuple_pattern" || type == "list_pattern" ||
-               type == "expression_list" || type == "tuple" || type == "list" ||
-               type == "parenthesized_expression" || type == "list_splat_pattern" ||
-               type == "list_splat" || type == "as_pattern_target") {
+  const Grammar& g = c.grammar();
+  std::vector<TSNode> stack;  // allocates only for groups of targets
+  for (TSNode node = target;;) {
+    TSSymbol symbol = ts_node_symbol(node);
+    if (symbol == g.attribute) {
+      TSNode object = field(node, g.field_object);
+      TSNode attribute = field(node, g.field_attribute);
+      if (!ts_node_is_null(object) && !ts_node_is_null(attribute) &&
+          !own_attribute(c, object, c.text(attribute)))
+        out.push_back({node, written(c.text(node))});
+    } else if (g.is_target_group(symbol)) {
       uint32_t n = ts_node_named_child_count(node);
       for (uint32_t i = n; i-- > 0;) stack.push_back(ts_node_named_child(node, i));
     }
+    if (stack.empty()) return;
+    node = stack.back();
+    stack.pop_back();
   }
 }
 
 void foreign_attribute_assignment(const Context& c, std::vector<Finding>& out) {
+  const Grammar& g = c.grammar();
   TSNode node = c.node();
-  std::string_view type = c.type();
-  if (type == "assignment" || type == "augmented_assignment" || type == "for_statement" ||
-      type == "for_in_clause") {
-    TSNode left = field(node, "left");
+  TSSymbol symbol = c.symbol();
+  if (symbol == g.assignment || symbol == g.augmented_assignment || symbol == g.for_statement ||
+      symbol == g.for_in_clause) {
+    TSNode left = field(node, g.field_left);
     if (!ts_node_is_null(left)) foreign_targets(c, left, out);
-  } else if (type == "as_pattern" && type_of(c.parent()) == "with_item") {
-    TSNode alias = field(node, "alias");
+  } else if (symbol == g.as_pattern && c.parent_symbol() == g.with_item) {
+    TSNode alias = field(node, g.field_alias);
     if (!ts_node_is_null(alias)) foreign_targets(c, alias, out);
-  } else if (type == "delete_statement") {
+  } else if (symbol == g.delete_statement) {
     uint32_t n = ts_node_named_child_count(node);
     for (uint32_t i = 0; i < n; ++i) foreign_targets(c, ts_node_named_child(node, i), out);
   } else if (is_setattr_call(c)) {
@@ -244,35 +243,36 @@ void introspection(const Context& c, std::vector<Finding>& out) {
 // dependency guard); contextlib.suppress is the same thing.
 void try_fallback(const Context& c, std::vector<Finding>& out) {
   match_names(c, kFallbackNames, out);
+  const Grammar& g = c.grammar();
   TSNode node = c.node();
-  if (c.type() != "try_statement") return;
+  if (c.symbol() != g.try_statement) return;
   bool handles = false;
   uint32_t n = ts_node_named_child_count(node);
   for (uint32_t i = 0; i < n; ++i) {
-    std::string_view type = type_of(ts_node_named_child(node, i));
-    handles = handles || type == "except_clause" || type == "except_group_clause";
+    TSSymbol symbol = ts_node_symbol(ts_node_named_child(node, i));
+    handles = handles || symbol == g.except_clause || symbol == g.except_group_clause;
   }
   if (!handles) return;
-  TSNode body = field(node, "body");
+  TSNode body = field(node, g.field_body);
   bool only_imports = !ts_node_is_null(body);
   uint32_t statements = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
   for (uint32_t i = 0; i < statements; ++i) {
     TSNode s = ts_node_named_child(body, i);
-    std::string_view type = type_of(s);
-    only_imports = only_imports && (ts_node_is_extra(s) || type == "import_statement" ||
-                                    type == "import_from_statement");
+    TSSymbol symbol = ts_node_symbol(s);
+    only_imports = only_imports && (ts_node_is_extra(s) || symbol == g.import_statement ||
+                                    symbol == g.import_from_statement);
   }
   if (!only_imports) out.push_back({node, ""});
 }
 
 void references_model(const Context& c, std::vector<Finding>& out) {
+  const Grammar& g = c.grammar();
   TSNode node = c.node();
-  if (c.type() != "identifier") return;
+  if (c.symbol() != g.identifier) return;
   std::string_view name = c.text(node);
   if (name != "Model" && name != "__main__") return;
-  TSNode parent = c.parent();
-  if (name == "Model" && type_of(parent) == "class_definition" &&
-      ts_node_eq(field(parent, "name"), node))
+  if (name == "Model" && c.parent_symbol() == g.class_definition &&
+      ts_node_eq(field(c.parent(), g.field_name), node))
     return;  // defines_model
   out.push_back({node, std::string(name)});
 }
@@ -282,24 +282,24 @@ void seed_manipulation(const Context& c, std::vector<Finding>& out) { match_name
 void precision_downcast(const Context& c, std::vector<Finding>& out) {
   match_names(c, kPrecisionNames, out);
   match_strings(c, kPrecisionStrings, out);
+  const Grammar& g = c.grammar();
   TSNode node = c.node();
-  std::string_view type = c.type();
-  if (type == "call") {
-    TSNode function = field(node, "function");
-    if (!ts_node_is_null(function) && type_of(function) == "attribute") {
-      TSNode method = field(function, "attribute");
+  if (c.symbol() == g.call) {
+    TSNode function = field(node, g.field_function);
+    if (!ts_node_is_null(function) && ts_node_symbol(function) == g.attribute) {
+      TSNode method = field(function, g.field_attribute);
       std::string_view name = ts_node_is_null(method) ? std::string_view{} : c.text(method);
       if (std::find(std::begin(kPrecisionMethods), std::end(kPrecisionMethods), name) !=
           std::end(kPrecisionMethods))
         out.push_back({method, std::string(".").append(name).append("()")});
     }
-  } else if (type == "keyword_argument") {
-    TSNode name = field(node, "name");
-    TSNode value = field(node, "value");
+  } else if (c.symbol() == g.keyword_argument) {
+    TSNode name = field(node, g.field_name);
+    TSNode value = field(node, g.field_value);
     if (ts_node_is_null(name) || ts_node_is_null(value)) return;
     std::string_view key = c.text(name);
     std::string_view literal;
-    if (key == "allow_tf32" && type_of(value) == "true")
+    if (key == "allow_tf32" && ts_node_symbol(value) == g.true_)
       out.push_back({node, "allow_tf32=True"});
     else if (key == "input_precision" && !(c.string_literal(value, &literal) && literal == "ieee"))
       out.push_back({node, written(c.text(node))});
@@ -308,44 +308,75 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
 
 void dynamic_code(const Context& c, std::vector<Finding>& out) { match_names(c, kDynamicCodeNames, out); }
 
+// The node types the matchers look at.
+constexpr std::string_view kModule[] = {"module"};
+constexpr std::string_view kClass[] = {"class_definition"};
+constexpr std::string_view kCall[] = {"call"};
+constexpr std::string_view kIdentifier[] = {"identifier"};
+constexpr std::string_view kTargets[] = {"assignment", "augmented_assignment", "for_statement",
+                                         "for_in_clause", "as_pattern", "delete_statement", "call"};
+// match_names: imports and name references.
+constexpr std::string_view kNames[] = {"import_statement", "import_from_statement", "identifier",
+                                       "attribute"};
+// match_names and match_strings (match_attributes looks at attributes).
+constexpr std::string_view kNamesStrings[] = {"import_statement", "import_from_statement",
+                                              "identifier", "attribute", "string_content"};
+constexpr std::string_view kNamesTry[] = {"import_statement", "import_from_statement",
+                                          "identifier", "attribute", "try_statement"};
+constexpr std::string_view kPrecision[] = {"import_statement", "import_from_statement",
+                                           "identifier", "attribute", "string_content", "call",
+                                           "keyword_argument"};
+
 constexpr Rule kRules[] = {
-    {"no_model_new", "the candidate defines no class named ModelNew", no_model_new},
+    {"no_model_new", "the candidate defines no class named ModelNew", no_model_new, kModule},
     {"defines_model", "do not define a class named Model (the reference); define ModelNew only",
-     defines_model},
-    {"dynamic_getattr", "getattr needs a literal, non-private attribute name", dynamic_getattr},
+     defines_model, kClass},
+    {"dynamic_getattr", "getattr needs a literal, non-private attribute name", dynamic_getattr,
+     kCall},
     {"dynamic_setattr", "setattr and delattr need a literal attribute name (got '{target}')",
-     dynamic_setattr},
+     dynamic_setattr, kCall},
     {"foreign_attribute_assignment",
      "assignment to attribute '{target}' is not allowed (only self.<x>)",
-     foreign_attribute_assignment},
+     foreign_attribute_assignment, kTargets},
     {"uses_threads", "threads, processes and async tasks are not allowed in a candidate ('{target}')",
-     uses_threads},
-    {"side_stream", "launching work on another CUDA stream is not allowed ('{target}')", side_stream},
+     uses_threads, kNamesStrings},
+    {"side_stream", "launching work on another CUDA stream is not allowed ('{target}')", side_stream,
+     kNamesStrings},
     {"runtime_patching",
      "patching the timer, torch, the reference or builtins is not allowed ('{target}')",
-     runtime_patching},
+     runtime_patching, kNames},
     {"introspection",
      "reading other objects through gc, inspect, ctypes, sys frames or /proc is not allowed "
      "('{target}')",
-     introspection},
+     introspection, kNamesStrings},
     {"try_fallback",
      "try/except around the custom path (a fallback to torch) is not allowed; only imports may be "
      "guarded",
-     try_fallback},
+     try_fallback, kNamesTry},
     {"references_model", "the candidate must not use or wrap the reference Model ('{target}')",
-     references_model},
+     references_model, kIdentifier},
     {"seed_manipulation",
      "the candidate must not seed or read random number generators' state ('{target}')",
-     seed_manipulation},
+     seed_manipulation, kNames},
     {"precision_downcast", "an fp32 problem must be computed in fp32 (no TF32, fp16 or bf16): '{target}'",
-     precision_downcast},
+     precision_downcast, kPrecision},
     {"dynamic_code", "exec, eval, compile and __import__ hide code from the checker ('{target}')",
-     dynamic_code},
+     dynamic_code, kNames},
 };
 
 }  // namespace
 
-std::span<const Rule> rules() { return kRules; }
+std::span<const Rule* const> rules_for(TSSymbol symbol) {
+  // Built once from the constant table and grammar, then only read.
+  static const std::vector<std::vector<const Rule*>> by_symbol = [] {
+    std::vector<std::vector<const Rule*>> table(ts_language_symbol_count(python_language()));
+    for (const Rule& rule : kRules)
+      for (std::string_view type : rule.types) table.at(python_symbol(type)).push_back(&rule);
+    return table;
+  }();
+  if (symbol >= by_symbol.size()) return {};
+  return by_symbol[symbol];
+}
 
 std::string fill(std::string_view message, std::string_view name, std::string_view value) {
   std::string placeholder(1, '{');

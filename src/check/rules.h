@@ -1,6 +1,6 @@
 // The checker's rule table: one entry per rule (code, message template,
-// matcher). Adding a rule is adding one entry in rules.cpp and one row in
-// docs/verdicts.md. The two verdicts given before any rule runs (no code
+// matcher, the node types it looks at). Adding a rule is adding one entry in
+// rules.cpp and one row in docs/verdicts.md. The two verdicts given before any rule runs (no code
 // block, syntax error) are the constants below.
 #pragma once
 
@@ -36,9 +36,13 @@ struct Rule {
   std::string_view code;
   std::string_view message;  // may hold {target}
   Matcher match;
+  // The named node types ("call") the matcher looks at: it is offered the
+  // nodes of these types only.
+  std::span<const std::string_view> types;
 };
 
-std::span<const Rule> rules();
+// The rules whose types hold `symbol`, in table order.
+std::span<const Rule* const> rules_for(TSSymbol symbol);
 
 // `message` with its placeholder {name} replaced by `value`.
 std::string fill(std::string_view message, std::string_view name, std::string_view value);

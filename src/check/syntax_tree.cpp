@@ -1,16 +1,16 @@
-// Parsing with tree-sitter and finding the first syntax error, iteratively
-// (a cursor, no recursion) so that deeply nested code cannot overflow the stack.
+// Parsing with tree-sitter, finding the first syntax error and flattening the
+// tree, iteratively (a cursor, no recursion) so that deeply nested code cannot
+// overflow the stack.
 #include "syntax_tree.h"
 
-extern "C" const TSLanguage* tree_sitter_python(void);
+#include <cstring>
 
 namespace kmem::check_internal {
 
-SyntaxTree::SyntaxTree(std::string_view source) : source_(source), parser_(ts_parser_new()) {
-  ts_parser_set_language(parser_.get(), tree_sitter_python());
-  tree_.reset(ts_parser_parse_string(parser_.get(), nullptr, source.data(),
-                                     static_cast<uint32_t>(source.size())));
-}
+SyntaxTree::SyntaxTree(TSParser* parser, std::string_view source)
+    : source_(source),
+      tree_(ts_parser_parse_string(parser, nullptr, source.data(),
+                                   static_cast<uint32_t>(source.size()))) {}
 
 std::string_view SyntaxTree::text(TSNode node) const {
   uint32_t start = ts_node_start_byte(node);
@@ -26,7 +26,7 @@ std::optional<TSNode> SyntaxTree::first_error() const {
   std::optional<TSNode> found;
   while (!found) {
     TSNode node = ts_tree_cursor_current_node(&cursor);
-    if (type_of(node) == "ERROR" || ts_node_is_missing(node)) {
+    if (std::strcmp(ts_node_type(node), "ERROR") == 0 || ts_node_is_missing(node)) {
       found = node;
     } else if (ts_node_has_error(node) && ts_tree_cursor_goto_first_child(&cursor)) {
       continue;
@@ -43,6 +43,32 @@ std::optional<TSNode> SyntaxTree::first_error() const {
   }
   ts_tree_cursor_delete(&cursor);
   return found;
+}
+
+void flatten(TSNode root, std::vector<FlatNode>& out) {
+  out.clear();
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  auto record = [&](uint32_t parent) {
+    TSNode node = ts_tree_cursor_current_node(&cursor);
+    out.push_back({node, parent, ts_node_symbol(node), ts_node_is_named(node)});
+    return static_cast<uint32_t>(out.size() - 1);
+  };
+  uint32_t current = record(0);
+  for (;;) {
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      current = record(current);
+      continue;
+    }
+    // The next sibling, climbing up as needed; done back at the root.
+    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        ts_tree_cursor_delete(&cursor);
+        return;
+      }
+      current = out[current].parent;
+    }
+    current = record(out[current].parent);
+  }
 }
 
 }  // namespace kmem::check_internal

@@ -23,8 +23,8 @@ struct CheckOptions {
   bool json = false;
 };
 
-std::vector<Verdict> check_text(const fs::path& path, std::string_view text) {
-  return path.extension() == ".py" ? check_source(text) : check_reply(text);
+std::vector<Verdict> check_text(Checker& checker, const fs::path& path, std::string_view text) {
+  return path.extension() == ".py" ? checker.check_source(text) : checker.check_reply(text);
 }
 
 nlohmann::json to_json(const std::vector<Verdict>& verdicts) {
@@ -57,11 +57,12 @@ int run_check(const CheckOptions& options) {
   } else {
     files.push_back(options.file);
   }
+  Checker checker;
   for (const fs::path& path : files) {
     auto text = read_file(path.string());
     if (!text) return report_error("check", text.error());
     std::string name = options.dir.empty() ? path.string() : path.filename().string();
-    results[name] = check_text(path, *text);
+    results[name] = check_text(checker, path, *text);
   }
   bool rejected = false;
   nlohmann::json by_file = nlohmann::json::object();

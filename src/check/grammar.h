@@ -1,0 +1,42 @@
+// The node types and fields of the Python grammar that the checker looks at,
+// as tree-sitter ids: the rules compare integers, never type or field names.
+// The table is looked up once from the compiled-in grammar and never changes.
+#pragma once
+
+#include <tree_sitter/api.h>
+
+#include <string_view>
+
+namespace kmem::check_internal {
+
+const TSLanguage* python_language();
+
+// The named node type `name` ("call"); throws std::logic_error naming it if
+// the grammar has none.
+TSSymbol python_symbol(std::string_view name);
+
+struct Grammar {
+  // Named node types (public symbols, so aliases compare equal).
+  TSSymbol aliased_import, argument_list, as_pattern, as_pattern_target, assignment,
+      attribute, augmented_assignment, block, call, class_definition, decorated_definition,
+      decorator, default_parameter, delete_statement, dictionary_splat, dotted_name,
+      except_clause, except_group_clause, expression_list, for_in_clause, for_statement,
+      function_definition, identifier, import_from_statement, import_statement, interpolation,
+      keyword_argument, lambda, list, list_pattern, list_splat, list_splat_pattern, module,
+      named_expression, parenthesized_expression, pattern_list, string, string_content, true_,
+      try_statement, tuple, tuple_pattern, typed_default_parameter, typed_parameter,
+      wildcard_import, with_item;
+  // Field ids, named as in the generated parser (field_left for "left").
+  TSFieldId field_alias, field_arguments, field_attribute, field_body, field_function, field_left,
+      field_module_name, field_name, field_object, field_parameters, field_right, field_value;
+
+  // Whether `symbol` is a target pattern that holds other targets (a tuple,
+  // a list, a star, parentheses).
+  bool is_target_group(TSSymbol symbol) const;
+};
+
+// The table for python_language(); throws std::logic_error naming the type
+// or field if the grammar lacks one.
+const Grammar& python_grammar();
+
+}  // namespace kmem::check_internal
