@@ -32,29 +32,32 @@ def stage(name, call):
         raise StageError(name, error) from error
 
 
-def forward_trials(model, trial_inputs, device, own_names):
+def forward_trials(model, trial_inputs, device):
     """Runs every correctness trial on clones. Returns the outputs (plain
-    copies), whether each trial changed its inputs, the output types and own
-    kernel launches."""
-    outputs, inputs_changed, types, launches = [], [], set(), 0
-    for index, inputs in enumerate(trial_inputs):
+    copies), whether each trial changed its inputs, and the output types."""
+    outputs, inputs_changed, types = [], [], set()
+    for inputs in trial_inputs:
         clones = problem.clone_inputs(inputs)
-        result = {}
-
-        def call():
-            with torch.no_grad():
-                result["out"] = model(*clones)
-            problem.synchronize(device)
-
-        if device == "cuda" and index == 0:
-            launches += kernels.count_own_launches(kernels.profiled_kernel_names(call), own_names)
-        else:
-            call()
-        values = problem.as_output_list(result["out"])
+        with torch.no_grad():
+            result = model(*clones)
+        problem.synchronize(device)
+        values = problem.as_output_list(result)
         types |= {f"{type(v).__module__}.{type(v).__qualname__}" for v in values}
         outputs.append([problem.plain_copy(v) for v in values])
         inputs_changed.append(not compare.same_inputs(inputs, clones))
-    return outputs, inputs_changed, sorted(types), launches
+    return outputs, inputs_changed, sorted(types)
+
+
+def profiled_launches(model, inputs, names):
+    """Launches of kernels called `names` in one profiled forward on clones.
+    Run after timing: the profiler is slow to start and is kept away from
+    the timed calls."""
+    clones = problem.clone_inputs(inputs)
+
+    def call():
+        with torch.no_grad():
+            model(*clones)
+    return kernels.count_own_launches(kernels.profiled_kernel_names(call), names)
 
 
 def run(channel, clock):
@@ -75,16 +78,18 @@ def run(channel, clock):
             raise StageError("protocol", RuntimeError("no inputs command"))
         saved = transfer.load(go["path"], device)
         clock.lap("load_inputs")
-        own_names = watch.cuda_kernel_names | kernels.triton_kernel_names(vars(module))
+        triton = kernels.TritonLaunches(vars(module))
+        own_names = watch.cuda_kernel_names | triton.names
         model = stage("init", lambda: problem.build_model(
             module.ModelNew, saved["init_inputs"], cmd["init_seed"], device))
         clock.lap("init")
         threads_before = threading.active_count()
-        watch.extension_calls = 0  # calls at import or in __init__ are no launches during forward
-        outputs, inputs_changed, types, launches = stage(
-            "forward", lambda: forward_trials(model, saved["trials"], device, own_names))
-        if device != "cuda":
-            launches = watch.extension_calls
+        watch.extension_calls = triton.launches = 0  # calls at import or in __init__ do not count
+        outputs, inputs_changed, types = stage("forward", lambda: forward_trials(model, saved["trials"], device))
+        # Launches of its own kernels during the trials: Triton launches are
+        # counted as they happen; on the CPU, calls into its extensions; a
+        # CUDA extension's kernels are seen by the profiler (after timing).
+        launches = triton.launches + (watch.extension_calls if device != "cuda" else 0)
         clock.lap("trials")
         spec = cmd["timing"]
         channel.acquire_timing_lock()
@@ -95,6 +100,9 @@ def run(channel, clock):
         finally:
             channel.release_timing_lock()
         clock.lap("timing")
+        if launches == 0 and device == "cuda" and (watch.cuda_kernel_names or triton.uncounted):
+            launches = stage("forward", lambda: profiled_launches(model, saved["trials"][0], own_names))
+            clock.lap("profile")
         timed_outputs = [[problem.plain_copy(v) for v in problem.as_output_list(timed[i])]
                          for i in range(len(saved["timing"]))]
         torch.save({"trials": outputs, "inputs_changed": inputs_changed, "timed": timed_outputs}, cmd["outputs"])

@@ -5,8 +5,9 @@ recorded (its CUDA sources give the `__global__` names), built in a folder
 keyed by its sources and the toolchain (a build cache shared by candidates),
 and the returned module's functions are wrapped with call counters. After the
 import, Triton kernels are the JITFunction / Autotuner / Heuristics objects in
-the candidate's namespace. On CUDA, launches are kernel names in a profile of
-one forward; on the CPU, calls into the candidate's extensions."""
+the candidate's namespace, and each JITFunction's launches are counted. A
+CUDA extension's kernels are found by name in a profile of one forward; on
+the CPU, calls into the candidate's extensions count."""
 import functools
 import hashlib
 import importlib.util
@@ -124,25 +125,44 @@ class KernelWatch:
         return counted
 
 
-def triton_kernel_names(namespace):
-    """Names of the Triton kernels among `namespace`'s values (and the
-    attributes of the classes it defines)."""
-    try:
-        from triton.runtime.jit import JITFunction
-    except ImportError:
-        return set()
-    values = list(namespace.values())
-    values += [v for cls in namespace.values() if isinstance(cls, type) for v in vars(cls).values()]
-    names = set()
-    for value in values:
-        seen = 0
-        while value is not None and not isinstance(value, JITFunction) and seen < 8:
-            value = getattr(value, "fn", None)  # Autotuner / Heuristics wrap a JITFunction
-            seen += 1
-        if isinstance(value, JITFunction):
-            names.add(getattr(value.fn, "__name__", ""))
-    names.discard("")
-    return names
+class TritonLaunches:
+    """The Triton kernels among a namespace's values (and the attributes of
+    the classes it defines), each with its launches counted: every launch,
+    direct or through an Autotuner / Heuristics, goes through the kernel's
+    JITFunction.run, which is wrapped here."""
+
+    def __init__(self, namespace):
+        self.names = set()
+        self.launches = 0
+        self.uncounted = False  # some kernel could not be wrapped: only a profile can tell
+        try:
+            from triton.runtime.jit import JITFunction
+        except ImportError:
+            return
+        values = list(namespace.values())
+        values += [v for cls in namespace.values() if isinstance(cls, type) for v in vars(cls).values()]
+        wrapped = set()
+        for value in values:
+            seen = 0
+            while value is not None and not isinstance(value, JITFunction) and seen < 8:
+                value = getattr(value, "fn", None)  # Autotuner / Heuristics wrap a JITFunction
+                seen += 1
+            if isinstance(value, JITFunction) and id(value) not in wrapped:
+                wrapped.add(id(value))
+                self.names.add(getattr(value.fn, "__name__", ""))
+                try:
+                    value.run = self._counted(value.run)
+                except (AttributeError, TypeError):  # a Triton whose kernels take no attributes
+                    self.uncounted = True
+        self.names.discard("")
+
+    def _counted(self, run):
+        @functools.wraps(run)
+        def counted(*args, **kwargs):
+            if not kwargs.get("warmup", False):  # warmup=True compiles without launching
+                self.launches += 1
+            return run(*args, **kwargs)
+        return counted
 
 
 def profiled_kernel_names(call):

@@ -1,6 +1,6 @@
 """What a worker does before it is given a job, all of it trusted code: the
 imports and device set-up that every job of its role needs (CUDA context,
-cuBLAS, the profiler, the flop counter). The orchestrator starts workers
+cuBLAS, Triton, the flop counter). The orchestrator starts workers
 ahead of need, so this happens while other jobs run. A failure here is only
 logged: the job then pays for the set-up itself, or reports the real error."""
 import sys
@@ -15,13 +15,6 @@ def _initialise_cuda():
     (x @ x).sum().item()  # creates the context and the cuBLAS handle
 
 
-def _initialise_profiler(device):
-    from torch.profiler import ProfilerActivity, profile
-    activity = ProfilerActivity.CUDA if device == "cuda" else ProfilerActivity.CPU
-    with profile(activities=[activity]):
-        (torch.ones(8, device=device) + 1).sum().item()
-
-
 def prepare(role, device):
     try:
         if device == "cuda":
@@ -30,7 +23,6 @@ def prepare(role, device):
             from . import roofline
             roofline.load_flop_counter()
         elif device == "cuda":
-            _initialise_profiler(device)
             try:
                 import triton  # noqa: F401  (most candidates use it)
             except ImportError:
