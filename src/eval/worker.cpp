@@ -46,11 +46,14 @@ void Worker::release(TimingLock& timing_lock) {
   holds_lock_ = false;
 }
 
+void Worker::enroll(TimingLock& timing_lock) {
+  if (timing_lock_ != nullptr) return;
+  timing_lock_ = &timing_lock;
+  timing_lock.enroll(process_->pid());
+}
+
 Worker::Reply Worker::next(Clock::time_point& deadline, TimingLock& timing_lock) {
-  if (timing_lock_ == nullptr) {
-    timing_lock_ = &timing_lock;
-    timing_lock.enroll(process_->pid());
-  }
+  enroll(timing_lock);
   for (;;) {
     std::string line;
     auto read = process_->read_line(deadline, line);

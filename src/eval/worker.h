@@ -31,6 +31,9 @@ class Worker {
                                                const std::string& log_path, const std::vector<int>& cpus);
   ~Worker();
 
+  // Puts the worker under the timing lock (paused while another measures);
+  // next() does it at the latest.
+  void enroll(TimingLock& timing_lock);
   bool send(const Json& command);
   // The next event other than the timing lock's; extends `deadline` by any
   // wait for the lock. Never returns holding the lock.

@@ -40,6 +40,7 @@ Result<std::unique_ptr<Worker>> WorkerPool::take(const std::string& role) {
     if (!started) return started.error();
     worker = std::move(*started);
   }
+  worker->enroll(timing_lock_);
   // A replacement that fails to start is that later job's error, not this one's.
   (void)refill(role, lane);
   return worker;

@@ -1,7 +1,9 @@
 // Worker processes started ahead of need. A worker spends seconds importing
 // torch, setting up the device and warming the profiler before it can take a
 // job; the pool starts them early, while other jobs run, so that a job finds
-// one ready. It starts no more than the batch will still take.
+// one ready. It starts no more than the batch will still take. Waiting
+// workers run only our own set-up code, so they are not paused by the timing
+// lock; a worker is enrolled in it when a job takes it.
 #pragma once
 
 #include <deque>
@@ -19,13 +21,14 @@ namespace kmem::eval {
 class WorkerPool {
  public:
   // Logs go to `log_dir`/ROLE-N.log.
-  WorkerPool(const EvalOptions& options, std::string log_dir, const TimingLock& timing_lock)
+  WorkerPool(const EvalOptions& options, std::string log_dir, TimingLock& timing_lock)
       : options_(options), log_dir_(std::move(log_dir)), timing_lock_(timing_lock) {}
 
   // The batch will take `count` workers of `role`; keep up to `ahead` of
   // them started before they are asked for.
   Status expect(const std::string& role, int count, int ahead);
-  // A started worker of `role`: one that is ready, or a new one.
+  // A started worker of `role` (one that is ready, or a new one), enrolled
+  // in the timing lock.
   Result<std::unique_ptr<Worker>> take(const std::string& role);
 
  private:
@@ -39,7 +42,7 @@ class WorkerPool {
 
   const EvalOptions& options_;
   std::string log_dir_;
-  const TimingLock& timing_lock_;
+  TimingLock& timing_lock_;
   std::mutex mutex_;
   std::map<std::string, Lane> lanes_;
   int started_ = 0;
