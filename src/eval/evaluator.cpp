@@ -1,5 +1,6 @@
-// Evaluating jobs: a pool of threads, one candidate process each, sharing one
-// reference process per problem and one timing lock.
+// Evaluating jobs: `parallel` threads, one candidate process each, sharing one
+// reference process per problem, one timing lock and one pool of workers
+// started ahead of need.
 #include <fmt/format.h>
 #include <stdlib.h>
 
@@ -75,9 +76,9 @@ class Batch {
         return;
       }
     }
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) pool.emplace_back([this] { work(); });
-    for (auto& thread : pool) thread.join();
+    std::vector<std::thread> job_threads;
+    for (int t = 0; t < threads; ++t) job_threads.emplace_back([this] { work(); });
+    for (auto& thread : job_threads) thread.join();
     pool_.reset();
     fs::remove_all(root_, ec);
   }
