@@ -58,10 +58,10 @@ class Reference:
             self.cache.write({"reference_ms": self.reference_ms, "roofline_ms": self.roofline_ms})
             self.measured = False
 
-    def share(self, folder):
+    def share(self, folder, ipc):
         """A copy of the inputs for the candidate working in `folder`."""
         self.release(folder)
-        self.shared[folder] = transfer.SharedInputs(self.payload, folder, self.device)
+        self.shared[folder] = transfer.SharedInputs(self.payload, folder, self.device, ipc)
         return self.shared[folder].path
 
     def release(self, folder):
@@ -141,7 +141,7 @@ def serve(channel, clock):
                              degenerate=reference.degenerate(cmd["tolerance"]), seconds=clock.seconds)
                 reference.complete_facts()
             elif cmd["cmd"] == "share" and reference is not None:
-                channel.send("shared", path=reference.share(cmd["folder"]))
+                channel.send("shared", path=reference.share(cmd["folder"], cmd.get("ipc", True)))
             elif cmd["cmd"] == "release" and reference is not None:
                 reference.release(cmd["folder"])
                 channel.send("released")

@@ -34,10 +34,10 @@ class SharedInputs:
     """One candidate's copy of `payload` (init inputs and input sets), shared
     through `folder`; `path` is what the candidate is told to load."""
 
-    def __init__(self, payload, folder, device):
+    def __init__(self, payload, folder, device, ipc=True):
         self._copies = None
         self._pool = None
-        if _ipc_available(device):
+        if ipc and _ipc_available(device):
             from torch.multiprocessing.reductions import reduce_tensor
             self._pool = torch.cuda.MemPool()
             with torch.cuda.use_mem_pool(self._pool):

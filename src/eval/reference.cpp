@@ -59,7 +59,7 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
 
 Result<std::string> Reference::share(const std::string& folder, TimingLock& timing_lock) {
   std::lock_guard hold(mutex_);
-  worker_->send(Json{{"cmd", "share"}, {"folder", folder}});
+  worker_->send(Json{{"cmd", "share"}, {"folder", folder}, {"ipc", options_.inputs_by_ipc}});
   auto deadline = Clock::now() + seconds(options_.run_timeout_s);
   auto reply = worker_->next(deadline, timing_lock);
   if (reply.kind != Worker::Reply::kEvent || reply.event["event"] != "shared" || !reply.event["path"].is_string())
