@@ -141,7 +141,7 @@ def serve(channel, clock):
                              degenerate=reference.degenerate(cmd["tolerance"]), seconds=clock.seconds)
                 reference.complete_facts()
             elif cmd["cmd"] == "share" and reference is not None:
-                channel.send("shared", path=reference.share(cmd["folder"], cmd.get("ipc", True)))
+                channel.send("shared", path=reference.share(cmd["folder"], cmd.get("ipc", False)))
             elif cmd["cmd"] == "release" and reference is not None:
                 reference.release(cmd["folder"])
                 channel.send("released")

@@ -1,8 +1,8 @@
-"""Handing one candidate its own copy of the input sets. On CUDA the copies
-live in a memory pool of their own and travel as IPC handles (no trip
-through the host, no file); only those copies are reachable through the
-handles, never the reference's expected outputs. Elsewhere, or where torch
-has no memory pools, the copies travel as a torch.save file. The reference
+"""Handing one candidate its own copy of the input sets, as a torch.save
+file; or, when asked for on CUDA (experimental, `kmem eval --inputs-by-ipc`),
+as IPC handles to copies in a memory pool of their own (no trip through the
+host, no file; only those copies are reachable through the handles, never
+the reference's expected outputs). The reference
 keeps a candidate's copies until it releases them after the judgement."""
 import os
 import pickle
@@ -32,9 +32,10 @@ def _ipc_available(device):
 
 class SharedInputs:
     """One candidate's copy of `payload` (init inputs and input sets), shared
-    through `folder`; `path` is what the candidate is told to load."""
+    through `folder` (by IPC when `ipc` and the device allow); `path` is what
+    the candidate is told to load."""
 
-    def __init__(self, payload, folder, device, ipc=True):
+    def __init__(self, payload, folder, device, ipc):
         self._copies = None
         self._pool = None
         if ipc and _ipc_available(device):

@@ -23,7 +23,7 @@ class TransferTest(unittest.TestCase):
     def check_round_trip(self, device):
         original = payload(device)
         with tempfile.TemporaryDirectory() as folder:
-            shared = transfer.SharedInputs(original, folder, device)
+            shared = transfer.SharedInputs(original, folder, device, ipc=True)
             loaded = transfer.load(shared.path, device)
             self.assertEqual(loaded["init_inputs"], [3, 0.5])
             self.assertTrue(torch.equal(loaded["trials"][0][0], original["trials"][0][0]))
@@ -43,7 +43,7 @@ class TransferTest(unittest.TestCase):
         # CUDA IPC handles open only in another process.
         original = payload("cuda")
         with tempfile.TemporaryDirectory() as folder:
-            shared = transfer.SharedInputs(original, folder, "cuda")
+            shared = transfer.SharedInputs(original, folder, "cuda", ipc=True)
             expected = original["trials"][0][0].sum().item()
             code = ("import sys; from kmem_worker import transfer; "
                     "p = transfer.load(sys.argv[1], 'cuda'); x = p['trials'][0][0]; "

@@ -201,8 +201,8 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
   cmd->add_option("--parallel", o.parallel, "candidates in flight at once (batch)")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
-  cmd->add_flag("!--inputs-by-file", o.inputs_by_ipc,
-                "CUDA: hand inputs to candidates as files instead of IPC handles");
+  cmd->add_flag("--inputs-by-ipc", o.inputs_by_ipc,
+                "CUDA: hand inputs to candidates by IPC handles instead of files (experimental)");
   cmd->add_flag("--retime-reference", o.retime_reference,
                 "measure each reference again instead of using its cached time");
   cmd->add_option("--python", o.python, "Python interpreter with torch (default: $KMEM_PYTHON, /usr/bin/python3)");
