@@ -1,14 +1,13 @@
 """The trusted reference role: draws every input set from the secret seed,
 computes and keeps the expected outputs, times the reference (or takes its
 time from the facts cache), gives each candidate its own copy of the inputs
-(never the expected outputs), then judges candidates' saved outputs. Serves one problem for as many candidates
-as the orchestrator sends."""
+(never the expected outputs), then judges candidates' saved outputs. Serves
+one problem for as many candidates as the orchestrator sends."""
 import traceback
 
 import torch
 
 from . import compare, facts_cache, problem, roofline, timing, transfer
-from .facts_cache import FactsCache
 
 
 class Reference:
@@ -23,7 +22,8 @@ class Reference:
         self.trial_inputs, self.timing_inputs = sets[:trials], sets[trials:]
         self.expected = [self._outputs(inputs) for inputs in self.trial_inputs]
         clock.lap("expected")
-        self.cache = FactsCache(cmd.get("facts_cache"), facts_cache.key(cmd["problem"], self.device, spec))
+        self.cache = facts_cache.FactsCache(
+            cmd.get("facts_cache"), facts_cache.key(cmd["problem"], self.device, spec))
         known = None if cmd.get("retime") else self.cache.read()
         if known:
             self.reference_ms, self.roofline_ms = known["reference_ms"], known.get("roofline_ms")

@@ -2,8 +2,8 @@
 file; or, when asked for on CUDA (experimental, `kmem eval --inputs-by-ipc`),
 as IPC handles to copies in a memory pool of their own (no trip through the
 host, no file; only those copies are reachable through the handles, never
-the reference's expected outputs). The reference
-keeps a candidate's copies until it releases them after the judgement."""
+the reference's expected outputs). The reference keeps a candidate's copies
+until it releases them after the judgement."""
 import os
 import pickle
 

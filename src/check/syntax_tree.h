@@ -1,6 +1,6 @@
 // A Python syntax tree (tree-sitter, the npm tree-sitter-python grammar) that
-// owns its tree, its nodes flattened in document order for the rules, and the
-// few node helpers they share.
+// owns its tree, flattening a tree's nodes in document order for the rules,
+// and the few node helpers they share.
 #pragma once
 
 #include <tree_sitter/api.h>

@@ -26,13 +26,23 @@ Error Reference::failure(const std::string& what, const Worker::Reply& reply) co
   return Error(text);
 }
 
+Result<Json> Reference::request(const Json& command, const char* reply_event, double timeout_s,
+                                const std::string& what, TimingLock& timing_lock) {
+  std::lock_guard hold(mutex_);
+  worker_->send(command);
+  auto deadline = Clock::now() + seconds(timeout_s);
+  auto reply = worker_->next(deadline, timing_lock);
+  if (reply.kind != Worker::Reply::kEvent || reply.event["event"] != reply_event) return failure(what, reply);
+  return std::move(reply.event);
+}
+
 Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem, uint64_t init_seed,
                                                       const EvalOptions& options,
                                                       TimingLock& timing_lock, WorkerPool& pool) {
   auto worker = pool.take("reference");
   if (!worker) return worker.error().wrap(problem);
   std::unique_ptr<Reference> reference(new Reference(std::move(*worker), options));
-  reference->worker_->send(Json{
+  Json command{
       {"cmd", "prepare"},
       {"problem", problem},
       {"device", options.device},
@@ -43,48 +53,40 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
       {"tolerance", options.tolerance},
       {"facts_cache", options.cache_dir + "/reference"},
       {"retime", options.retime_reference},
-  });
-  // Preparing loads torch and the problem, like a build: the build limit.
-  auto deadline = Clock::now() + seconds(options.build_timeout_s);
-  auto reply = reference->worker_->next(deadline, timing_lock);
-  if (reply.kind != Worker::Reply::kEvent || reply.event["event"] != "ready")
-    return reference->failure(problem + ": the reference failed", reply);
-  reference->reference_ms_ = reply.event.value("reference_ms", 0.0);
-  reference->degenerate_ = reply.event.value("degenerate", false);
-  reference->reference_cached_ = reply.event.value("cached", false);
-  if (reply.event.contains("seconds") && reply.event["seconds"].is_object())
-    reference->seconds_ = reply.event["seconds"];
+  };
+  // Preparing loads the problem and may compile, like a build: the build limit.
+  auto ready = reference->request(command, "ready", options.build_timeout_s, problem + ": the reference failed",
+                                  timing_lock);
+  if (!ready) return ready.error();
+  reference->reference_ms_ = ready->value("reference_ms", 0.0);
+  reference->degenerate_ = ready->value("degenerate", false);
+  reference->reference_cached_ = ready->value("cached", false);
+  if (ready->contains("seconds") && (*ready)["seconds"].is_object()) reference->seconds_ = (*ready)["seconds"];
   return reference;
 }
 
 Result<std::string> Reference::share(const std::string& folder, TimingLock& timing_lock) {
-  std::lock_guard hold(mutex_);
-  worker_->send(Json{{"cmd", "share"}, {"folder", folder}, {"ipc", options_.inputs_by_ipc}});
-  auto deadline = Clock::now() + seconds(options_.run_timeout_s);
-  auto reply = worker_->next(deadline, timing_lock);
-  if (reply.kind != Worker::Reply::kEvent || reply.event["event"] != "shared" || !reply.event["path"].is_string())
-    return failure("the reference failed to share its inputs with " + folder, reply);
-  return reply.event["path"].get<std::string>();
+  auto shared = request(Json{{"cmd", "share"}, {"folder", folder}, {"ipc", options_.inputs_by_ipc}}, "shared",
+                        options_.run_timeout_s, "the reference failed to share its inputs with " + folder,
+                        timing_lock);
+  if (!shared) return shared.error();
+  if (!(*shared)["path"].is_string()) return Error("the reference shared no path with " + folder);
+  return (*shared)["path"].get<std::string>();
 }
 
 Status Reference::release(const std::string& folder, TimingLock& timing_lock) {
-  std::lock_guard hold(mutex_);
-  worker_->send(Json{{"cmd", "release"}, {"folder", folder}});
-  auto deadline = Clock::now() + seconds(options_.run_timeout_s);
-  auto reply = worker_->next(deadline, timing_lock);
-  if (reply.kind != Worker::Reply::kEvent || reply.event["event"] != "released")
-    return failure("the reference failed to release the inputs of " + folder, reply);
+  auto released = request(Json{{"cmd", "release"}, {"folder", folder}}, "released", options_.run_timeout_s,
+                          "the reference failed to release the inputs of " + folder, timing_lock);
+  if (!released) return released.error();
   return Status::success();
 }
 
 Result<Judgement> Reference::judge(const std::string& outputs_path, TimingLock& timing_lock) {
-  std::lock_guard hold(mutex_);
-  worker_->send(Json{{"cmd", "judge"}, {"outputs", outputs_path}, {"tolerance", options_.tolerance}});
-  auto deadline = Clock::now() + seconds(options_.run_timeout_s);
-  auto reply = worker_->next(deadline, timing_lock);
-  if (reply.kind != Worker::Reply::kEvent || reply.event["event"] != "verdict")
-    return failure("the reference failed to judge " + outputs_path, reply);
-  const Json& e = reply.event;
+  auto verdict = request(Json{{"cmd", "judge"}, {"outputs", outputs_path}, {"tolerance", options_.tolerance}},
+                         "verdict", options_.run_timeout_s, "the reference failed to judge " + outputs_path,
+                         timing_lock);
+  if (!verdict) return verdict.error();
+  const Json& e = *verdict;
   Judgement judgement;
   judgement.correct = e.value("correct", false);
   judgement.failure = e.value("failure", "");

@@ -51,6 +51,10 @@ class Reference {
   Reference(std::unique_ptr<Worker> worker, const EvalOptions& options)
       : worker_(std::move(worker)), options_(options) {}
   Error failure(const std::string& what, const Worker::Reply& reply) const;
+  // Sends `command` and waits up to timeout_s for the event `reply_event`;
+  // otherwise the error says `what` failed (one command at a time).
+  Result<Json> request(const Json& command, const char* reply_event, double timeout_s, const std::string& what,
+                       TimingLock& timing_lock);
 
   std::unique_ptr<Worker> worker_;
   const EvalOptions& options_;
