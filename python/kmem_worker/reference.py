@@ -2,12 +2,17 @@
 computes and keeps the expected outputs, times the reference (or takes its
 time from the facts cache), gives each candidate its own copy of the inputs
 (never the expected outputs), then judges candidates' saved outputs. Serves
-one problem for as many candidates as the orchestrator sends."""
+one problem for as many candidates as the orchestrator sends, then, after a
+`reset`, the next problem: reference workers run only trusted code, so the
+orchestrator reuses them across problems."""
+import gc
+import time
 import traceback
 
 import torch
 
 from . import compare, facts_cache, problem, roofline, timing, transfer
+from .stopwatch import Stopwatch
 
 
 class Reference:
@@ -68,6 +73,11 @@ class Reference:
         shared = self.shared.pop(folder, None)
         if shared is not None:
             shared.release()
+
+    def close(self):
+        """Drops every copy still shared; the caller drops the reference."""
+        for folder in list(self.shared):
+            self.release(folder)
 
     def _outputs(self, inputs):
         with torch.no_grad():
@@ -130,10 +140,22 @@ def finite(verdict):
     return {k: min(v, 1e308) if isinstance(v, float) else v for k, v in verdict.items()}
 
 
+def free_memory():
+    """Returns what a dropped reference held (device memory included) before
+    the worker serves its next problem."""
+    gc.collect()
+    if torch.cuda.is_available() and torch.cuda.is_initialized():
+        torch.cuda.empty_cache()
+
+
 def serve(channel, clock):
     reference = None
     while (cmd := channel.receive()) is not None:
         try:
+            if cmd["cmd"] in ("prepare", "reset") and reference is not None:
+                reference.close()
+                reference = None
+                free_memory()
             if cmd["cmd"] == "prepare":
                 clock.lap("wait")
                 reference = Reference(cmd, channel, clock)
@@ -145,6 +167,9 @@ def serve(channel, clock):
             elif cmd["cmd"] == "release" and reference is not None:
                 reference.release(cmd["folder"])
                 channel.send("released")
+            elif cmd["cmd"] == "reset":
+                clock = Stopwatch(time.monotonic())  # the next problem's timeline starts here
+                channel.send("reset")
             elif cmd["cmd"] == "judge" and reference is not None:
                 channel.send("verdict", roofline_ms=reference.roofline_ms,
                              **finite(reference.judge(cmd["outputs"], cmd["tolerance"])))

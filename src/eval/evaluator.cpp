@@ -1,12 +1,14 @@
 // Evaluating jobs: `parallel` threads, one candidate process each, sharing one
 // reference process per problem, one timing lock and one pool of workers
-// started ahead of need.
+// started ahead of need. A job that runs out of GPU memory while others hold
+// theirs is run again once the GPU is its alone.
 #include <fmt/format.h>
 #include <stdlib.h>
 
 #include <atomic>
 #include <filesystem>
 #include <map>
+#include <shared_mutex>
 #include <thread>
 
 #include "candidate.h"
@@ -68,8 +70,9 @@ class Batch {
     }
     int threads = std::max(1, std::min<int>(options_.parallel, static_cast<int>(jobs_.size())));
     pool_ = std::make_unique<eval::WorkerPool>(options_, root_, timing_lock_);
-    for (auto [role, count] : {std::pair{"candidate", jobs_.size()}, {"reference", slots_.size()}}) {
-      if (auto started = pool_->expect(role, static_cast<int>(count), threads); !started) {
+    for (auto [role, count, given_back] :
+         {std::tuple{"candidate", jobs_.size(), false}, {"reference", slots_.size(), true}}) {
+      if (auto started = pool_->expect(role, static_cast<int>(count), threads, given_back); !started) {
         for (const auto& job : jobs_) report(rejected_outcome(job, "evaluator_error", started.error().message()));
         pool_.reset();
         fs::remove_all(root_, ec);
@@ -99,10 +102,11 @@ class Batch {
     on_result_(outcome);
   }
 
-  // The prepared reference of the slot, or the error that prevents it.
-  Reference* reference_of(ProblemSlot& slot, const std::string& problem) {
+  // The prepared reference of the slot, or the error that prevents it;
+  // `again` tries once more after an error.
+  Reference* reference_of(ProblemSlot& slot, const std::string& problem, bool again) {
     std::lock_guard hold(slot.mutex);
-    if (!slot.tried) {
+    if (!slot.tried || (again && !slot.reference)) {
       slot.tried = true;
       auto prepared = Reference::prepare(problem, slot.init_seed, options_, timing_lock_, *pool_);
       if (prepared)
@@ -115,13 +119,26 @@ class Batch {
 
   void release(ProblemSlot& slot) {
     std::lock_guard hold(slot.mutex);
-    if (--slot.remaining == 0) slot.reference.reset();
+    if (--slot.remaining > 0 || !slot.reference) return;
+    slot.reference->retire(timing_lock_, *pool_);
+    slot.reference.reset();
   }
 
   EvalOutcome evaluate_one(size_t index) {
     const EvalJob& job = jobs_[index];
     auto& slot = *slots_.at(problem_key(job));
-    EvalOutcome outcome = run_candidate(job, slot, fmt::format("{}/c{}", root_, index));
+    std::string scratch = fmt::format("{}/c{}", root_, index);
+    EvalOutcome outcome;
+    {
+      std::shared_lock among_others(gpu_alone_);
+      outcome = run_candidate(job, slot, scratch, /*again=*/false);
+    }
+    if (options_.device == "cuda" && eval::ran_out_of_device_memory(outcome)) {
+      std::unique_lock alone(gpu_alone_);
+      double first_attempt = outcome.seconds["total"];
+      outcome = run_candidate(job, slot, scratch, /*again=*/true);
+      outcome.seconds["first_attempt"] = first_attempt;
+    }
     release(slot);
     return outcome;
   }
@@ -137,14 +154,15 @@ class Batch {
       if (value.is_number()) outcome.seconds[role + "." + stage] = value.get<double>();
   }
 
-  EvalOutcome run_candidate(const EvalJob& job, ProblemSlot& slot, const std::string& scratch) {
+  EvalOutcome run_candidate(const EvalJob& job, ProblemSlot& slot, const std::string& scratch, bool again) {
     auto started = Clock::now();
-    EvalOutcome outcome = run_candidate_untimed(job, slot, scratch);
+    EvalOutcome outcome = run_candidate_untimed(job, slot, scratch, again);
     outcome.seconds["total"] = elapsed(started);
     return outcome;
   }
 
-  EvalOutcome run_candidate_untimed(const EvalJob& job, ProblemSlot& slot, const std::string& scratch) {
+  EvalOutcome run_candidate_untimed(const EvalJob& job, ProblemSlot& slot, const std::string& scratch,
+                                    bool again) {
     std::error_code ec;
     fs::create_directories(scratch, ec);
     struct Cleanup {
@@ -159,7 +177,7 @@ class Batch {
     auto candidate = CandidateProcess::start(job, options_, scratch, slot.init_seed, *pool_);
     if (!candidate) return rejected_outcome(job, "evaluator_error", candidate.error().message());
     auto asked = Clock::now();
-    Reference* reference = reference_of(slot, job.problem);
+    Reference* reference = reference_of(slot, job.problem, again);
     double reference_wait = elapsed(asked);
     if (reference == nullptr) {
       (*candidate)->abandon();
@@ -179,7 +197,10 @@ class Batch {
     if (facts.run.end == eval::CandidateRun::End::kResult) {
       auto judging = Clock::now();
       auto judgement = reference->judge((*candidate)->outputs_path(), timing_lock_);
-      if (!judgement) return rejected_outcome(job, "evaluator_error", judgement.error().message());
+      if (!judgement) {
+        (void)reference->release(scratch, timing_lock_);  // the judging error is the one to report
+        return rejected_outcome(job, "evaluator_error", judgement.error().message());
+      }
       facts.judgement = *judgement;
       facts.roofline_ms = judgement->roofline_ms;
       judge_seconds = elapsed(judging);
@@ -203,6 +224,7 @@ class Batch {
   std::atomic<size_t> next_{0};
   eval::TimingLock timing_lock_;
   std::unique_ptr<eval::WorkerPool> pool_;  // after the lock: its workers are enrolled in it
+  std::shared_mutex gpu_alone_;             // held exclusively by a job run again after running out of memory
   std::mutex report_mutex_;
 };
 

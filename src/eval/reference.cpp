@@ -81,6 +81,11 @@ Status Reference::release(const std::string& folder, TimingLock& timing_lock) {
   return Status::success();
 }
 
+void Reference::retire(TimingLock& timing_lock, WorkerPool& pool) {
+  if (request(Json{{"cmd", "reset"}}, "reset", options_.run_timeout_s, "reset", timing_lock))
+    pool.give_back("reference", std::move(worker_));
+}
+
 Result<Judgement> Reference::judge(const std::string& outputs_path, TimingLock& timing_lock) {
   auto verdict = request(Json{{"cmd", "judge"}, {"outputs", outputs_path}, {"tolerance", options_.tolerance}},
                          "verdict", options_.run_timeout_s, "the reference failed to judge " + outputs_path,

@@ -2,7 +2,8 @@
 // expected outputs (from a secret seed drawn here and sent to it alone),
 // times the reference (or reads its cached time), then judges candidates'
 // saved outputs, one at a time, reporting the problem's roofline floor with
-// each judgement.
+// each judgement. Once the problem is done, its worker is reset and goes
+// back to the pool for the next problem (it only ever runs trusted code).
 #pragma once
 
 #include <memory>
@@ -40,6 +41,10 @@ class Reference {
   Result<Judgement> judge(const std::string& outputs_path, TimingLock& timing_lock);
   // Drops the copy shared with `folder`'s candidate, once it is done.
   Status release(const std::string& folder, TimingLock& timing_lock);
+
+  // Frees the problem's memory in the worker and hands the worker back to
+  // `pool` for another problem; a worker that does not answer is stopped.
+  void retire(TimingLock& timing_lock, WorkerPool& pool);
 
   double reference_ms() const { return reference_ms_; }
   bool reference_cached() const { return reference_cached_; }

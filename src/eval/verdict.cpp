@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 #include <vector>
 
 namespace kmem::eval {
@@ -159,6 +160,15 @@ EvalOutcome decide(const EvalJob& job, const Facts& facts) {
     outcome.log = facts.run.log;
   }
   return outcome;
+}
+
+bool ran_out_of_device_memory(const EvalOutcome& outcome) {
+  static const std::set<std::string> kCodes = {"evaluator_error", "runtime_error", "crash", "build_error"};
+  if (!kCodes.count(outcome.verdict)) return false;
+  // torch's OutOfMemoryError, or the CUDA runtime's own message.
+  for (const char* sign : {"OutOfMemoryError", "CUDA out of memory", "CUDA error: out of memory"})
+    if (outcome.detail.find(sign) != std::string::npos) return true;
+  return false;
 }
 
 }  // namespace kmem::eval

@@ -23,6 +23,10 @@ struct Facts {
 
 EvalOutcome decide(const EvalJob& job, const Facts& facts);
 
+// Whether the outcome failed because the GPU ran out of memory (so that,
+// when other jobs held memory, it deserves a run of its own).
+bool ran_out_of_device_memory(const EvalOutcome& outcome);
+
 // The stable message of a verdict code ("" when unknown).
 std::string verdict_message(const std::string& code);
 

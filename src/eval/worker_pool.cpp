@@ -11,7 +11,8 @@ Result<std::unique_ptr<Worker>> WorkerPool::start(const std::string& role) {
 }
 
 Status WorkerPool::refill(const std::string& role, Lane& lane) {
-  while (static_cast<int>(lane.ready.size()) < std::min(lane.ahead, lane.remaining)) {
+  int wanted = std::min(lane.given_back ? lane.ahead - lane.out : lane.ahead, lane.remaining);
+  while (static_cast<int>(lane.ready.size()) < wanted) {
     auto worker = start(role);
     if (!worker) return worker.error();
     lane.ready.push_back(std::move(*worker));
@@ -19,11 +20,12 @@ Status WorkerPool::refill(const std::string& role, Lane& lane) {
   return Status::success();
 }
 
-Status WorkerPool::expect(const std::string& role, int count, int ahead) {
+Status WorkerPool::expect(const std::string& role, int count, int ahead, bool given_back) {
   std::lock_guard hold(mutex_);
   Lane& lane = lanes_[role];
   lane.remaining += count;
   lane.ahead = ahead;
+  lane.given_back = given_back;
   return refill(role, lane);
 }
 
@@ -40,10 +42,18 @@ Result<std::unique_ptr<Worker>> WorkerPool::take(const std::string& role) {
     if (!started) return started.error();
     worker = std::move(*started);
   }
+  if (lane.given_back) lane.out++;
   worker->enroll(timing_lock_);
   // A replacement that fails to start is that later job's error, not this one's.
   (void)refill(role, lane);
   return worker;
+}
+
+void WorkerPool::give_back(const std::string& role, std::unique_ptr<Worker> worker) {
+  std::lock_guard hold(mutex_);
+  Lane& lane = lanes_[role];
+  lane.out = std::max(0, lane.out - 1);
+  if (lane.remaining > static_cast<int>(lane.ready.size())) lane.ready.push_front(std::move(worker));
 }
 
 }  // namespace kmem::eval

@@ -3,7 +3,9 @@
 // job; the pool starts them early, while other jobs run, so that a job finds
 // one ready. It starts no more than the batch will still take. Waiting
 // workers run only our own set-up code, so they are not paused by the timing
-// lock; a worker is enrolled in it when a job takes it.
+// lock; a worker is enrolled in it when a job takes it. Reference workers
+// come back when their problem is done and serve the next one; candidate
+// workers never do (one process per candidate).
 #pragma once
 
 #include <deque>
@@ -25,16 +27,21 @@ class WorkerPool {
       : options_(options), log_dir_(std::move(log_dir)), timing_lock_(timing_lock) {}
 
   // The batch will take `count` workers of `role`; keep up to `ahead` of
-  // them started before they are asked for.
-  Status expect(const std::string& role, int count, int ahead);
+  // them started before they are asked for (for a role whose workers are
+  // given back, `ahead` counts the ones out too).
+  Status expect(const std::string& role, int count, int ahead, bool given_back);
   // A started worker of `role` (one that is ready, or a new one), enrolled
   // in the timing lock.
   Result<std::unique_ptr<Worker>> take(const std::string& role);
+  // Returns a worker taken earlier, ready for another job.
+  void give_back(const std::string& role, std::unique_ptr<Worker> worker);
 
  private:
   struct Lane {
     int remaining = 0;  // workers the batch will still take
     int ahead = 0;
+    bool given_back = false;  // its workers come back after a job
+    int out = 0;              // taken and not given back yet (given_back lanes)
     std::deque<std::unique_ptr<Worker>> ready;
   };
   Result<std::unique_ptr<Worker>> start(const std::string& role);

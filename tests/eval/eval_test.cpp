@@ -57,6 +57,24 @@ TEST(EvalCpu, OutcomeCarriesItsTimeline) {
   EXPECT_GE(o.seconds["total"], o.seconds["judge"]);
 }
 
+TEST(EvalCpu, OneReferenceWorkerServesProblemAfterProblem) {
+  EvalOptions options = test_options("cpu");
+  options.parallel = 1;
+  std::vector<EvalJob> jobs = {
+      {"a", fixture_path("problems/scale_add.py"), fixture_path("candidates/pass.py")},
+      {"b", fixture_path("problems/scale_add.py"), fixture_path("candidates/mismatch.py")},
+      {"c", fixture_path("problems/scale_add_pair.py"), fixture_path("candidates/pass_tuple.py")},
+  };
+  std::vector<EvalOutcome> outcomes;
+  evaluate_batch(jobs, options, [&](const EvalOutcome& o) { outcomes.push_back(o); });
+  ASSERT_EQ(outcomes.size(), 3u);
+  EXPECT_EQ(outcomes[0].verdict, "pass") << outcomes[0].detail;
+  EXPECT_EQ(outcomes[1].verdict, "output_mismatch") << outcomes[1].detail;
+  EXPECT_EQ(outcomes[2].verdict, "pass") << outcomes[2].detail;
+  EXPECT_TRUE(outcomes[0].seconds.count("reference.import")) << "the first problem starts a worker";
+  EXPECT_FALSE(outcomes[2].seconds.count("reference.import")) << "the second problem reuses it";
+}
+
 TEST(EvalCpu, TupleOutputsAreCompared) {
   auto o = cpu_eval("pass_tuple.py", "problems/scale_add_pair.py");
   EXPECT_EQ(o.verdict, "pass") << o.detail << o.log;
