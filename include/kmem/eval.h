@@ -29,9 +29,9 @@ struct EvalOptions {
   long memory_limit_mb = 16384;  // RLIMIT_AS of CPU runs (none on CUDA)
   int parallel = 1;              // candidates in flight at once (batch)
   bool retime_reference = false;  // measure the reference even when its time is cached
-  // CUDA: hand inputs to candidates by IPC handles instead of files (not yet
-  // verified on a GPU, so off by default; docs/evaluator.md).
-  bool inputs_by_ipc = false;
+  // CUDA: hand inputs to candidates by IPC handles (docs/evaluator.md);
+  // false: as files (always the case on the CPU).
+  bool inputs_by_ipc = true;
   std::string python;            // interpreter that runs the worker
   std::string python_dir;        // folder holding the kmem_worker package
   std::string cache_dir;         // build caches, reference times and scratch folders

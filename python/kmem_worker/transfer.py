@@ -1,5 +1,5 @@
 """Handing one candidate its own copy of the input sets, as a torch.save
-file; or, when asked for on CUDA (experimental, `kmem eval --inputs-by-ipc`),
+file (on the CPU, or with `kmem eval --inputs-by-file`); or, on CUDA,
 as IPC handles to copies in a memory pool of their own (no trip through the
 host, no file; only those copies are reachable through the handles, never
 the reference's expected outputs). The reference keeps a candidate's copies

@@ -23,7 +23,7 @@ namespace {
 
 struct EvalArgs {
   std::string problem, candidate, jobs, out, device = "auto";
-  bool json = false;
+  bool json = false, inputs_by_file = false;
   EvalOptions options;
 };
 
@@ -201,8 +201,8 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
   cmd->add_option("--parallel", o.parallel, "candidates in flight at once (batch)")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
-  cmd->add_flag("--inputs-by-ipc", o.inputs_by_ipc,
-                "CUDA: hand inputs to candidates by IPC handles instead of files (experimental)");
+  cmd->add_flag("--inputs-by-file", args->inputs_by_file,
+                "CUDA: hand inputs to candidates as files instead of IPC handles");
   cmd->add_flag("--retime-reference", o.retime_reference,
                 "measure each reference again instead of using its cached time");
   cmd->add_option("--python", o.python, "Python interpreter with torch (default: $KMEM_PYTHON, /usr/bin/python3)");
@@ -215,6 +215,7 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
     if (options.cache_dir.empty()) options.cache_dir = default_cache_dir();
     options.python_dir = python_dir();
     options.device = resolved_device(args->device);
+    options.inputs_by_ipc = !args->inputs_by_file;
     options.cache_dir = fs::absolute(options.cache_dir).string();
     commands.set_exit_code(args->jobs.empty() ? run_single(*args) : run_batch(*args));
     (void)cmd;
