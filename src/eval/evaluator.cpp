@@ -102,11 +102,10 @@ class Batch {
     on_result_(outcome);
   }
 
-  // The prepared reference of the slot, or the error that prevents it;
-  // `again` tries once more after an error.
-  Reference* reference_of(ProblemSlot& slot, const std::string& problem, bool again) {
+  // The prepared reference of the slot, or the error that prevents it.
+  Reference* reference_of(ProblemSlot& slot, const std::string& problem) {
     std::lock_guard hold(slot.mutex);
-    if (!slot.tried || (again && !slot.reference)) {
+    if (!slot.tried) {
       slot.tried = true;
       auto prepared = Reference::prepare(problem, slot.init_seed, options_, timing_lock_, *pool_);
       if (prepared)
@@ -115,6 +114,12 @@ class Batch {
         slot.error = prepared.error().message();
     }
     return slot.reference.get();
+  }
+
+  // Lets the next job that asks try again to prepare a reference that failed.
+  void forget_failure(ProblemSlot& slot) {
+    std::lock_guard hold(slot.mutex);
+    if (!slot.reference) slot.tried = false;
   }
 
   void release(ProblemSlot& slot) {
@@ -131,12 +136,13 @@ class Batch {
     EvalOutcome outcome;
     {
       std::shared_lock among_others(gpu_alone_);
-      outcome = run_candidate(job, slot, scratch, /*again=*/false);
+      outcome = run_candidate(job, slot, scratch);
     }
     if (options_.device == "cuda" && eval::ran_out_of_device_memory(outcome)) {
       std::unique_lock alone(gpu_alone_);
       double first_attempt = outcome.seconds["total"];
-      outcome = run_candidate(job, slot, scratch, /*again=*/true);
+      forget_failure(slot);
+      outcome = run_candidate(job, slot, scratch);
       outcome.seconds["first_attempt"] = first_attempt;
     }
     release(slot);
@@ -154,15 +160,14 @@ class Batch {
       if (value.is_number()) outcome.seconds[role + "." + stage] = value.get<double>();
   }
 
-  EvalOutcome run_candidate(const EvalJob& job, ProblemSlot& slot, const std::string& scratch, bool again) {
+  EvalOutcome run_candidate(const EvalJob& job, ProblemSlot& slot, const std::string& scratch) {
     auto started = Clock::now();
-    EvalOutcome outcome = run_candidate_untimed(job, slot, scratch, again);
+    EvalOutcome outcome = run_candidate_untimed(job, slot, scratch);
     outcome.seconds["total"] = elapsed(started);
     return outcome;
   }
 
-  EvalOutcome run_candidate_untimed(const EvalJob& job, ProblemSlot& slot, const std::string& scratch,
-                                    bool again) {
+  EvalOutcome run_candidate_untimed(const EvalJob& job, ProblemSlot& slot, const std::string& scratch) {
     std::error_code ec;
     fs::create_directories(scratch, ec);
     struct Cleanup {
@@ -177,7 +182,7 @@ class Batch {
     auto candidate = CandidateProcess::start(job, options_, scratch, slot.init_seed, *pool_);
     if (!candidate) return rejected_outcome(job, "evaluator_error", candidate.error().message());
     auto asked = Clock::now();
-    Reference* reference = reference_of(slot, job.problem, again);
+    Reference* reference = reference_of(slot, job.problem);
     double reference_wait = elapsed(asked);
     if (reference == nullptr) {
       (*candidate)->abandon();
