@@ -1,15 +1,16 @@
 """The untrusted candidate role: imports the candidate (its extensions built
 through the intercepted load_inline), builds ModelNew, runs the correctness
 trials on clones of the reference's inputs, times it under the orchestrator's
-timing lock and saves its outputs for the reference to judge. Reports facts
-(observations) only; the last record it writes carries the nonce."""
+timing lock and hands its outputs to the reference to judge (outputs.py).
+Reports facts (observations) only; the last record it writes carries the
+nonce."""
 import os
 import threading
 import traceback
 
 import torch
 
-from . import compare, kernels, problem, timing, transfer
+from . import compare, kernels, outputs, problem, timing, transfer
 
 
 DEVICE_FAULTS = ("CUDA error", "illegal memory access", "misaligned address", "unspecified launch failure")
@@ -32,20 +33,20 @@ def stage(name, call):
         raise StageError(name, error) from error
 
 
-def forward_trials(model, trial_inputs, device):
-    """Runs every correctness trial on clones. Returns the outputs (plain
-    copies), whether each trial changed its inputs, and the output types."""
-    outputs, inputs_changed, types = [], [], set()
-    for inputs in trial_inputs:
+def forward_trials(model, trial_inputs, device, kept):
+    """Runs every correctness trial on clones, keeping the outputs in `kept`.
+    Returns whether each trial changed its inputs, and the output types."""
+    inputs_changed, types = [], set()
+    for i, inputs in enumerate(trial_inputs):
         clones = problem.clone_inputs(inputs)
         with torch.no_grad():
             result = model(*clones)
         problem.synchronize(device)
         values = problem.as_output_list(result)
         types |= {f"{type(v).__module__}.{type(v).__qualname__}" for v in values}
-        outputs.append([problem.plain_copy(v) for v in values])
+        kept.keep("trials", i, values)
         inputs_changed.append(not compare.same_inputs(inputs, clones))
-    return outputs, inputs_changed, sorted(types)
+    return inputs_changed, sorted(types)
 
 
 def profiled_launches(model, inputs, names):
@@ -61,7 +62,7 @@ def profiled_launches(model, inputs, names):
 
 
 def run(channel, clock):
-    saved = model = None
+    saved = model = kept = None
     cmd = channel.receive()
     clock.lap("wait")
     nonce = cmd.pop("nonce")
@@ -85,7 +86,8 @@ def run(channel, clock):
         clock.lap("init")
         threads_before = threading.active_count()
         watch.extension_calls = triton.launches = 0  # calls at import or in __init__ do not count
-        outputs, inputs_changed, types = stage("forward", lambda: forward_trials(model, saved["trials"], device))
+        kept = outputs.Outputs(saved.get("slots"))
+        inputs_changed, types = stage("forward", lambda: forward_trials(model, saved["trials"], device, kept))
         # Launches of its own kernels during the trials: Triton launches are
         # counted as they happen; on the CPU, calls into its extensions; a
         # CUDA extension's kernels are seen by the profiler (after timing).
@@ -99,13 +101,13 @@ def run(channel, clock):
                 model, saved["timing"], spec["warmup"], spec["iters"], device))
         finally:
             channel.release_timing_lock()
+        for i in range(len(saved["timing"])):
+            kept.keep("timed", i, problem.as_output_list(timed[i]))
         clock.lap("timing")
         if launches == 0 and device == "cuda" and (watch.cuda_kernel_names or triton.uncounted):
             launches = stage("forward", lambda: profiled_launches(model, saved["trials"][0], own_names))
             clock.lap("profile")
-        timed_outputs = [[problem.plain_copy(v) for v in problem.as_output_list(timed[i])]
-                         for i in range(len(saved["timing"]))]
-        torch.save({"trials": outputs, "inputs_changed": inputs_changed, "timed": timed_outputs}, cmd["outputs"])
+        delivered = stage("forward", lambda: kept.deliver(cmd["outputs"], device))
         observations = {
             "custom_kernel_launches": launches,
             "own_kernels": sorted(own_names),
@@ -114,14 +116,14 @@ def run(channel, clock):
             "same_storage_across_calls": same_storage,
             "threads_after_forward": threading.active_count() - threads_before,
         }
-        clock.lap("save")
-        channel.send("result", nonce=nonce, candidate_ms=candidate_ms, observations=observations,
-                     seconds=clock.seconds)
+        clock.lap("outputs")
+        channel.send("result", nonce=nonce, candidate_ms=candidate_ms, outputs=delivered,
+                     inputs_changed=inputs_changed, observations=observations, seconds=clock.seconds)
     except StageError as error:
         channel.send("error", nonce=nonce, stage=error.stage, message=str(error), traceback=error.trace,
                      device_fault=error.device_fault)
     channel.close()
     # Let go of the reference's shared input copies (CUDA IPC) so their memory
     # returns to the reference; os._exit runs no finalizers.
-    saved = model = None  # noqa: F841
+    saved = model = kept = None  # noqa: F841
     os._exit(0)  # skip atexit hooks and finalizers the candidate may have registered

@@ -1,7 +1,8 @@
 """The trusted reference role: draws every input set from the secret seed,
 computes and keeps the expected outputs, times the reference (or takes its
 time from the facts cache), gives each candidate its own copy of the inputs
-(never the expected outputs), then judges candidates' saved outputs. Serves
+(never the expected outputs) and, by CUDA IPC, blank output slots, then
+judges the outputs candidates put in those slots or saved to a file. Serves
 one problem for as many candidates as the orchestrator sends, then, after a
 `reset`, the next problem: reference workers run only trusted code, so the
 orchestrator reuses them across problems."""
@@ -66,7 +67,8 @@ class Reference:
     def share(self, folder, ipc):
         """A copy of the inputs for the candidate working in `folder`."""
         self.release(folder)
-        self.shared[folder] = transfer.SharedInputs(self.payload, folder, self.device, ipc)
+        self.shared[folder] = transfer.SharedInputs(
+            self.payload, folder, self.device, ipc, {"trials": self.expected, "timed": self.expected_timed})
         return self.shared[folder].path
 
     def release(self, folder):
@@ -99,16 +101,29 @@ class Reference:
                 return False
         return True
 
-    def judge(self, outputs_path, tolerance):
-        """The facts of one candidate's saved outputs against the expected ones."""
+    def candidate_outputs(self, folder, outputs):
+        """The outputs of the candidate that worked in `folder`: the slots it
+        filled (outputs == "slots"), or the file it saved at path `outputs`."""
+        if outputs == "slots":
+            shared = self.shared.get(folder)
+            if shared is None or shared.slots is None:
+                raise ValueError(f"no output slots were shared with {folder}")
+            return shared.slots["trials"], shared.slots["timed"]
+        saved = torch.load(outputs, map_location=self.device, weights_only=True)
+        return saved["trials"], saved["timed"]
+
+    def judge(self, folder, outputs, inputs_changed, tolerance):
+        """The facts of one candidate's outputs (see candidate_outputs) and
+        its report of changed inputs against the expected ones."""
         try:
-            saved = torch.load(outputs_path, map_location=self.device, weights_only=True)
-            trials, inputs_changed, timed = saved["trials"], saved["inputs_changed"], saved["timed"]
+            trials, timed = self.candidate_outputs(folder, outputs)
         except Exception as error:
             return {"correct": False, "failure": "unreadable", "detail": f"outputs unreadable: {error}"}
         verdict = {"trials": len(trials), "max_abs_error": 0.0, "max_rel_error": 0.0}
         try:
-            if len(trials) != len(self.expected) or len(inputs_changed) != len(self.expected):
+            if not isinstance(inputs_changed, list) or len(inputs_changed) != len(self.expected):
+                raise compare.Mismatch("missing", f"no report of changed inputs for each of {len(self.expected)} trials")
+            if len(trials) != len(self.expected):
                 raise compare.Mismatch("missing", f"{len(trials)} trial outputs, expected {len(self.expected)}")
             for i, (expected, actual) in enumerate(zip(self.expected, trials)):
                 compare.check_structure(expected, actual, f"trial {i}")
@@ -172,7 +187,8 @@ def serve(channel, clock):
                 channel.send("reset")
             elif cmd["cmd"] == "judge" and reference is not None:
                 channel.send("verdict", roofline_ms=reference.roofline_ms,
-                             **finite(reference.judge(cmd["outputs"], cmd["tolerance"])))
+                             **finite(reference.judge(cmd["folder"], cmd["outputs"], cmd["inputs_changed"],
+                                                      cmd["tolerance"])))
             else:
                 channel.send("error", stage="protocol", message=f"unexpected command {cmd.get('cmd')!r}")
         except Exception as error:

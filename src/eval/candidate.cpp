@@ -89,8 +89,13 @@ CandidateRun CandidateProcess::finish(const std::string& inputs_path, TimingLock
     run.device_fault = terminal.value("device_fault", false);
     return run;
   }
+  const Json outputs = terminal.value("outputs", Json());
+  if (outputs != "slots" && outputs != outputs_path())
+    return ended(End::kForged, "the result named outputs the worker does not write: " + outputs.dump());
   auto run = ended(End::kResult, "");
   run.candidate_ms = terminal.value("candidate_ms", 0.0);
+  run.outputs_in_slots = outputs == "slots";
+  run.inputs_changed = terminal.value("inputs_changed", Json());
   if (terminal.contains("observations") && terminal["observations"].is_object())
     run.observations = terminal["observations"];
   if (terminal.contains("seconds") && terminal["seconds"].is_object()) run.seconds = terminal["seconds"];

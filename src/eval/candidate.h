@@ -22,6 +22,8 @@ struct CandidateRun {
   std::string detail;  // the exception, the exit status, the forged line
   std::string log;     // tail of the worker's stderr
   double candidate_ms = 0.0;
+  bool outputs_in_slots = false;  // kResult: outputs in the reference's slots, else in outputs_path()
+  Json inputs_changed;            // kResult: whether each trial changed its inputs, as reported
   Json observations = Json::object();
   Json seconds = Json::object();  // the worker's own stage timings
   double timing_lock_wait_s = 0.0;
@@ -40,6 +42,7 @@ class CandidateProcess {
   // Stops a candidate whose reference failed.
   void abandon() { worker_->process().kill_and_reap(); }
 
+  // Where the candidate saves outputs that do not fit the reference's slots.
   std::string outputs_path() const { return scratch_ + "/outputs.pt"; }
 
  private:

@@ -201,7 +201,7 @@ class Batch {
     double judge_seconds = 0.0;
     if (facts.run.end == eval::CandidateRun::End::kResult) {
       auto judging = Clock::now();
-      auto judgement = reference->judge((*candidate)->outputs_path(), timing_lock_);
+      auto judgement = reference->judge(scratch, facts.run, (*candidate)->outputs_path(), timing_lock_);
       if (!judgement) {
         (void)reference->release(scratch, timing_lock_);  // the judging error is the one to report
         return rejected_outcome(job, "evaluator_error", judgement.error().message());

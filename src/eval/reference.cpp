@@ -86,10 +86,15 @@ void Reference::retire(TimingLock& timing_lock, WorkerPool& pool) {
     pool.give_back("reference", std::move(worker_));
 }
 
-Result<Judgement> Reference::judge(const std::string& outputs_path, TimingLock& timing_lock) {
-  auto verdict = request(Json{{"cmd", "judge"}, {"outputs", outputs_path}, {"tolerance", options_.tolerance}},
-                         "verdict", options_.run_timeout_s, "the reference failed to judge " + outputs_path,
-                         timing_lock);
+Result<Judgement> Reference::judge(const std::string& folder, const CandidateRun& run,
+                                   const std::string& outputs_path, TimingLock& timing_lock) {
+  Json command{{"cmd", "judge"},
+               {"folder", folder},
+               {"outputs", run.outputs_in_slots ? "slots" : outputs_path},
+               {"inputs_changed", run.inputs_changed},
+               {"tolerance", options_.tolerance}};
+  auto verdict = request(command, "verdict", options_.run_timeout_s,
+                         "the reference failed to judge the outputs of " + folder, timing_lock);
   if (!verdict) return verdict.error();
   const Json& e = *verdict;
   Judgement judgement;

@@ -1,7 +1,7 @@
 // The trusted reference process of one problem: prepares the input sets and
 // expected outputs (from a secret seed drawn here and sent to it alone),
 // times the reference (or reads its cached time), then judges candidates'
-// saved outputs, one at a time, reporting the problem's roofline floor with
+// outputs, one at a time, reporting the problem's roofline floor with
 // each judgement. Once the problem is done, its worker is reset and goes
 // back to the pool for the next problem (it only ever runs trusted code).
 #pragma once
@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "candidate.h"
 #include "kmem/eval.h"
 #include "worker.h"
 #include "worker_pool.h"
@@ -37,8 +38,10 @@ class Reference {
   // Gives the candidate working in `folder` its own copy of the inputs;
   // returns the path to hand it (thread-safe, like the two below).
   Result<std::string> share(const std::string& folder, TimingLock& timing_lock);
-  // Judges the outputs a candidate saved at `outputs_path`.
-  Result<Judgement> judge(const std::string& outputs_path, TimingLock& timing_lock);
+  // Judges the outputs of the candidate that worked in `folder` and ended
+  // with `run` (in the slots shared with it, or saved at `outputs_path`).
+  Result<Judgement> judge(const std::string& folder, const CandidateRun& run, const std::string& outputs_path,
+                          TimingLock& timing_lock);
   // Drops the copy shared with `folder`'s candidate, once it is done.
   Status release(const std::string& folder, TimingLock& timing_lock);
 

@@ -1,6 +1,7 @@
 // The evaluator on a CUDA device: a Triton and a CUDA (load_inline)
-// candidate pass, a compiled but unused CUDA kernel is no_custom_kernel, an
-// illegal memory access is a crash. Each test skips where there is no GPU.
+// candidate pass, a compiled but unused CUDA kernel is no_custom_kernel,
+// wrong outputs are caught whichever way they travel, an illegal memory
+// access is a crash. Each test skips where there is no GPU.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -47,6 +48,15 @@ TEST(EvalGpu, CompiledButUnusedCudaKernelIsNoCustomKernel) {
   REQUIRE_CUDA();
   auto o = gpu_eval("cuda_unused.py");
   EXPECT_EQ(o.verdict, "no_custom_kernel") << o.detail << o.log;
+}
+
+TEST(EvalGpu, OutputsAreJudgedFromTheSlotsOrTheFile) {
+  REQUIRE_CUDA();
+  // Wrong values arrive in the reference's slots; a wrong shape fits no
+  // slot and arrives in the file.
+  auto options = test_options("cuda");
+  EXPECT_EQ(evaluate_fixture("problems/scale_add.py", "candidates/mismatch.py", options).verdict, "output_mismatch");
+  EXPECT_EQ(evaluate_fixture("problems/scale_add.py", "candidates/shape.py", options).verdict, "shape_mismatch");
 }
 
 TEST(EvalGpu, IllegalMemoryAccessCostsThatCandidateOnly) {

@@ -1,0 +1,54 @@
+"""Where a candidate's outputs go to be judged. Each output is copied as a
+plain tensor as soon as its call returns (later calls cannot change what
+was kept): into the reference's output slots (CUDA IPC, see transfer.py)
+while every output has the slot's shape, dtype and device, so nothing
+travels through the host; otherwise into copies of its own, saved to a
+file whose path the reference is given instead."""
+import torch
+
+from . import problem
+
+
+def _fits(slot, value):
+    return (isinstance(slot, torch.Tensor) and isinstance(value, torch.Tensor)
+            and slot.shape == value.shape and slot.dtype == value.dtype and slot.device == value.device)
+
+
+class Outputs:
+    def __init__(self, slots):
+        """`slots`: {"trials": [[tensor...]...], "timed": [...]} shared by the
+        reference, or None (outputs then always go to the file)."""
+        self._slots = slots
+        self._in_slots = slots is not None
+        self._kept = {"trials": {}, "timed": {}}
+
+    def keep(self, kind, index, values):
+        """Keeps the output list `values` of call `index` of `kind` ("trials"
+        or "timed")."""
+        plain = [v.detach().as_subclass(torch.Tensor) if isinstance(v, torch.Tensor) else v for v in values]
+        slots = self._slot_list(kind, index)
+        if self._in_slots and slots is not None and len(slots) == len(plain) and all(
+                _fits(s, v) for s, v in zip(slots, plain)):
+            for slot, value in zip(slots, plain):
+                slot.copy_(value)
+            self._kept[kind][index] = slots
+            return
+        self._in_slots = False
+        self._kept[kind][index] = [problem.plain_copy(v) for v in plain]
+
+    def _slot_list(self, kind, index):
+        if self._slots is None:
+            return None
+        lists = self._slots.get(kind)
+        return lists[index] if isinstance(lists, list) and index < len(lists) else None
+
+    def deliver(self, path, device):
+        """Makes the kept outputs readable by the reference: returns "slots"
+        when they all went into the slots, else saves them to `path` and
+        returns the path."""
+        problem.synchronize(device)
+        if self._in_slots:
+            return "slots"
+        ordered = {kind: [kept[i] for i in sorted(kept)] for kind, kept in self._kept.items()}
+        torch.save(ordered, path)
+        return path
