@@ -1,28 +1,33 @@
-"""Entry point: `python3 -m kmem_worker reference|candidate [cpu|cuda]`. With
-a device, the worker sets itself up for it before it reads its first command
-(see warmup.py)."""
+"""Entry point: `python3 -m kmem_worker reference|candidate [cpu|cuda]` runs
+one worker; `python3 -m kmem_worker zygote reference|candidate cpu|cuda`
+imports once and forks such workers on request (zygote.py). With a device,
+a worker sets itself up for it before it reads its first command (see
+warmup.py)."""
 import sys
 import time
 
 STARTED = time.monotonic()  # before torch is imported: the timeline counts the import
 
-from .channel import Channel
-from .stopwatch import Stopwatch
+ROLES = ("reference", "candidate")
+DEVICES = ("cpu", "cuda")
+USAGE = "usage: python3 -m kmem_worker reference|candidate [cpu|cuda]\n" \
+        "       python3 -m kmem_worker zygote reference|candidate cpu|cuda"
 
 
-def main():
-    if len(sys.argv) not in (2, 3) or sys.argv[1] not in ("reference", "candidate"):
-        print("usage: python3 -m kmem_worker reference|candidate [cpu|cuda]", file=sys.stderr)
-        return 2
+def run_worker(role, device, started):
+    """Serves the orchestrator on stdin/stdout as a worker of `role` (device
+    None: set up nothing ahead); returns the exit code."""
+    from .channel import Channel
+    from .stopwatch import Stopwatch
     # Take the pipes before any other code runs: later prints go to the log.
     channel = Channel.take_standard_streams()
-    clock = Stopwatch(STARTED)
-    if len(sys.argv) == 3:
+    clock = Stopwatch(started)
+    if device is not None:
         from . import warmup
         clock.lap("import")
-        warmup.prepare(sys.argv[1], sys.argv[2])
+        warmup.prepare(role, device)
         clock.lap("warmup")
-    if sys.argv[1] == "reference":
+    if role == "reference":
         from . import reference
         clock.lap("import")
         return reference.serve(channel, clock)
@@ -31,5 +36,15 @@ def main():
     return candidate.run(channel, clock)
 
 
+def main(args):
+    if len(args) == 3 and args[0] == "zygote" and args[1] in ROLES and args[2] in DEVICES:
+        from . import zygote
+        return zygote.serve(args[1], args[2], run_worker)
+    if len(args) in (1, 2) and args[0] in ROLES and (len(args) == 1 or args[1] in DEVICES):
+        return run_worker(args[0], args[1] if len(args) == 2 else None, STARTED)
+    print(USAGE, file=sys.stderr)
+    return 2
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

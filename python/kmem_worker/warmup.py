@@ -1,31 +1,42 @@
 """What a worker does before it is given a job, all of it trusted code: the
-imports and device set-up that every job of its role needs (CUDA context,
-cuBLAS, Triton, the flop counter). The orchestrator starts workers
-ahead of need, so this happens while other jobs run. A failure here is only
-logged: the job then pays for the set-up itself, or reports the real error."""
+imports (`preload`) and device set-up (`prepare`) that every job of its role
+needs: Triton, the flop counter, the CUDA context and cuBLAS. The
+orchestrator starts workers ahead of need, so this happens while other jobs
+run; a zygote preloads once for all the workers it forks. A failure here is
+only logged: the job then pays for the set-up itself, or reports the real
+error."""
 import sys
 
 import torch
 
 
-def _initialise_cuda():
-    if not torch.cuda.is_available():
-        return
-    x = torch.ones(64, 64, device="cuda")
-    (x @ x).sum().item()  # creates the context and the cuBLAS handle
+def _log_failure(error):
+    print(f"kmem worker warm-up: {type(error).__name__}: {error}", file=sys.stderr)
+
+
+def preload(role, device):
+    """The imports of `role`; never initialises CUDA (a zygote forks after it)."""
+    try:
+        if role == "reference":
+            from . import reference, roofline
+            roofline.load_flop_counter()
+        else:
+            from . import candidate  # noqa: F401
+            if device == "cuda":
+                try:
+                    import triton  # noqa: F401  (most candidates use it)
+                except ImportError:
+                    pass
+    except Exception as error:
+        _log_failure(error)
 
 
 def prepare(role, device):
+    """Everything `preload` does (a no-op after it), then the device."""
+    preload(role, device)
     try:
-        if device == "cuda":
-            _initialise_cuda()
-        if role == "reference":
-            from . import roofline
-            roofline.load_flop_counter()
-        elif device == "cuda":
-            try:
-                import triton  # noqa: F401  (most candidates use it)
-            except ImportError:
-                pass
+        if device == "cuda" and torch.cuda.is_available():
+            x = torch.ones(64, 64, device="cuda")
+            (x @ x).sum().item()  # creates the context and the cuBLAS handle
     except Exception as error:
-        print(f"kmem worker warm-up: {type(error).__name__}: {error}", file=sys.stderr)
+        _log_failure(error)

@@ -70,14 +70,16 @@ class Batch {
     }
     int threads = std::max(1, std::min<int>(options_.parallel, static_cast<int>(jobs_.size())));
     pool_ = std::make_unique<eval::WorkerPool>(options_, root_, timing_lock_);
+    Status started = Status::success();
     for (auto [role, count, given_back] :
-         {std::tuple{"candidate", jobs_.size(), false}, {"reference", slots_.size(), true}}) {
-      if (auto started = pool_->expect(role, static_cast<int>(count), threads, given_back); !started) {
-        for (const auto& job : jobs_) report(rejected_outcome(job, "evaluator_error", started.error().message()));
-        pool_.reset();
-        fs::remove_all(root_, ec);
-        return;
-      }
+         {std::tuple{"candidate", jobs_.size(), false}, {"reference", slots_.size(), true}})
+      if (started) started = pool_->expect(role, static_cast<int>(count), threads, given_back);
+    if (started) started = pool_->start_ahead();
+    if (!started) {
+      for (const auto& job : jobs_) report(rejected_outcome(job, "evaluator_error", started.error().message()));
+      pool_.reset();
+      fs::remove_all(root_, ec);
+      return;
     }
     std::vector<std::thread> job_threads;
     for (int t = 0; t < threads; ++t) job_threads.emplace_back([this] { work(); });

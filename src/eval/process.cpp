@@ -1,5 +1,5 @@
-// Spawning a worker in its own process group (fork + setpgid + exec),
-// line I/O with deadlines (poll) and group kill.
+// Spawning a worker in its own process group (fork + setpgid + exec) or
+// adopting one a zygote forked, line I/O with deadlines (poll), group kill.
 #include "process.h"
 
 #include <fcntl.h>
@@ -60,6 +60,49 @@ static std::string find_program(const std::string& program) {
   return program;
 }
 
+static void close_fd(int& fd) {
+  if (fd >= 0) close(fd);
+  fd = -1;
+}
+
+Result<ChildStreams> ChildStreams::open(const std::string& log_path) {
+  int to_child[2], from_child[2];
+  if (pipe2(to_child, O_CLOEXEC) != 0) return Error(std::string("pipe: ") + strerror(errno));
+  ChildStreams streams;
+  streams.child_stdin = to_child[0];
+  streams.parent_stdin = to_child[1];
+  if (pipe2(from_child, O_CLOEXEC) != 0) {
+    streams.close_child_ends();
+    streams.close_parent_ends();
+    return Error(std::string("pipe: ") + strerror(errno));
+  }
+  streams.parent_stdout = from_child[0];
+  streams.child_stdout = from_child[1];
+  streams.child_log = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (streams.child_log < 0) {
+    std::string error = log_path + ": cannot create log: " + strerror(errno);
+    streams.close_child_ends();
+    streams.close_parent_ends();
+    return Error(error);
+  }
+  return streams;
+}
+
+void ChildStreams::close_child_ends() {
+  close_fd(child_stdin);
+  close_fd(child_stdout);
+  close_fd(child_log);
+}
+
+void ChildStreams::close_parent_ends() {
+  close_fd(parent_stdin);
+  close_fd(parent_stdout);
+}
+
+std::unique_ptr<ChildProcess> ChildProcess::adopt(pid_t pid, const ChildStreams& streams) {
+  return std::unique_ptr<ChildProcess>(new ChildProcess(pid, streams.parent_stdin, streams.parent_stdout));
+}
+
 Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnSpec& spec) {
   if (spec.argv.empty()) return Error("spawn: empty command");
   // Everything the child needs is prepared before fork: after it, only
@@ -69,18 +112,8 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnSpec& spec)
   std::vector<std::string> env_strings = merged_environment(spec.environment);
   std::vector<char*> argv = c_strings(argv_strings);
   std::vector<char*> envp = c_strings(env_strings);
-  int to_child[2], from_child[2];
-  if (pipe2(to_child, O_CLOEXEC) != 0) return Error(std::string("pipe: ") + strerror(errno));
-  if (pipe2(from_child, O_CLOEXEC) != 0) {
-    close(to_child[0]);
-    close(to_child[1]);
-    return Error(std::string("pipe: ") + strerror(errno));
-  }
-  int log = open(spec.log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (log < 0) {
-    for (int fd : {to_child[0], to_child[1], from_child[0], from_child[1]}) close(fd);
-    return Error(spec.log_path + ": cannot create log: " + strerror(errno));
-  }
+  auto streams = ChildStreams::open(spec.log_path);
+  if (!streams) return streams.error();
   struct rlimit limit {};
   if (spec.address_space_bytes) limit.rlim_cur = limit.rlim_max = *spec.address_space_bytes;
   cpu_set_t cpus;
@@ -91,22 +124,23 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnSpec& spec)
     setpgid(0, 0);
     if (spec.address_space_bytes) setrlimit(RLIMIT_AS, &limit);
     if (!spec.cpus.empty()) sched_setaffinity(0, sizeof cpus, &cpus);
-    dup2(to_child[0], 0);
-    dup2(from_child[1], 1);
-    dup2(log, 2);
+    dup2(streams->child_stdin, 0);
+    dup2(streams->child_stdout, 1);
+    dup2(streams->child_log, 2);
+    if (spec.extra_fd == 3)
+      fcntl(3, F_SETFD, 0);  // dup2 onto itself would leave it close-on-exec
+    else if (spec.extra_fd >= 0)
+      dup2(spec.extra_fd, 3);
     execve(argv[0], argv.data(), envp.data());
     _exit(127);
   }
-  close(to_child[0]);
-  close(from_child[1]);
-  close(log);
+  streams->close_child_ends();
   if (pid < 0) {
-    close(to_child[1]);
-    close(from_child[0]);
+    streams->close_parent_ends();
     return Error(std::string("fork: ") + strerror(errno));
   }
   setpgid(pid, pid);  // also here, so a kill right after spawn finds the group
-  return std::unique_ptr<ChildProcess>(new ChildProcess(pid, to_child[1], from_child[0]));
+  return adopt(pid, *streams);
 }
 
 ChildProcess::~ChildProcess() {
@@ -179,6 +213,10 @@ ExitStatus ChildProcess::kill_and_reap() {
   while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
   exit_ = decode(status);
+  // Members of the group that outlived the child come here when this
+  // process is a subreaper (zygote.h); reap the ones already gone.
+  while (waitpid(-pid_, nullptr, WNOHANG) > 0) {
+  }
   return *exit_;
 }
 

@@ -23,6 +23,20 @@ struct SpawnSpec {
   std::string log_path;                  // receives the child's stderr
   std::optional<long> address_space_bytes;  // RLIMIT_AS
   std::vector<int> cpus;                    // CPU affinity; empty: the parent's
+  int extra_fd = -1;                        // handed to the child as its fd 3; -1: none
+};
+
+// The pipes and log of a child about to start: the child's ends become its
+// stdin, stdout and stderr, the parent keeps the others.
+struct ChildStreams {
+  int child_stdin = -1, child_stdout = -1, child_log = -1;
+  int parent_stdin = -1, parent_stdout = -1;  // the write end and the read end
+
+  // Opens both pipes (close-on-exec) and creates the log at `log_path`.
+  static Result<ChildStreams> open(const std::string& log_path);
+  // Once the child has its ends (or will never get them).
+  void close_child_ends();
+  void close_parent_ends();
 };
 
 // How a child ended.
@@ -37,6 +51,10 @@ class ChildProcess {
   enum class Read { kLine, kTimeout, kClosed };
 
   static Result<std::unique_ptr<ChildProcess>> spawn(const SpawnSpec& spec);
+  // Takes charge of `pid`, a child of this process in a process group of
+  // its own that was started elsewhere (see zygote.h), talking over the
+  // parent ends of `streams` (whose child ends are closed).
+  static std::unique_ptr<ChildProcess> adopt(pid_t pid, const ChildStreams& streams);
   ~ChildProcess();
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
@@ -49,7 +67,8 @@ class ChildProcess {
   void close_input();
   // The next stdout line (without its newline) into `line`.
   Read read_line(Clock::time_point deadline, std::string& line);
-  // Kills the process group and reaps the child; idempotent.
+  // Kills the process group and reaps the child (and whatever of its group
+  // was re-parented here); idempotent.
   ExitStatus kill_and_reap();
   // Waits up to `deadline` for the child to exit by itself, then kills the group.
   ExitStatus wait_then_kill(Clock::time_point deadline);

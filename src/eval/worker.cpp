@@ -1,7 +1,5 @@
-// Starting worker processes and reading their events.
+// Starting worker processes (forked by a zygote) and reading their events.
 #include "worker.h"
-
-#include <cstdlib>
 
 namespace kmem::eval {
 
@@ -9,28 +7,10 @@ Clock::duration seconds(double s) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
 }
 
-static std::string prepended(const char* variable, const std::string& folder) {
-  const char* current = std::getenv(variable);
-  return current != nullptr && *current != '\0' ? folder + ":" + current : folder;
-}
-
-Result<std::unique_ptr<Worker>> Worker::start(const std::string& role, const EvalOptions& options,
-                                              const std::string& log_path, const std::vector<int>& cpus) {
-  SpawnSpec spec;
-  spec.argv = {options.python, "-m", "kmem_worker", role, options.device};
-  spec.cpus = cpus;
-  spec.environment = {
-      "PYTHONPATH=" + prepended("PYTHONPATH", options.python_dir),
-      "PYTHONUNBUFFERED=1",
-      "PYTHONDONTWRITEBYTECODE=1",
-      "TORCH_EXTENSIONS_DIR=" + options.cache_dir + "/torch_extensions",
-      "TRITON_CACHE_DIR=" + options.cache_dir + "/triton",
-  };
-  if (options.device == "cpu" && options.memory_limit_mb > 0)
-    spec.address_space_bytes = options.memory_limit_mb * (1L << 20);
-  spec.log_path = log_path;
-  auto process = ChildProcess::spawn(spec);
-  if (!process) return process.error().wrap(role + " worker");
+Result<std::unique_ptr<Worker>> Worker::start(Zygote& zygote, const std::string& log_path,
+                                              const std::vector<int>& cpus) {
+  auto process = zygote.fork_worker(log_path, cpus);
+  if (!process) return process.error();
   return std::unique_ptr<Worker>(new Worker(std::move(*process), log_path));
 }
 

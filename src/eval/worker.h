@@ -1,5 +1,5 @@
-// A worker process (`python3 -m kmem_worker ROLE`) seen as a stream of JSON
-// events. Serves the timing lock on the way: a `time_request` event waits for
+// A worker process (of a role, forked by that role's zygote) seen as a
+// stream of JSON events. Serves the timing lock on the way: a `time_request` event waits for
 // the lock (the wait does not count against the worker's deadline) and is
 // answered with a grant; `timed` releases it.
 #pragma once
@@ -12,6 +12,7 @@
 #include "kmem/eval.h"
 #include "process.h"
 #include "timing_lock.h"
+#include "zygote.h"
 
 namespace kmem::eval {
 
@@ -25,10 +26,10 @@ class Worker {
     std::string line;  // kMalformed: the line that is no event
   };
 
-  // Starts `role` ("reference" or "candidate") for options.device, with its
-  // stderr in log_path, on `cpus` (empty: any).
-  static Result<std::unique_ptr<Worker>> start(const std::string& role, const EvalOptions& options,
-                                               const std::string& log_path, const std::vector<int>& cpus);
+  // Starts a worker of the zygote's role, with its stderr in log_path, on
+  // `cpus` (empty: any).
+  static Result<std::unique_ptr<Worker>> start(Zygote& zygote, const std::string& log_path,
+                                               const std::vector<int>& cpus);
   ~Worker();
 
   // Puts the worker under the timing lock (paused while another measures);

@@ -5,9 +5,24 @@
 
 namespace kmem::eval {
 
+Result<Zygote*> WorkerPool::zygote(const std::string& role) {
+  auto& zygote = zygotes_[role];
+  if (!zygote) {
+    auto started = Zygote::start(role, options_, fmt::format("{}/zygote-{}.log", log_dir_, role),
+                                 timing_lock_.worker_cpus());
+    if (!started) return started.error();
+    zygote = std::move(*started);
+  }
+  return zygote.get();
+}
+
 Result<std::unique_ptr<Worker>> WorkerPool::start(const std::string& role) {
+  auto zygote = this->zygote(role);
+  if (!zygote) return zygote.error().wrap(role + " worker");
   std::string log = fmt::format("{}/{}-{}.log", log_dir_, role, started_++);
-  return Worker::start(role, options_, log, timing_lock_.worker_cpus());
+  auto worker = Worker::start(**zygote, log, timing_lock_.worker_cpus());
+  if (!worker) return worker.error().wrap(role + " worker");
+  return worker;
 }
 
 Status WorkerPool::refill(const std::string& role, Lane& lane) {
@@ -26,7 +41,16 @@ Status WorkerPool::expect(const std::string& role, int count, int ahead, bool gi
   lane.remaining += count;
   lane.ahead = ahead;
   lane.given_back = given_back;
-  return refill(role, lane);
+  auto zygote = this->zygote(role);
+  if (!zygote) return zygote.error().wrap(role + " worker");
+  return Status::success();
+}
+
+Status WorkerPool::start_ahead() {
+  std::lock_guard hold(mutex_);
+  for (auto& [role, lane] : lanes_)
+    if (auto filled = refill(role, lane); !filled) return filled;
+  return Status::success();
 }
 
 Result<std::unique_ptr<Worker>> WorkerPool::take(const std::string& role) {

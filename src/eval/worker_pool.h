@@ -1,6 +1,7 @@
-// Worker processes started ahead of need. A worker spends seconds importing
-// torch, setting up the device and warming the profiler before it can take a
-// job; the pool starts them early, while other jobs run, so that a job finds
+// Worker processes started ahead of need. Each role has a zygote that
+// imports torch and the role's modules once and forks its workers; a worker
+// still spends a second or more setting up the device before it can take a
+// job, so the pool starts them early, while other jobs run, and a job finds
 // one ready. It starts no more than the batch will still take. Waiting
 // workers run only our own set-up code, so they are not paused by the timing
 // lock; a worker is enrolled in it when a job takes it. Reference workers
@@ -17,6 +18,7 @@
 #include "kmem/eval.h"
 #include "timing_lock.h"
 #include "worker.h"
+#include "zygote.h"
 
 namespace kmem::eval {
 
@@ -28,8 +30,11 @@ class WorkerPool {
 
   // The batch will take `count` workers of `role`; keep up to `ahead` of
   // them started before they are asked for (for a role whose workers are
-  // given back, `ahead` counts the ones out too).
+  // given back, `ahead` counts the ones out too). Starts the role's zygote.
   Status expect(const std::string& role, int count, int ahead, bool given_back);
+  // Starts the workers expected ahead of need, once every role is expected
+  // (so that the zygotes import side by side).
+  Status start_ahead();
   // A started worker of `role` (one that is ready, or a new one), enrolled
   // in the timing lock.
   Result<std::unique_ptr<Worker>> take(const std::string& role);
@@ -46,12 +51,15 @@ class WorkerPool {
   };
   Result<std::unique_ptr<Worker>> start(const std::string& role);
   Status refill(const std::string& role, Lane& lane);
+  // The zygote of `role`, started the first time.
+  Result<Zygote*> zygote(const std::string& role);
 
   const EvalOptions& options_;
   std::string log_dir_;
   TimingLock& timing_lock_;
   std::mutex mutex_;
-  std::map<std::string, Lane> lanes_;
+  std::map<std::string, std::unique_ptr<Zygote>> zygotes_;
+  std::map<std::string, Lane> lanes_;  // after the zygotes: workers go first
   int started_ = 0;
 };
 

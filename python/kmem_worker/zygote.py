@@ -1,0 +1,110 @@
+"""The zygote: imports torch and a role's modules once (no CUDA: a process
+that has initialised CUDA cannot fork usable children), then forks a worker
+of that role for each request, saving every worker seconds of imports.
+
+Requests come on fd 3, a SOCK_SEQPACKET Unix socket from the orchestrator:
+one JSON message {"cpus": [...], "address_space_bytes": N or null} carrying
+three descriptors (the worker's stdin, stdout and log). The worker is forked
+through a short-lived middle process, so that it is re-parented to the
+orchestrator (a child subreaper), which waits for it and kills its process
+group like any worker it spawned. The reply is {"pid": N} once the worker is
+the orchestrator's child, or {"error": "..."}. The zygote exits when the
+socket closes. Trusted code only: nothing of a job is in it."""
+import functools
+import json
+import os
+import resource
+import socket
+import sys
+import time
+import traceback
+
+from . import warmup
+
+REQUESTS_FD = 3
+MAX_REQUEST = 1 << 16
+
+
+def serve(role, device, run_worker):
+    """Forks workers that call run_worker(role, device, started) until the
+    orchestrator closes the socket, then exits at once (tearing down the
+    interpreter with torch loaded would keep the orchestrator waiting)."""
+    requests = socket.socket(fileno=REQUESTS_FD)
+    warmup.preload(role, device)
+    worker = functools.partial(run_worker, role, device)
+    while True:
+        try:
+            message, fds, _, _ = socket.recv_fds(requests, MAX_REQUEST, 3)
+        except OSError as error:
+            print(f"kmem zygote: {error}", file=sys.stderr)
+            os._exit(1)
+        if not message:
+            os._exit(0)
+        try:
+            reply = {"pid": _fork_worker(worker, json.loads(message), fds, requests)}
+        except Exception as error:
+            reply = {"error": f"{type(error).__name__}: {error}"}
+        finally:
+            for fd in fds:
+                os.close(fd)
+        requests.sendall(json.dumps(reply).encode())
+
+
+def _fork_worker(worker, request, fds, requests):
+    if len(fds) != 3:
+        raise ValueError(f"expected 3 descriptors, got {len(fds)}")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    report_read, report_write = os.pipe()
+    middle = os.fork()
+    if middle == 0:
+        try:
+            os.close(report_read)
+            pid = os.fork()
+            if pid == 0:
+                os.close(report_write)
+                _become_worker(worker, request, fds, requests)
+            _set_group(pid)
+            os.write(report_write, str(pid).encode())
+        finally:
+            os._exit(0)
+    os.close(report_write)
+    with os.fdopen(report_read, "rb") as report:
+        pid = report.read()
+    os.waitpid(middle, 0)  # once it has exited, the worker is the orchestrator's child
+    if not pid:
+        raise RuntimeError("the worker could not be forked")
+    return int(pid)
+
+
+def _set_group(pid):
+    """Puts `pid` in a process group of its own (both sides call it, so the
+    group exists whichever runs first)."""
+    try:
+        os.setpgid(pid, pid)
+    except OSError:  # the worker got there first
+        pass
+
+
+def _become_worker(worker, request, fds, requests):
+    """In the forked worker: takes the orchestrator's descriptors as fds 0-2,
+    applies the request's limits and runs `worker`; never returns."""
+    started = time.monotonic()
+    code = 1
+    try:
+        _set_group(0)
+        requests.close()
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
+            os.close(fd)
+        cpus = request.get("cpus") or []
+        if cpus:
+            os.sched_setaffinity(0, cpus)
+        limit = request.get("address_space_bytes")
+        if limit:
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        code = worker(started)
+    except BaseException:
+        traceback.print_exc()
+    finally:
+        os._exit(code if isinstance(code, int) else 1)

@@ -1,0 +1,120 @@
+// Starting a zygote and asking it for workers (see python/kmem_worker/zygote.py
+// for its side of the socket).
+#include "zygote.h"
+
+#include <fmt/format.h>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+namespace kmem::eval {
+
+// The first request waits for the zygote's imports (seconds, more on a busy
+// machine); later ones for a fork.
+static constexpr int kReplyTimeoutMs = 300'000;
+static constexpr size_t kLogTail = 16 * 1024;
+
+static std::string prepended(const char* variable, const std::string& folder) {
+  const char* current = std::getenv(variable);
+  return current != nullptr && *current != '\0' ? folder + ":" + current : folder;
+}
+
+Result<std::unique_ptr<Zygote>> Zygote::start(const std::string& role, const EvalOptions& options,
+                                              const std::string& log_path, const std::vector<int>& cpus) {
+  // Its workers are re-parented to the nearest subreaper when their short-
+  // lived parent exits: that must be us, so that we can wait for them.
+  if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
+    return Error(std::string("cannot become the subreaper of the workers: ") + strerror(errno));
+  int pair[2];
+  if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0)
+    return Error(std::string("socketpair: ") + strerror(errno));
+  SpawnSpec spec;
+  spec.argv = {options.python, "-m", "kmem_worker", "zygote", role, options.device};
+  spec.cpus = cpus;
+  spec.environment = {
+      "PYTHONPATH=" + prepended("PYTHONPATH", options.python_dir),
+      "PYTHONUNBUFFERED=1",
+      "PYTHONDONTWRITEBYTECODE=1",
+      "TORCH_EXTENSIONS_DIR=" + options.cache_dir + "/torch_extensions",
+      "TRITON_CACHE_DIR=" + options.cache_dir + "/triton",
+  };
+  spec.log_path = log_path;
+  spec.extra_fd = pair[1];
+  auto process = ChildProcess::spawn(spec);
+  close(pair[1]);
+  if (!process) {
+    close(pair[0]);
+    return process.error().wrap(role + " zygote");
+  }
+  return std::unique_ptr<Zygote>(new Zygote(std::move(*process), pair[0], log_path, options));
+}
+
+Zygote::~Zygote() {
+  close(socket_);  // the zygote exits at the end of its requests
+  process_->wait_then_kill(std::chrono::steady_clock::now() + std::chrono::seconds(2));
+}
+
+Error Zygote::failure(const std::string& what) const {
+  std::string log = read_tail(log_path_, kLogTail);
+  return Error("the zygote failed to fork a worker: " + what + (log.empty() ? "" : "\n" + log));
+}
+
+// Sends `message` with the three descriptors `fds` attached.
+static bool send_with_descriptors(int socket, const std::string& message, const int (&fds)[3]) {
+  struct iovec data {const_cast<char*>(message.data()), message.size()};
+  alignas(struct cmsghdr) char control[CMSG_SPACE(sizeof fds)] = {};
+  struct msghdr header {};
+  header.msg_iov = &data;
+  header.msg_iovlen = 1;
+  header.msg_control = control;
+  header.msg_controllen = sizeof control;
+  struct cmsghdr* rights = CMSG_FIRSTHDR(&header);
+  rights->cmsg_level = SOL_SOCKET;
+  rights->cmsg_type = SCM_RIGHTS;
+  rights->cmsg_len = CMSG_LEN(sizeof fds);
+  std::memcpy(CMSG_DATA(rights), fds, sizeof fds);
+  ssize_t sent;
+  while ((sent = sendmsg(socket, &header, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+  }
+  return sent == static_cast<ssize_t>(message.size());
+}
+
+Result<std::unique_ptr<ChildProcess>> Zygote::fork_worker(const std::string& log_path,
+                                                          const std::vector<int>& cpus) {
+  std::lock_guard hold(mutex_);
+  auto streams = ChildStreams::open(log_path);
+  if (!streams) return streams.error();
+  nlohmann::json request{{"cpus", cpus}, {"address_space_bytes", nullptr}};
+  if (options_.device == "cpu" && options_.memory_limit_mb > 0)
+    request["address_space_bytes"] = options_.memory_limit_mb * (1L << 20);
+  bool sent = send_with_descriptors(socket_, request.dump(),
+                                    {streams->child_stdin, streams->child_stdout, streams->child_log});
+  streams->close_child_ends();  // the zygote holds its own copies now
+  auto fail = [&](const std::string& what) {
+    streams->close_parent_ends();
+    return failure(what);
+  };
+  if (!sent) return fail(std::string("cannot send the request: ") + strerror(errno));
+  struct pollfd reply_ready {socket_, POLLIN, 0};
+  int ready;
+  while ((ready = poll(&reply_ready, 1, kReplyTimeoutMs)) < 0 && errno == EINTR) {
+  }
+  if (ready == 0) return fail(fmt::format("no reply within {} s", kReplyTimeoutMs / 1000));
+  char buffer[4096];
+  ssize_t size;
+  while ((size = recv(socket_, buffer, sizeof buffer, 0)) < 0 && errno == EINTR) {
+  }
+  if (size <= 0) return fail("the zygote " + process_->kill_and_reap().describe());
+  auto reply = nlohmann::json::parse(std::string(buffer, static_cast<size_t>(size)), nullptr, false);
+  if (!reply.is_object() || !reply.contains("pid") || !reply["pid"].is_number_integer())
+    return fail(reply.is_object() ? reply.value("error", reply.dump()) : "unreadable reply");
+  return ChildProcess::adopt(reply["pid"].get<pid_t>(), *streams);
+}
+
+}  // namespace kmem::eval
