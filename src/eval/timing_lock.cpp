@@ -4,9 +4,31 @@
 #include <sched.h>
 #include <signal.h>
 
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
 namespace kmem::eval {
 
 static constexpr int kFewestCpusToKeepOne = 4;
+
+// The CPUs that share a core with `cpu` (its SMT siblings, itself included),
+// from the kernel's topology list ("3,11" or "2-3"); just `cpu` if unknown.
+static std::set<int> core_of(int cpu) {
+  std::ifstream list("/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/topology/thread_siblings_list");
+  std::set<int> siblings{cpu};
+  std::string range;
+  while (std::getline(list, range, ',')) {
+    int first = 0, last = 0;
+    char dash = 0;
+    std::istringstream parse(range);
+    if (!(parse >> first)) break;
+    if (!(parse >> dash >> last)) last = first;
+    for (int sibling = first; sibling <= last && sibling < CPU_SETSIZE; ++sibling) siblings.insert(sibling);
+  }
+  return siblings;
+}
 
 TimingLock::TimingLock() {
   cpu_set_t allowed;
@@ -17,8 +39,15 @@ TimingLock::TimingLock() {
     if (CPU_ISSET(cpu, &allowed)) cpus.push_back(cpu);
   if (static_cast<int>(cpus.size()) < kFewestCpusToKeepOne) return;
   timing_cpu_ = cpus.back();
-  cpus.pop_back();
-  worker_cpus_ = std::move(cpus);
+  // Workers keep off the whole core: a sibling busy with an import slows
+  // the launching thread as much as a shared CPU would.
+  std::set<int> kept = core_of(timing_cpu_);
+  for (int cpu : cpus)
+    if (!kept.count(cpu)) worker_cpus_.push_back(cpu);
+  if (static_cast<int>(worker_cpus_.size()) < kFewestCpusToKeepOne - 1) {
+    timing_cpu_ = -1;
+    worker_cpus_.clear();
+  }
 }
 
 void TimingLock::enroll(pid_t group) {

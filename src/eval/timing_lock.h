@@ -6,9 +6,9 @@
 // orchestrator and withdraw when they are reaped.
 //
 // Where the machine has four or more CPUs for us, one is kept for the timed
-// calls: workers start on the others and the holder moves its launching
-// thread to that one while it measures, so workers still starting up (which
-// are not paused) do not share its core.
+// calls: workers start on the others (off its SMT siblings too) and the
+// holder moves its launching thread to that one while it measures, so
+// workers still starting up (which are not paused) do not share its core.
 #pragma once
 
 #include <sys/types.h>
