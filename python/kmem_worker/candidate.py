@@ -82,7 +82,7 @@ def run(channel, clock):
         triton = kernels.TritonLaunches(vars(module))
         own_names = watch.cuda_kernel_names | triton.names
         model = stage("init", lambda: problem.build_model(
-            module.ModelNew, saved["init_inputs"], cmd["init_seed"], device))
+            module.ModelNew, saved["init_inputs"], cmd["init_seed"], device, saved["init_on_device"] is True))
         clock.lap("init")
         threads_before = threading.active_count()
         watch.extension_calls = triton.launches = 0  # calls at import or in __init__ do not count

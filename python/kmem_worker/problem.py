@@ -45,11 +45,29 @@ def input_sets(problem, secret_seed, count, device):
             for i in range(count)]
 
 
-def build_model(model_class, init_inputs, init_seed, device):
-    """Builds a model the way KernelBench does: seeded, on the CPU, then moved;
-    left in its default (training) mode."""
+def build_model(model_class, init_inputs, init_seed, device, on_device):
+    """Builds a model seeded with `init_seed`: on the device itself where
+    `on_device` (initialising large weights on a GPU takes milliseconds where
+    the CPU takes seconds), else the way KernelBench does, on the CPU, then
+    moved. Reference and candidate are built the same way (the reference
+    decides: see build_reference_model), so their weights are the same.
+    Left in its default (training) mode."""
     torch.manual_seed(init_seed)
+    if on_device:
+        with torch.device(device):
+            return model_class(*init_inputs).to(device)
     return model_class(*init_inputs).to(device)
+
+
+def build_reference_model(model_class, init_inputs, init_seed, device):
+    """(model, on_device): the reference model built on a CUDA device where
+    the problem allows it, else on the CPU and moved."""
+    if device == "cuda":
+        try:
+            return build_model(model_class, init_inputs, init_seed, device, True), True
+        except Exception:  # a problem that builds on the CPU on purpose
+            pass
+    return build_model(model_class, init_inputs, init_seed, device, False), False
 
 
 def clone_inputs(inputs):

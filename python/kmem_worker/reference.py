@@ -21,7 +21,8 @@ class Reference:
         self.device = cmd["device"]
         module = problem.load_module(cmd["problem"], "kmem_problem")
         init_inputs = list(module.get_init_inputs())
-        self.model = problem.build_model(module.Model, init_inputs, cmd["init_seed"], self.device)
+        self.model, init_on_device = problem.build_reference_model(
+            module.Model, init_inputs, cmd["init_seed"], self.device)
         clock.lap("load")
         trials, spec = cmd["trials"], cmd["timing"]
         sets = problem.input_sets(module, cmd["secret_seed"], trials + spec["sets"], self.device)
@@ -39,7 +40,8 @@ class Reference:
             self.reference_ms, self.expected_timed = self._measure(channel, clock, spec)
             self.roofline_ms = None
             self.measured = True
-        self.payload = {"init_inputs": init_inputs, "trials": self.trial_inputs, "timing": self.timing_inputs}
+        self.payload = {"init_inputs": init_inputs, "init_on_device": init_on_device,
+                        "trials": self.trial_inputs, "timing": self.timing_inputs}
         self.shared = {}  # candidate folder -> its SharedInputs
 
     def _measure(self, channel, clock, spec):
