@@ -1,11 +1,12 @@
 // Evaluating jobs: `parallel` threads, one candidate process each, sharing one
-// reference process per problem, one timing lock and one pool of workers
-// started ahead of need. A job that runs out of GPU memory while others hold
+// reference process per problem (prepared a few jobs ahead), one timing lock
+// and one pool of workers started ahead of need. A job that runs out of GPU memory while others hold
 // theirs is run again once the GPU is its alone.
 #include <fmt/format.h>
 #include <stdlib.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <filesystem>
 #include <map>
 #include <shared_mutex>
@@ -69,11 +70,12 @@ class Batch {
       slot->remaining++;
     }
     int threads = std::max(1, std::min<int>(options_.parallel, static_cast<int>(jobs_.size())));
+    lookahead_ = threads;
     pool_ = std::make_unique<eval::WorkerPool>(options_, root_, timing_lock_);
     Status started = Status::success();
-    for (auto [role, count, given_back] :
-         {std::tuple{"candidate", jobs_.size(), false}, {"reference", slots_.size(), true}})
-      if (started) started = pool_->expect(role, static_cast<int>(count), threads, given_back);
+    for (auto [role, count, ahead, given_back] : {std::tuple{"candidate", jobs_.size(), threads, false},
+                                                 {"reference", slots_.size(), threads + lookahead_, true}})
+      if (started) started = pool_->expect(role, static_cast<int>(count), ahead, given_back);
     if (started) started = pool_->start_ahead();
     if (!started) {
       for (const auto& job : jobs_) report(rejected_outcome(job, "evaluator_error", started.error().message()));
@@ -83,6 +85,7 @@ class Batch {
     }
     std::vector<std::thread> job_threads;
     for (int t = 0; t < threads; ++t) job_threads.emplace_back([this] { work(); });
+    for (int t = 0; t < std::max(1, threads / 2); ++t) job_threads.emplace_back([this] { prepare_ahead(); });
     for (auto& thread : job_threads) thread.join();
     pool_.reset();
     fs::remove_all(root_, ec);
@@ -96,7 +99,27 @@ class Batch {
   }
 
   void work() {
-    for (size_t index; (index = next_++) < jobs_.size();) report(evaluate_one(index));
+    for (size_t index; (index = take_next()) < jobs_.size();) report(evaluate_one(index));
+  }
+
+  size_t take_next() {
+    std::lock_guard hold(progress_mutex_);
+    progress_.notify_all();
+    return next_++;
+  }
+
+  // Prepares the references of the next `lookahead_` jobs before they start
+  // (alongside the other preparing threads), so that a job finds its
+  // reference ready instead of waiting for it.
+  void prepare_ahead() {
+    for (size_t index; (index = next_to_prepare_++) < jobs_.size();) {
+      {
+        std::unique_lock hold(progress_mutex_);
+        progress_.wait(hold, [&] { return index < next_ + lookahead_; });
+      }
+      const EvalJob& job = jobs_[index];
+      reference_of(*slots_.at(problem_key(job)), job.problem);
+    }
   }
 
   void report(const EvalOutcome& outcome) {
@@ -228,7 +251,11 @@ class Batch {
   const std::function<void(const EvalOutcome&)>& on_result_;
   std::string root_;
   std::map<std::string, std::shared_ptr<ProblemSlot>> slots_;  // filled before the threads start
-  std::atomic<size_t> next_{0};
+  size_t next_ = 0;                         // the next job to start (under progress_mutex_)
+  std::mutex progress_mutex_;
+  std::condition_variable progress_;        // next_ moved on
+  size_t lookahead_ = 1;                    // jobs whose references are prepared before they start
+  std::atomic<size_t> next_to_prepare_{0};
   eval::TimingLock timing_lock_;
   std::unique_ptr<eval::WorkerPool> pool_;  // after the lock: its workers are enrolled in it
   std::shared_mutex gpu_alone_;             // held exclusively by a job run again after running out of memory

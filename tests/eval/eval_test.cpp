@@ -59,20 +59,30 @@ TEST(EvalCpu, OutcomeCarriesItsTimeline) {
 
 TEST(EvalCpu, OneReferenceWorkerServesProblemAfterProblem) {
   EvalOptions options = test_options("cpu");
-  options.parallel = 1;
+  options.parallel = 1;  // one job at a time, the next job's reference prepared ahead
+  // A third problem: a copy of the first under another path.
+  auto folder = std::filesystem::temp_directory_path() / ("kmem-eval-reuse-" + std::to_string(getpid()));
+  std::filesystem::create_directories(folder);
+  std::string third = (folder / "scale_add_copy.py").string();
+  std::filesystem::copy_file(fixture_path("problems/scale_add.py"), third,
+                             std::filesystem::copy_options::overwrite_existing);
   std::vector<EvalJob> jobs = {
       {"a", fixture_path("problems/scale_add.py"), fixture_path("candidates/pass.py")},
-      {"b", fixture_path("problems/scale_add.py"), fixture_path("candidates/mismatch.py")},
-      {"c", fixture_path("problems/scale_add_pair.py"), fixture_path("candidates/pass_tuple.py")},
+      {"b", fixture_path("problems/scale_add_pair.py"), fixture_path("candidates/pass_tuple.py")},
+      {"c", third, fixture_path("candidates/mismatch.py")},
   };
   std::vector<EvalOutcome> outcomes;
   evaluate_batch(jobs, options, [&](const EvalOutcome& o) { outcomes.push_back(o); });
+  std::filesystem::remove_all(folder);
   ASSERT_EQ(outcomes.size(), 3u);
   EXPECT_EQ(outcomes[0].verdict, "pass") << outcomes[0].detail;
-  EXPECT_EQ(outcomes[1].verdict, "output_mismatch") << outcomes[1].detail;
-  EXPECT_EQ(outcomes[2].verdict, "pass") << outcomes[2].detail;
-  EXPECT_TRUE(outcomes[0].seconds.count("reference.import")) << "the first problem starts a worker";
-  EXPECT_FALSE(outcomes[2].seconds.count("reference.import")) << "the second problem reuses it";
+  EXPECT_EQ(outcomes[1].verdict, "pass") << outcomes[1].detail;
+  EXPECT_EQ(outcomes[2].verdict, "output_mismatch") << outcomes[2].detail;
+  // The first two problems each start a worker (the second ahead of its job);
+  // the third reuses the first one's, which its problem no longer needs.
+  EXPECT_TRUE(outcomes[0].seconds.count("reference.import"));
+  EXPECT_TRUE(outcomes[1].seconds.count("reference.import"));
+  EXPECT_FALSE(outcomes[2].seconds.count("reference.import")) << "the third problem reuses a worker";
 }
 
 TEST(EvalCpu, TupleOutputsAreCompared) {
