@@ -32,11 +32,24 @@ def preload(role, device):
 
 
 def prepare(role, device):
-    """Everything `preload` does (a no-op after it), then the device."""
+    """Everything `preload` does (a no-op after it), then the device: the
+    CUDA context, cuBLAS, cuDNN (loaded at its first convolution) and, for
+    candidates, Triton's CUDA driver helpers (loaded at its first launch)."""
     preload(role, device)
     try:
         if device == "cuda" and torch.cuda.is_available():
             x = torch.ones(64, 64, device="cuda")
-            (x @ x).sum().item()  # creates the context and the cuBLAS handle
+            (x @ x).sum().item()
+            torch.nn.functional.conv2d(x.view(1, 1, 64, 64), x[:3, :3].reshape(1, 1, 3, 3)).sum().item()
+            if role == "candidate":
+                _load_triton_driver()
     except Exception as error:
         _log_failure(error)
+
+
+def _load_triton_driver():
+    try:
+        import triton
+    except ImportError:
+        return
+    triton.runtime.driver.active.utils  # noqa: B018  (the attribute loads them)
