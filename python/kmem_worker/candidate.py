@@ -64,7 +64,7 @@ def profiled_launches(model, inputs, names):
 def run(channel, clock):
     saved = model = kept = None
     cmd = channel.receive()
-    clock.lap("wait")
+    clock.lap("wait")  # in the pool, ahead of need
     nonce = cmd.pop("nonce")
     device = cmd["device"]
     watch = kernels.KernelWatch(os.environ.get("TORCH_EXTENSIONS_DIR", cmd["workdir"]))
@@ -74,7 +74,7 @@ def run(channel, clock):
         clock.lap("build")
         channel.send("built", extensions=watch.extensions)
         go = channel.receive()  # sent once the reference has drawn the inputs
-        clock.lap("wait")
+        clock.lap("inputs_wait")
         if go is None or go.get("cmd") != "inputs":
             raise StageError("protocol", RuntimeError("no inputs command"))
         saved = transfer.load(go["path"], device)

@@ -15,6 +15,7 @@
 #include "candidate.h"
 #include "kmem/eval.h"
 #include "reference.h"
+#include "share_gate.h"
 #include "verdict.h"
 #include "worker_pool.h"
 
@@ -70,7 +71,7 @@ class Batch {
       slot->remaining++;
     }
     int threads = std::max(1, std::min<int>(options_.parallel, static_cast<int>(jobs_.size())));
-    lookahead_ = threads;
+    lookahead_ = std::max(1, threads / 4);
     pool_ = std::make_unique<eval::WorkerPool>(options_, root_, timing_lock_);
     Status started = Status::success();
     for (auto [role, count, ahead, given_back] : {std::tuple{"candidate", jobs_.size(), threads, false},
@@ -85,7 +86,7 @@ class Batch {
     }
     std::vector<std::thread> job_threads;
     for (int t = 0; t < threads; ++t) job_threads.emplace_back([this] { work(); });
-    for (int t = 0; t < std::max(1, threads / 2); ++t) job_threads.emplace_back([this] { prepare_ahead(); });
+    for (int t = 0; t < lookahead_; ++t) job_threads.emplace_back([this] { prepare_ahead(); });
     for (auto& thread : job_threads) thread.join();
     pool_.reset();
     fs::remove_all(root_, ec);
@@ -115,7 +116,7 @@ class Batch {
     for (size_t index; (index = next_to_prepare_++) < jobs_.size();) {
       {
         std::unique_lock hold(progress_mutex_);
-        progress_.wait(hold, [&] { return index < next_ + lookahead_; });
+        progress_.wait(hold, [&] { return index < next_ + static_cast<size_t>(lookahead_); });
       }
       const EvalJob& job = jobs_[index];
       reference_of(*slots_.at(problem_key(job)), job.problem);
@@ -158,19 +159,29 @@ class Batch {
     const EvalJob& job = jobs_[index];
     auto& slot = *slots_.at(problem_key(job));
     std::string scratch = fmt::format("{}/c{}", root_, index);
+    double started_at = elapsed(batch_started_);
     EvalOutcome outcome;
     {
+      auto asked = Clock::now();
       std::shared_lock among_others(gpu_alone_);
+      double waited = elapsed(asked);
       outcome = run_candidate(job, slot, scratch);
+      outcome.seconds["gpu_share_wait"] = waited;
     }
     if (options_.device == "cuda" && eval::ran_out_of_device_memory(outcome)) {
-      std::unique_lock alone(gpu_alone_);
       double first_attempt = outcome.seconds["total"];
+      auto asked = Clock::now();
+      std::unique_lock alone(gpu_alone_);
+      double waited = elapsed(asked);
       forget_failure(slot);
       outcome = run_candidate(job, slot, scratch);
       outcome.seconds["first_attempt"] = first_attempt;
+      outcome.seconds["gpu_alone_wait"] = waited;
     }
+    auto releasing = Clock::now();
     release(slot);
+    outcome.seconds["release"] = elapsed(releasing);
+    outcome.seconds["started_at"] = started_at;
     return outcome;
   }
 
@@ -250,15 +261,16 @@ class Batch {
   const EvalOptions& options_;
   const std::function<void(const EvalOutcome&)>& on_result_;
   std::string root_;
+  Clock::time_point batch_started_ = Clock::now();
   std::map<std::string, std::shared_ptr<ProblemSlot>> slots_;  // filled before the threads start
   size_t next_ = 0;                         // the next job to start (under progress_mutex_)
   std::mutex progress_mutex_;
   std::condition_variable progress_;        // next_ moved on
-  size_t lookahead_ = 1;                    // jobs whose references are prepared before they start
+  int lookahead_ = 1;                       // jobs whose references are prepared before they start
   std::atomic<size_t> next_to_prepare_{0};
   eval::TimingLock timing_lock_;
   std::unique_ptr<eval::WorkerPool> pool_;  // after the lock: its workers are enrolled in it
-  std::shared_mutex gpu_alone_;             // held exclusively by a job run again after running out of memory
+  eval::ShareGate gpu_alone_;               // held exclusively by a job run again after running out of memory
   std::mutex report_mutex_;
 };
 
