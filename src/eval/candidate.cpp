@@ -67,6 +67,9 @@ CandidateRun CandidateProcess::finish(const std::string& inputs_path, TimingLock
   auto reply = worker_->next(deadline, timing_lock);
   bool built = reply.kind == Worker::Reply::kEvent && reply.event["event"] == "built";
   if (built) {
+    // Paused while others measure from now on; the build (compilers on
+    // the CPU) went on while they did.
+    worker_->enroll(timing_lock);
     worker_->send(Json{{"cmd", "inputs"}, {"path", inputs_path}});
     deadline = Clock::now() + seconds(options_.run_timeout_s);
     reply = worker_->next(deadline, timing_lock);

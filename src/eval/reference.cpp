@@ -42,6 +42,7 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
   auto worker = pool.take("reference");
   if (!worker) return worker.error().wrap(problem);
   std::unique_ptr<Reference> reference(new Reference(std::move(*worker), options));
+  reference->worker_->enroll(timing_lock);
   Json command{
       {"cmd", "prepare"},
       {"problem", problem},

@@ -1,9 +1,10 @@
 // The timing lock: one measurement at a time on the device, and while a worker
-// holds it every other worker process group is paused (SIGSTOP), so neither
-// correctness trials, builds nor reference preparations of other candidates
+// holds it every other enrolled worker process group is paused (SIGSTOP), so
+// neither correctness trials nor reference preparations of other candidates
 // share the GPU (or the CPU) with the calls being timed. Resumed (SIGCONT) on
-// release. Workers enroll their process group when they first talk to the
-// orchestrator and withdraw when they are reaped.
+// release. A reference worker is enrolled when a problem takes it, a
+// candidate once it reports `built` (its build, compilers on the CPU, goes on
+// while others measure); both withdraw when they are reaped.
 //
 // Where the machine has four or more CPUs for us, one is kept for the timed
 // calls: workers start on the others (off its SMT siblings too) and the

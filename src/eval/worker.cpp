@@ -33,7 +33,6 @@ void Worker::enroll(TimingLock& timing_lock) {
 }
 
 Worker::Reply Worker::next(Clock::time_point& deadline, TimingLock& timing_lock) {
-  enroll(timing_lock);
   for (;;) {
     std::string line;
     auto read = process_->read_line(deadline, line);

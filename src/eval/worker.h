@@ -32,8 +32,8 @@ class Worker {
                                                const std::vector<int>& cpus);
   ~Worker();
 
-  // Puts the worker under the timing lock (paused while another measures);
-  // next() does it at the latest.
+  // Puts the worker under the timing lock (paused while another measures)
+  // from now until it is reaped.
   void enroll(TimingLock& timing_lock);
   bool send(const Json& command);
   // The next event other than the timing lock's; extends `deadline` by any

@@ -67,7 +67,6 @@ Result<std::unique_ptr<Worker>> WorkerPool::take(const std::string& role) {
     worker = std::move(*started);
   }
   if (lane.given_back) lane.out++;
-  worker->enroll(timing_lock_);
   // A replacement that fails to start is that later job's error, not this one's.
   (void)refill(role, lane);
   return worker;

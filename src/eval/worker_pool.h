@@ -4,7 +4,7 @@
 // job, so the pool starts them early, while other jobs run, and a job finds
 // one ready. It starts no more than the batch will still take. Waiting
 // workers run only our own set-up code, so they are not paused by the timing
-// lock; a worker is enrolled in it when a job takes it. Reference workers
+// lock; a job enrolls the worker it takes (a candidate once it is built). Reference workers
 // come back when their problem is done and serve the next one; candidate
 // workers never do (one process per candidate).
 #pragma once
@@ -35,8 +35,8 @@ class WorkerPool {
   // Starts the workers expected ahead of need, once every role is expected
   // (so that the zygotes import side by side).
   Status start_ahead();
-  // A started worker of `role` (one that is ready, or a new one), enrolled
-  // in the timing lock.
+  // A started worker of `role` (one that is ready, or a new one); the
+  // caller enrolls it in the timing lock when its work may use the device.
   Result<std::unique_ptr<Worker>> take(const std::string& role);
   // Returns a worker taken earlier, ready for another job.
   void give_back(const std::string& role, std::unique_ptr<Worker> worker);
