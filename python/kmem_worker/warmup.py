@@ -18,7 +18,7 @@ def preload(role, device):
     """The imports of `role`; never initialises CUDA (a zygote forks after it)."""
     try:
         if role == "reference":
-            from . import reference, roofline
+            from . import reference, roofline  # noqa: F401  (imported for the workers)
             roofline.load_flop_counter()
         else:
             from . import candidate  # noqa: F401
