@@ -25,7 +25,7 @@ class Outputs:
     def keep(self, kind, index, values):
         """Keeps the output list `values` of call `index` of `kind` ("trials"
         or "timed")."""
-        plain = [v.detach().as_subclass(torch.Tensor) if isinstance(v, torch.Tensor) else v for v in values]
+        plain = [problem.plain(v) for v in values]
         slots = self._slot_list(kind, index)
         if self._in_slots and slots is not None and len(slots) == len(plain) and all(
                 _fits(s, v) for s, v in zip(slots, plain)):

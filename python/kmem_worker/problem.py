@@ -79,9 +79,17 @@ def as_output_list(output):
     return list(output) if isinstance(output, (tuple, list)) else [output]
 
 
+def plain(value):
+    """An output seen as a detached plain tensor (no copy; a subclass's
+    overrides no longer apply); a value that is no tensor stays as it is."""
+    if not isinstance(value, torch.Tensor):
+        return value
+    return value.detach().as_subclass(torch.Tensor)
+
+
 def plain_copy(value):
     """A detached plain-tensor copy of an output, safe to save and to load
     with weights_only; None when the value is not a tensor at all."""
     if not isinstance(value, torch.Tensor):
         return None
-    return value.detach().as_subclass(torch.Tensor).clone()
+    return plain(value).clone()

@@ -1,7 +1,7 @@
 // Evaluating jobs: `parallel` threads, one candidate process each, sharing one
 // reference process per problem (prepared a few jobs ahead), one timing lock
-// and one pool of workers started ahead of need. A job that runs out of GPU memory while others hold
-// theirs is run again once the GPU is its alone.
+// and one pool of workers started ahead of need. A job that runs out of GPU
+// memory while others hold theirs is run again once the GPU is its alone.
 #include <fmt/format.h>
 #include <stdlib.h>
 

@@ -57,7 +57,7 @@ Result<std::unique_ptr<Zygote>> Zygote::start(const std::string& role, const Eva
 
 Zygote::~Zygote() {
   close(socket_);  // the zygote exits at the end of its requests
-  process_->wait_then_kill(std::chrono::steady_clock::now() + std::chrono::seconds(2));
+  process_->wait_then_kill(Clock::now() + std::chrono::seconds(2));
 }
 
 Error Zygote::failure(const std::string& what) const {
