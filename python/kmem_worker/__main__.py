@@ -14,9 +14,10 @@ USAGE = "usage: python3 -m kmem_worker reference|candidate [cpu|cuda]\n" \
         "       python3 -m kmem_worker zygote reference|candidate cpu|cuda"
 
 
-def run_worker(role, device, started):
+def run_worker(role, device, started, turn=None):
     """Serves the orchestrator on stdin/stdout as a worker of `role` (device
-    None: set up nothing ahead); returns the exit code."""
+    None: set up nothing ahead; `turn`: the descriptors that order its set-up
+    among the others', see warmup.py); returns the exit code."""
     from .channel import Channel
     from .stopwatch import Stopwatch
     # Take the pipes before any other code runs: later prints go to the log.
@@ -25,7 +26,9 @@ def run_worker(role, device, started):
     if device is not None:
         from . import warmup
         clock.lap("import")
-        warmup.prepare(role, device)
+        with warmup.Turn(turn or {}):
+            clock.lap("turn")
+            warmup.prepare(role, device)
         clock.lap("warmup")
     if role == "reference":
         from . import reference

@@ -1,6 +1,8 @@
 """Comparing a candidate's outputs with the reference's: count, shape,
 dtype, then values within atol = rtol = tolerance. The relative error is
 |actual - expected| / |expected| over elements whose |expected| > atol."""
+import math
+
 import torch
 
 
@@ -27,27 +29,63 @@ def check_structure(expected, actual, where):
 
 def errors(expected, actual, tolerance):
     """(close, max_abs_error, max_rel_error) over all outputs of one call."""
-    close, worst_abs, worst_rel = True, 0.0, 0.0
+    return read([error_figures(expected, actual, tolerance)])[0]
+
+
+def error_figures(expected, actual, tolerance):
+    """The figures of errors() as a float64 tensor [close, max_abs, max_rel]
+    on the outputs' device, computed without waiting for the device, so that
+    the figures of many calls are read back at once (read)."""
+    figures = []
     for e, a in zip(expected, actual):
         a = a.to(e.device)
-        if not e.is_floating_point() and not e.is_complex():
-            same = torch.equal(e, a)
-            close = close and same
-            worst_abs = max(worst_abs, 0.0 if same else float("inf"))
-            continue
-        close = close and torch.allclose(a, e, atol=tolerance, rtol=tolerance, equal_nan=True)
         if e.numel() == 0:
             continue
-        diff = (a.double() - e.double()).abs() if e.numel() < (1 << 24) else (a - e).abs()
-        both_nan = torch.isnan(a) & torch.isnan(e)
-        diff = torch.where(both_nan, torch.zeros_like(diff), diff)
-        diff = torch.nan_to_num(diff, nan=float("inf"))
-        worst_abs = max(worst_abs, diff.max().item())
+        if not e.is_floating_point() and not e.is_complex():
+            same = torch.eq(a, e).all()
+            worst = torch.where(same, _scalar(0.0, e), _scalar(math.inf, e))
+            figures.append(torch.stack([same.double(), worst, _scalar(0.0, e)]))
+            continue
+        close = torch.isclose(a, e, rtol=tolerance, atol=tolerance, equal_nan=True).all()
+        exact = e.numel() < (1 << 24)  # differences in double precision where memory allows
+        diff = (_widened(a, exact) - _widened(e, exact)).abs()
+        diff = diff.masked_fill(torch.isnan(a) & torch.isnan(e), 0.0)
+        diff = torch.nan_to_num(diff, nan=math.inf)
         magnitude = e.abs().to(diff.dtype)
         large = magnitude > tolerance
-        if large.any():
-            worst_rel = max(worst_rel, (diff[large] / magnitude[large]).max().item())
-    return close, worst_abs, worst_rel
+        relative = torch.where(large, diff / torch.where(large, magnitude, torch.ones_like(magnitude)),
+                               torch.zeros_like(diff))
+        figures.append(torch.stack([close.double(), diff.max().double(), relative.max().double()]))
+    if not figures:
+        return torch.tensor([1.0, 0.0, 0.0], dtype=torch.float64)
+    device = figures[0].device
+    table = torch.stack([f.to(device) for f in figures])
+    return torch.stack([table[:, 0].min(), table[:, 1].max(), table[:, 2].max()])
+
+
+def read(figures):
+    """[(close, max_abs_error, max_rel_error)] of error_figures tensors, read
+    back from the device in one go."""
+    if not figures:
+        return []
+    device = figures[0].device
+    rows = torch.stack([f.to(device) for f in figures]).tolist()
+    return [(close == 1.0, worst_abs, worst_rel) for close, worst_abs, worst_rel in rows]
+
+
+def first_not_close(figures):
+    """The index of the first call whose read figures are not close, or None."""
+    return next((i for i, (close, _, _) in enumerate(figures) if not close), None)
+
+
+def _scalar(value, like):
+    return torch.tensor(value, dtype=torch.float64, device=like.device)
+
+
+def _widened(t, exact):
+    if not exact:
+        return t
+    return t.to(torch.complex128 if t.is_complex() else torch.float64)
 
 
 def same_inputs(original, after):

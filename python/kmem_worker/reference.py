@@ -132,21 +132,23 @@ class Reference:
             for i, changed in enumerate(inputs_changed):
                 if changed:
                     raise compare.Mismatch("mutation", f"trial {i}: an input tensor changed")
-            failed = None
-            for i, (expected, actual) in enumerate(zip(self.expected, trials)):
-                close, worst_abs, worst_rel = compare.errors(expected, actual, tolerance)
+            figures = compare.read([compare.error_figures(expected, actual, tolerance)
+                                    for expected, actual in zip(self.expected, trials)])
+            for _, worst_abs, worst_rel in figures:
                 verdict["max_abs_error"] = max(verdict["max_abs_error"], worst_abs)
                 verdict["max_rel_error"] = max(verdict["max_rel_error"], worst_rel)
-                if not close and failed is None:
-                    failed = i
+            failed = compare.first_not_close(figures)
             if failed is not None:
                 raise compare.Mismatch("values", f"trial {failed}: values differ beyond tolerance {tolerance:g}")
             if len(timed) != len(self.expected_timed):
                 raise compare.Mismatch("timed", "outputs of timed calls are missing")
             for i, (expected, actual) in enumerate(zip(self.expected_timed, timed)):
                 compare.check_structure(expected, actual, f"timed set {i}")
-                if not compare.errors(expected, actual, tolerance)[0]:
-                    raise compare.Mismatch("timed", f"timed set {i}: values differ beyond tolerance {tolerance:g}")
+            figures = compare.read([compare.error_figures(expected, actual, tolerance)
+                                    for expected, actual in zip(self.expected_timed, timed)])
+            failed = compare.first_not_close(figures)
+            if failed is not None:
+                raise compare.Mismatch("timed", f"timed set {failed}: values differ beyond tolerance {tolerance:g}")
         except compare.Mismatch as mismatch:
             return {**verdict, "correct": False, "failure": mismatch.kind, "detail": mismatch.detail}
         return {**verdict, "correct": True}

@@ -1,10 +1,11 @@
 """What a worker does before it is given a job, all of it trusted code: the
 imports (`preload`) and device set-up (`prepare`) that every job of its role
-needs: Triton, the flop counter, the CUDA context and cuBLAS. The
+needs: Triton, the flop counter, the CUDA context, cuBLAS and cuDNN. The
 orchestrator starts workers ahead of need, so this happens while other jobs
-run; a zygote preloads once for all the workers it forks. A failure here is
-only logged: the job then pays for the set-up itself, or reports the real
-error."""
+run; a zygote preloads once for all the workers it forks. Workers take turns
+at setting up the device (Turn). A failure here is only logged: the job then
+pays for the set-up itself, or reports the real error."""
+import os
 import sys
 
 import torch
@@ -12,6 +13,34 @@ import torch
 
 def _log_failure(error):
     print(f"kmem worker warm-up: {type(error).__name__}: {error}", file=sys.stderr)
+
+
+class Turn:
+    """A worker's turn at setting up the device, given by the orchestrator
+    (src/eval/warmup_turns.h) as descriptors: on entry, reads "after" (the
+    pipe of a worker started earlier) to its end, that is until that worker
+    is set up or gone; on exit, closes "done", letting a later worker go.
+    Either may be absent. Both are closed before any job's code runs."""
+
+    def __init__(self, descriptors):
+        self._after = descriptors.get("after")
+        self._done = descriptors.get("done")
+
+    def __enter__(self):
+        if self._after is not None:
+            try:
+                while os.read(self._after, 64):
+                    pass
+            except OSError as error:
+                _log_failure(error)
+            finally:
+                os.close(self._after)
+        return self
+
+    def __exit__(self, *_):
+        if self._done is not None:
+            os.close(self._done)
+        return False
 
 
 def preload(role, device):
@@ -24,7 +53,7 @@ def preload(role, device):
             from . import candidate  # noqa: F401
             if device == "cuda":
                 try:
-                    import triton  # noqa: F401  (most candidates use it)
+                    from . import triton_warmup  # noqa: F401  (most candidates use Triton)
                 except ImportError:
                     pass
     except Exception as error:
@@ -34,7 +63,7 @@ def preload(role, device):
 def prepare(role, device):
     """Everything `preload` does (a no-op after it), then the device: the
     CUDA context, cuBLAS, cuDNN (loaded at its first convolution) and, for
-    candidates, Triton's CUDA driver helpers (loaded at its first launch)."""
+    candidates, Triton (a launch of a kernel of ours: triton_warmup.py)."""
     preload(role, device)
     try:
         if device == "cuda" and torch.cuda.is_available():
@@ -42,14 +71,14 @@ def prepare(role, device):
             (x @ x).sum().item()
             torch.nn.functional.conv2d(x.view(1, 1, 64, 64), x[:3, :3].reshape(1, 1, 3, 3)).sum().item()
             if role == "candidate":
-                _load_triton_driver()
+                _warm_triton()
     except Exception as error:
         _log_failure(error)
 
 
-def _load_triton_driver():
+def _warm_triton():
     try:
-        import triton
-    except ImportError:
+        from . import triton_warmup
+    except ImportError:  # no Triton here
         return
-    triton.runtime.driver.active.utils  # noqa: B018  (the attribute loads them)
+    triton_warmup.launch()

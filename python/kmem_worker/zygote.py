@@ -3,8 +3,10 @@ that has initialised CUDA cannot fork usable children), then forks a worker
 of that role for each request, saving every worker seconds of imports.
 
 Requests come on fd 3, a SOCK_SEQPACKET Unix socket from the orchestrator:
-one JSON message {"cpus": [...], "address_space_bytes": N or null} carrying
-three descriptors (the worker's stdin, stdout and log). The worker is forked
+one JSON message {"cpus": [...], "address_space_bytes": N or null, "turn":
+[names]} carrying the worker's stdin, stdout and log, then the descriptors
+of its turn at setting up the device that "turn" names ("done", "after":
+see warmup.py). The worker is forked
 through a short-lived middle process, so that it is re-parented to the
 orchestrator (a child subreaper), which waits for it and kills its process
 group like any worker it spawned. The reply is {"pid": N} once the worker is
@@ -23,10 +25,11 @@ from . import warmup
 
 REQUESTS_FD = 3
 MAX_REQUEST = 1 << 16
+MAX_DESCRIPTORS = 5
 
 
 def serve(role, device, run_worker):
-    """Forks workers that call run_worker(role, device, started) until the
+    """Forks workers that call run_worker(role, device, started, turn) until the
     orchestrator closes the socket, then exits at once (tearing down the
     interpreter with torch loaded would keep the orchestrator waiting)."""
     requests = socket.socket(fileno=REQUESTS_FD)
@@ -34,7 +37,7 @@ def serve(role, device, run_worker):
     worker = functools.partial(run_worker, role, device)
     while True:
         try:
-            message, fds, _, _ = socket.recv_fds(requests, MAX_REQUEST, 3)
+            message, fds, _, _ = socket.recv_fds(requests, MAX_REQUEST, MAX_DESCRIPTORS)
         except OSError as error:
             print(f"kmem zygote: {error}", file=sys.stderr)
             os._exit(1)
@@ -51,8 +54,9 @@ def serve(role, device, run_worker):
 
 
 def _fork_worker(worker, request, fds, requests):
-    if len(fds) != 3:
-        raise ValueError(f"expected 3 descriptors, got {len(fds)}")
+    turn = request.get("turn") or []
+    if len(fds) != 3 + len(turn) or not set(turn) <= {"done", "after"}:
+        raise ValueError(f"{len(fds)} descriptors for a worker whose turn has {turn}")
     sys.stdout.flush()
     sys.stderr.flush()
     report_read, report_write = os.pipe()
@@ -87,23 +91,25 @@ def _set_group(pid):
 
 
 def _become_worker(worker, request, fds, requests):
-    """In the forked worker: takes the orchestrator's descriptors as fds 0-2,
-    applies the request's limits and runs `worker`; never returns."""
+    """In the forked worker: takes the orchestrator's descriptors as fds 0-2
+    (and keeps those of its turn), applies the request's limits and runs
+    `worker`; never returns."""
     started = time.monotonic()
     code = 1
     try:
         _set_group(0)
         requests.close()
-        for target, fd in enumerate(fds):
+        for target, fd in enumerate(fds[:3]):
             os.dup2(fd, target)
             os.close(fd)
+        turn = dict(zip(request.get("turn") or [], fds[3:]))
         cpus = request.get("cpus") or []
         if cpus:
             os.sched_setaffinity(0, cpus)
         limit = request.get("address_space_bytes")
         if limit:
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        code = worker(started)
+        code = worker(started, turn)
     except BaseException:
         traceback.print_exc()
     finally:

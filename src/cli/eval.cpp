@@ -201,6 +201,10 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
   cmd->add_option("--parallel", o.parallel, "candidates in flight at once (batch)")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
+  cmd->add_option("--device-setups", o.device_setups,
+                  "CUDA: workers setting up the device at once (0: one per two CPUs)")
+      ->check(CLI::Range(0, 256))
+      ->capture_default_str();
   cmd->add_flag("--inputs-by-file", args->inputs_by_file,
                 "CUDA: hand inputs to candidates as files instead of IPC handles");
   cmd->add_flag("--retime-reference", o.retime_reference,

@@ -71,13 +71,12 @@ class Batch {
       slot->remaining++;
     }
     int threads = std::max(1, std::min<int>(options_.parallel, static_cast<int>(jobs_.size())));
-    lookahead_ = std::max(1, threads / 4);
+    lookahead_ = std::max(1, threads / 2);
     pool_ = std::make_unique<eval::WorkerPool>(options_, root_, timing_lock_);
     Status started = Status::success();
     for (auto [role, count, ahead, given_back] : {std::tuple{"candidate", jobs_.size(), threads, false},
                                                  {"reference", slots_.size(), threads + lookahead_, true}})
       if (started) started = pool_->expect(role, static_cast<int>(count), ahead, given_back);
-    if (started) started = pool_->start_ahead();
     if (!started) {
       for (const auto& job : jobs_) report(rejected_outcome(job, "evaluator_error", started.error().message()));
       pool_.reset();
@@ -85,6 +84,7 @@ class Batch {
       return;
     }
     std::vector<std::thread> job_threads;
+    job_threads.emplace_back([this] { pool_->start_ahead(); });
     for (int t = 0; t < threads; ++t) job_threads.emplace_back([this] { work(); });
     for (int t = 0; t < lookahead_; ++t) job_threads.emplace_back([this] { prepare_ahead(); });
     for (auto& thread : job_threads) thread.join();
@@ -151,7 +151,7 @@ class Batch {
   void release(ProblemSlot& slot) {
     std::lock_guard hold(slot.mutex);
     if (--slot.remaining > 0 || !slot.reference) return;
-    slot.reference->retire(timing_lock_, *pool_);
+    slot.reference->retire(*pool_);
     slot.reference.reset();
   }
 

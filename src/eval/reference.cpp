@@ -82,8 +82,9 @@ Status Reference::release(const std::string& folder, TimingLock& timing_lock) {
   return Status::success();
 }
 
-void Reference::retire(TimingLock& timing_lock, WorkerPool& pool) {
-  if (request(Json{{"cmd", "reset"}}, "reset", options_.run_timeout_s, "reset", timing_lock))
+void Reference::retire(WorkerPool& pool) {
+  std::lock_guard hold(mutex_);
+  if (worker_->send_owing(Json{{"cmd", "reset"}}, "reset", options_.run_timeout_s))
     pool.give_back("reference", std::move(worker_));
 }
 

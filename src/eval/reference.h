@@ -45,9 +45,10 @@ class Reference {
   // Drops the copy shared with `folder`'s candidate, once it is done.
   Status release(const std::string& folder, TimingLock& timing_lock);
 
-  // Frees the problem's memory in the worker and hands the worker back to
-  // `pool` for another problem; a worker that does not answer is stopped.
-  void retire(TimingLock& timing_lock, WorkerPool& pool);
+  // Tells the worker to free the problem's memory and hands it back to
+  // `pool` for another problem without waiting: the pool reads the answer
+  // when the worker is taken again, and stops a worker that does not give it.
+  void retire(WorkerPool& pool);
 
   double reference_ms() const { return reference_ms_; }
   bool reference_cached() const { return reference_cached_; }

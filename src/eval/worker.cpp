@@ -8,8 +8,8 @@ Clock::duration seconds(double s) {
 }
 
 Result<std::unique_ptr<Worker>> Worker::start(Zygote& zygote, const std::string& log_path,
-                                              const std::vector<int>& cpus) {
-  auto process = zygote.fork_worker(log_path, cpus);
+                                              const std::vector<int>& cpus, const Turn& turn) {
+  auto process = zygote.fork_worker(log_path, cpus, turn);
   if (!process) return process.error();
   return std::unique_ptr<Worker>(new Worker(std::move(*process), log_path));
 }
@@ -20,6 +20,20 @@ Worker::~Worker() {
 }
 
 bool Worker::send(const Json& command) { return process_->write_line(command.dump()); }
+
+bool Worker::send_owing(const Json& command, std::string reply, double timeout_s) {
+  owed_reply_ = std::move(reply);
+  owed_by_ = Clock::now() + seconds(timeout_s);
+  return send(command);
+}
+
+bool Worker::settle(TimingLock& timing_lock) {
+  if (owed_reply_.empty()) return true;
+  auto reply = next(owed_by_, timing_lock);
+  bool settled = reply.kind == Reply::kEvent && reply.event["event"] == owed_reply_;
+  owed_reply_.clear();
+  return settled;
+}
 
 void Worker::release(TimingLock& timing_lock) {
   if (holds_lock_) timing_lock.unlock();

@@ -27,15 +27,21 @@ class Worker {
   };
 
   // Starts a worker of the zygote's role, with its stderr in log_path, on
-  // `cpus` (empty: any).
+  // `cpus` (empty: any), setting up the device in `turn`.
   static Result<std::unique_ptr<Worker>> start(Zygote& zygote, const std::string& log_path,
-                                               const std::vector<int>& cpus);
+                                               const std::vector<int>& cpus, const Turn& turn);
   ~Worker();
 
   // Puts the worker under the timing lock (paused while another measures)
   // from now until it is reaped.
   void enroll(TimingLock& timing_lock);
   bool send(const Json& command);
+  // Sends `command` without waiting for its reply, the event `reply`, which
+  // settle() reads later (a reference's reset, read by its next job).
+  bool send_owing(const Json& command, std::string reply, double timeout_s);
+  // Reads the reply owed since send_owing, if any; false when it does not
+  // come in time or is another record.
+  bool settle(TimingLock& timing_lock);
   // The next event other than the timing lock's; extends `deadline` by any
   // wait for the lock. Never returns holding the lock.
   Reply next(Clock::time_point& deadline, TimingLock& timing_lock);
@@ -52,6 +58,8 @@ class Worker {
   std::unique_ptr<ChildProcess> process_;
   std::string log_path_;
   bool holds_lock_ = false;
+  std::string owed_reply_;  // the event send_owing waits for; empty: none
+  Clock::time_point owed_by_;
   double lock_wait_s_ = 0.0;
   TimingLock* timing_lock_ = nullptr;  // the lock this worker is enrolled in
 };

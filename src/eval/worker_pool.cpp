@@ -5,6 +5,21 @@
 
 namespace kmem::eval {
 
+// Workers setting up the device at once: --device-setups, else one per two
+// CPUs the workers run on (at least two); no turns on the CPU.
+static int device_setups(const EvalOptions& options, const TimingLock& timing_lock) {
+  if (options.device != "cuda") return 0;
+  if (options.device_setups > 0) return options.device_setups;
+  int cpus = static_cast<int>(timing_lock.worker_cpus().size());
+  return std::max(2, cpus / 2);
+}
+
+WorkerPool::WorkerPool(const EvalOptions& options, std::string log_dir, TimingLock& timing_lock)
+    : options_(options),
+      log_dir_(std::move(log_dir)),
+      timing_lock_(timing_lock),
+      turns_(device_setups(options, timing_lock)) {}
+
 Result<Zygote*> WorkerPool::zygote(const std::string& role) {
   auto& zygote = zygotes_[role];
   if (!zygote) {
@@ -19,15 +34,21 @@ Result<Zygote*> WorkerPool::zygote(const std::string& role) {
 Result<std::unique_ptr<Worker>> WorkerPool::start(const std::string& role) {
   auto zygote = this->zygote(role);
   if (!zygote) return zygote.error().wrap(role + " worker");
+  auto turn = turns_.next();
+  if (!turn) return turn.error().wrap(role + " worker");
   std::string log = fmt::format("{}/{}-{}.log", log_dir_, role, started_++);
-  auto worker = Worker::start(**zygote, log, timing_lock_.worker_cpus());
+  auto worker = Worker::start(**zygote, log, timing_lock_.worker_cpus(), *turn);
   if (!worker) return worker.error().wrap(role + " worker");
   return worker;
 }
 
-Status WorkerPool::refill(const std::string& role, Lane& lane) {
+int WorkerPool::missing(const Lane& lane) {
   int wanted = std::min(lane.given_back ? lane.ahead - lane.out : lane.ahead, lane.remaining);
-  while (static_cast<int>(lane.ready.size()) < wanted) {
+  return std::max(0, wanted - static_cast<int>(lane.ready.size()));
+}
+
+Status WorkerPool::refill(const std::string& role, Lane& lane) {
+  while (missing(lane) > 0) {
     auto worker = start(role);
     if (!worker) return worker.error();
     lane.ready.push_back(std::move(*worker));
@@ -46,30 +67,51 @@ Status WorkerPool::expect(const std::string& role, int count, int ahead, bool gi
   return Status::success();
 }
 
-Status WorkerPool::start_ahead() {
-  std::lock_guard hold(mutex_);
-  for (auto& [role, lane] : lanes_)
-    if (auto filled = refill(role, lane); !filled) return filled;
-  return Status::success();
+void WorkerPool::start_ahead() {
+  std::vector<std::string> roles;
+  {
+    std::lock_guard hold(mutex_);
+    for (const auto& [role, lane] : lanes_) roles.push_back(role);
+  }
+  // One of each role in turn (the first jobs need one of each), taking the
+  // lock for one start at a time so that jobs take workers as they come.
+  for (bool started = true; started;) {
+    started = false;
+    for (const auto& role : roles) {
+      std::lock_guard hold(mutex_);
+      Lane& lane = lanes_[role];
+      if (missing(lane) == 0) continue;
+      auto worker = start(role);
+      if (!worker) return;  // the job that needs one starts it itself, and reports the error
+      lane.ready.push_back(std::move(*worker));
+      started = true;
+    }
+  }
 }
 
 Result<std::unique_ptr<Worker>> WorkerPool::take(const std::string& role) {
-  std::lock_guard hold(mutex_);
-  Lane& lane = lanes_[role];
-  lane.remaining = std::max(0, lane.remaining - 1);
   std::unique_ptr<Worker> worker;
-  if (!lane.ready.empty()) {
-    worker = std::move(lane.ready.front());
-    lane.ready.pop_front();
-  } else {
-    auto started = start(role);
-    if (!started) return started.error();
-    worker = std::move(*started);
+  {
+    std::lock_guard hold(mutex_);
+    Lane& lane = lanes_[role];
+    lane.remaining = std::max(0, lane.remaining - 1);
+    if (!lane.ready.empty()) {
+      worker = std::move(lane.ready.front());
+      lane.ready.pop_front();
+    } else {
+      auto started = start(role);
+      if (!started) return started.error();
+      worker = std::move(*started);
+    }
+    if (lane.given_back) lane.out++;
+    // A replacement that fails to start is that later job's error, not this one's.
+    (void)refill(role, lane);
   }
-  if (lane.given_back) lane.out++;
-  // A replacement that fails to start is that later job's error, not this one's.
-  (void)refill(role, lane);
-  return worker;
+  // Outside the lock: a worker given back may still be finishing its last command.
+  if (worker->settle(timing_lock_)) return worker;
+  // It did not answer as it should have (its log says why): a fresh one replaces it.
+  std::lock_guard hold(mutex_);
+  return start(role);
 }
 
 void WorkerPool::give_back(const std::string& role, std::unique_ptr<Worker> worker) {

@@ -2,11 +2,14 @@
 // imports torch and the role's modules once and forks its workers; a worker
 // still spends a second or more setting up the device before it can take a
 // job, so the pool starts them early, while other jobs run, and a job finds
-// one ready. It starts no more than the batch will still take. Waiting
-// workers run only our own set-up code, so they are not paused by the timing
-// lock; a job enrolls the worker it takes (a candidate once it is built). Reference workers
-// come back when their problem is done and serve the next one; candidate
-// workers never do (one process per candidate).
+// one ready. It starts no more than the batch will still take, and workers
+// take turns at setting up the device (warmup_turns.h), in the order they
+// will be needed. Waiting workers run only our own set-up code, so they are
+// not paused by the timing lock; a job enrolls the worker it takes (a
+// candidate once it is built). Reference workers come back when their
+// problem is done and serve the next one, reset on the way (the pool reads
+// their answer when they are taken again); candidate workers never do (one
+// process per candidate).
 #pragma once
 
 #include <deque>
@@ -17,6 +20,7 @@
 
 #include "kmem/eval.h"
 #include "timing_lock.h"
+#include "warmup_turns.h"
 #include "worker.h"
 #include "zygote.h"
 
@@ -25,20 +29,24 @@ namespace kmem::eval {
 class WorkerPool {
  public:
   // Logs go to `log_dir`/ROLE-N.log.
-  WorkerPool(const EvalOptions& options, std::string log_dir, TimingLock& timing_lock)
-      : options_(options), log_dir_(std::move(log_dir)), timing_lock_(timing_lock) {}
+  WorkerPool(const EvalOptions& options, std::string log_dir, TimingLock& timing_lock);
 
   // The batch will take `count` workers of `role`; keep up to `ahead` of
   // them started before they are asked for (for a role whose workers are
   // given back, `ahead` counts the ones out too). Starts the role's zygote.
   Status expect(const std::string& role, int count, int ahead, bool given_back);
   // Starts the workers expected ahead of need, once every role is expected
-  // (so that the zygotes import side by side).
-  Status start_ahead();
-  // A started worker of `role` (one that is ready, or a new one); the
-  // caller enrolls it in the timing lock when its work may use the device.
+  // (so that the zygotes import side by side), the roles taking turns; runs
+  // alongside the first jobs, which take the workers as they come. A worker
+  // that fails to start is left to the job that needs it (take() starts one
+  // itself and the job reports the error).
+  void start_ahead();
+  // A started worker of `role` (one that is ready, or a new one) that owes
+  // no answer; the caller enrolls it in the timing lock when its work may
+  // use the device.
   Result<std::unique_ptr<Worker>> take(const std::string& role);
-  // Returns a worker taken earlier, ready for another job.
+  // Returns a worker taken earlier for another job; it may still owe the
+  // answer to its last command (Worker::send_owing).
   void give_back(const std::string& role, std::unique_ptr<Worker> worker);
 
  private:
@@ -51,6 +59,8 @@ class WorkerPool {
   };
   Result<std::unique_ptr<Worker>> start(const std::string& role);
   Status refill(const std::string& role, Lane& lane);
+  // How many more workers `lane` should have started now.
+  static int missing(const Lane& lane);
   // The zygote of `role`, started the first time.
   Result<Zygote*> zygote(const std::string& role);
 
@@ -60,6 +70,7 @@ class WorkerPool {
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<Zygote>> zygotes_;
   std::map<std::string, Lane> lanes_;  // after the zygotes: workers go first
+  WarmupTurns turns_;
   int started_ = 0;
 };
 

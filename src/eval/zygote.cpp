@@ -65,20 +65,23 @@ Error Zygote::failure(const std::string& what) const {
   return Error("the zygote failed to fork a worker: " + what + (log.empty() ? "" : "\n" + log));
 }
 
-// Sends `message` with the three descriptors `fds` attached.
-static bool send_with_descriptors(int socket, const std::string& message, const int (&fds)[3]) {
+// Sends `message` with the descriptors `fds` (at most kMaxDescriptors) attached.
+static constexpr size_t kMaxDescriptors = 5;
+static bool send_with_descriptors(int socket, const std::string& message, const std::vector<int>& fds) {
+  if (fds.size() > kMaxDescriptors) return false;
+  const size_t size = fds.size() * sizeof(int);
   struct iovec data {const_cast<char*>(message.data()), message.size()};
-  alignas(struct cmsghdr) char control[CMSG_SPACE(sizeof fds)] = {};
+  alignas(struct cmsghdr) char control[CMSG_SPACE(kMaxDescriptors * sizeof(int))] = {};
   struct msghdr header {};
   header.msg_iov = &data;
   header.msg_iovlen = 1;
   header.msg_control = control;
-  header.msg_controllen = sizeof control;
+  header.msg_controllen = CMSG_SPACE(size);
   struct cmsghdr* rights = CMSG_FIRSTHDR(&header);
   rights->cmsg_level = SOL_SOCKET;
   rights->cmsg_type = SCM_RIGHTS;
-  rights->cmsg_len = CMSG_LEN(sizeof fds);
-  std::memcpy(CMSG_DATA(rights), fds, sizeof fds);
+  rights->cmsg_len = CMSG_LEN(size);
+  std::memcpy(CMSG_DATA(rights), fds.data(), size);
   ssize_t sent;
   while ((sent = sendmsg(socket, &header, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
   }
@@ -86,15 +89,22 @@ static bool send_with_descriptors(int socket, const std::string& message, const 
 }
 
 Result<std::unique_ptr<ChildProcess>> Zygote::fork_worker(const std::string& log_path,
-                                                          const std::vector<int>& cpus) {
+                                                          const std::vector<int>& cpus, const Turn& turn) {
   std::lock_guard hold(mutex_);
   auto streams = ChildStreams::open(log_path);
   if (!streams) return streams.error();
-  nlohmann::json request{{"cpus", cpus}, {"address_space_bytes", nullptr}};
+  // The worker's stdin, stdout and stderr, then the descriptors of its turn
+  // at setting up the device, named in "turn" in the order they come.
+  std::vector<int> fds{streams->child_stdin, streams->child_stdout, streams->child_log};
+  nlohmann::json request{{"cpus", cpus}, {"address_space_bytes", nullptr}, {"turn", nlohmann::json::array()}};
+  for (auto [name, fd] : {std::pair{"done", turn.done()}, {"after", turn.after()}})
+    if (fd >= 0) {
+      request["turn"].push_back(name);
+      fds.push_back(fd);
+    }
   if (options_.device == "cpu" && options_.memory_limit_mb > 0)
     request["address_space_bytes"] = options_.memory_limit_mb * (1L << 20);
-  bool sent = send_with_descriptors(socket_, request.dump(),
-                                    {streams->child_stdin, streams->child_stdout, streams->child_log});
+  bool sent = send_with_descriptors(socket_, request.dump(), fds);
   streams->close_child_ends();  // the zygote holds its own copies now
   auto fail = [&](const std::string& what) {
     streams->close_parent_ends();

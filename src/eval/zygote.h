@@ -16,6 +16,7 @@
 
 #include "kmem/eval.h"
 #include "process.h"
+#include "warmup_turns.h"
 
 namespace kmem::eval {
 
@@ -29,9 +30,11 @@ class Zygote {
   Zygote(const Zygote&) = delete;
   Zygote& operator=(const Zygote&) = delete;
 
-  // A new worker with its stderr in `log_path`, on `cpus` (empty: any);
-  // waits for the zygote's imports the first time. Thread-safe.
-  Result<std::unique_ptr<ChildProcess>> fork_worker(const std::string& log_path, const std::vector<int>& cpus);
+  // A new worker with its stderr in `log_path`, on `cpus` (empty: any),
+  // setting up the device in `turn`; waits for the zygote's imports the
+  // first time. Thread-safe.
+  Result<std::unique_ptr<ChildProcess>> fork_worker(const std::string& log_path, const std::vector<int>& cpus,
+                                                    const Turn& turn);
 
  private:
   Zygote(std::unique_ptr<ChildProcess> process, int socket, std::string log_path, const EvalOptions& options)

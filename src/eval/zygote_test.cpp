@@ -4,6 +4,7 @@
 #include "zygote.h"
 
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,17 +22,32 @@ bool is_our_child(pid_t pid) {
   return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0;
 }
 
-TEST(Zygote, ForksWorkersThatAreOurChildrenInGroupsOfTheirOwn) {
-  std::string folder = (fs::temp_directory_path() / "kmem-zygote-XXXXXX").string();
-  ASSERT_NE(mkdtemp(folder.data()), nullptr);
-  EvalOptions options;
-  options.python = default_python();
-  options.python_dir = KMEM_PYTHON_DIR;
-  options.cache_dir = folder;
-  auto zygote = Zygote::start("candidate", options, folder + "/zygote.log", {});
+// Whether the read end `fd` reaches its end (every write end closed) within `ms`.
+bool ends_within(int fd, int ms) {
+  struct pollfd end {fd, POLLIN, 0};
+  return poll(&end, 1, ms) == 1 && (end.revents & (POLLIN | POLLHUP)) != 0;
+}
+
+class ZygoteTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    folder_ = (fs::temp_directory_path() / "kmem-zygote-XXXXXX").string();
+    ASSERT_NE(mkdtemp(folder_.data()), nullptr);
+    options_.python = default_python();
+    options_.python_dir = KMEM_PYTHON_DIR;
+    options_.cache_dir = folder_;
+  }
+  void TearDown() override { fs::remove_all(folder_); }
+
+  std::string folder_;
+  EvalOptions options_;
+};
+
+TEST_F(ZygoteTest, ForksWorkersThatAreOurChildrenInGroupsOfTheirOwn) {
+  auto zygote = Zygote::start("candidate", options_, folder_ + "/zygote.log", {});
   ASSERT_TRUE(zygote) << zygote.error().message();
-  auto first = (*zygote)->fork_worker(folder + "/first.log", {});
-  auto second = (*zygote)->fork_worker(folder + "/second.log", {});
+  auto first = (*zygote)->fork_worker(folder_ + "/first.log", {}, Turn());
+  auto second = (*zygote)->fork_worker(folder_ + "/second.log", {}, Turn());
   ASSERT_TRUE(first) << first.error().message();
   ASSERT_TRUE(second) << second.error().message();
   pid_t a = (*first)->pid(), b = (*second)->pid();
@@ -48,7 +64,26 @@ TEST(Zygote, ForksWorkersThatAreOurChildrenInGroupsOfTheirOwn) {
   EXPECT_EQ(status.code, 1);
   EXPECT_EQ(kill(b, 0), 0);
   EXPECT_TRUE((*second)->kill_and_reap().signaled);
-  fs::remove_all(folder);
+}
+
+TEST_F(ZygoteTest, AWorkerSetsUpOnlyOnceTheWorkerBeforeItHas) {
+  auto zygote = Zygote::start("candidate", options_, folder_ + "/zygote.log", {});
+  ASSERT_TRUE(zygote) << zygote.error().message();
+  WarmupTurns turns(1);
+  auto setting_up = turns.next();  // held here: a worker still setting up
+  ASSERT_TRUE(setting_up) << setting_up.error().message();
+  auto worker = [&] {
+    auto turn = turns.next();
+    EXPECT_TRUE(turn) << turn.error().message();
+    return (*zygote)->fork_worker(folder_ + "/worker.log", {}, *turn);
+  }();
+  ASSERT_TRUE(worker) << worker.error().message();
+  auto after_worker = turns.next();  // its `after` ends when the worker is set up
+  ASSERT_TRUE(after_worker) << after_worker.error().message();
+  EXPECT_FALSE(ends_within(after_worker->after(), 1000)) << "set up before its turn";
+  { Turn done = std::move(*setting_up); }  // the one before it is set up
+  EXPECT_TRUE(ends_within(after_worker->after(), 60'000)) << "never set up";
+  EXPECT_TRUE((*worker)->kill_and_reap().signaled);
 }
 
 }  // namespace
