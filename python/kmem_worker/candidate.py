@@ -2,15 +2,15 @@
 through the intercepted load_inline), builds ModelNew, runs the correctness
 trials on clones of the reference's inputs, times it under the orchestrator's
 timing lock and hands its outputs to the reference to judge (outputs.py).
-Reports facts (observations) only; the last record it writes carries the
-nonce."""
+Reports facts (observations, runtime guards among them: guards.py) only; the
+last record it writes carries the nonce."""
 import os
 import threading
 import traceback
 
 import torch
 
-from . import compare, kernels, outputs, problem, timing, transfer
+from . import compare, guards, kernels, outputs, problem, timing, transfer
 
 
 DEVICE_FAULTS = ("CUDA error", "illegal memory access", "misaligned address", "unspecified launch failure")
@@ -69,6 +69,7 @@ def run(channel, clock):
     device = cmd["device"]
     watch = kernels.KernelWatch(os.environ.get("TORCH_EXTENSIONS_DIR", cmd["workdir"]))
     watch.install()
+    guarded = guards.Guards()  # after our own patch of load_inline, before any candidate code
     try:
         module = stage("build", lambda: problem.load_module(cmd["candidate"], "kmem_candidate"))
         clock.lap("build")
@@ -115,6 +116,7 @@ def run(channel, clock):
             "output_types": types,
             "same_storage_across_calls": same_storage,
             "threads_after_forward": threading.active_count() - threads_before,
+            **guarded.facts(),
         }
         clock.lap("outputs")
         channel.send("result", nonce=nonce, candidate_ms=candidate_ms, outputs=delivered,

@@ -149,6 +149,20 @@ TEST(EvalCpu, ARecordWrittenByTheCandidateIsAForgedResult) {
   EXPECT_EQ(cpu_eval("forged.py").verdict, "forged_result");
 }
 
+// The checker refuses both files; evaluate() runs without it, so these reach
+// the runtime guards of the candidate's process.
+TEST(EvalCpu, AFunctionReplacedAtRunTimeIsRuntimePatching) {
+  auto o = cpu_eval("patched.py");
+  EXPECT_EQ(o.verdict, "runtime_patching") << o.detail << o.log;
+  EXPECT_NE(o.detail.find("torch.cuda.synchronize"), std::string::npos) << o.detail;
+}
+
+TEST(EvalCpu, PrecisionLoweredAtRunTimeIsPrecisionDowncast) {
+  auto o = cpu_eval("precision.py");
+  EXPECT_EQ(o.verdict, "precision_downcast") << o.detail << o.log;
+  EXPECT_NE(o.detail.find("set_float32_matmul_precision"), std::string::npos) << o.detail;
+}
+
 TEST(EvalCpu, MissingProblemIsAnEvaluatorError) {
   auto o = evaluate_fixture("problems/no_such_problem.py", "candidates/mismatch.py", test_options("cpu"));
   EXPECT_TRUE(o.evaluator_failed()) << o.verdict;

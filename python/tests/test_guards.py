@@ -1,0 +1,67 @@
+"""The runtime guards report what changed since their snapshot: functions
+replaced and fp32 precision lowered, nothing when all is as it was."""
+import time
+import unittest
+
+import torch
+
+from kmem_worker import guards, timing
+
+
+class GuardsTest(unittest.TestCase):
+    def setUp(self):
+        self.tf32 = torch.backends.cuda.matmul.allow_tf32
+        self.matmul_precision = torch.get_float32_matmul_precision()
+
+    def tearDown(self):
+        torch.backends.cuda.matmul.allow_tf32 = self.tf32
+        torch.set_float32_matmul_precision(self.matmul_precision)
+
+    def test_nothing_changed_is_no_fact(self):
+        self.assertEqual(guards.Guards().facts(), {"precision_flags": [], "patched": []})
+
+    def test_replaced_functions_are_named_until_restored(self):
+        guarded = guards.Guards()
+        original_equal, original_measure = torch.equal, timing.measure
+        try:
+            torch.equal = lambda a, b: True
+            timing.measure = lambda *args: (0.001, [], False)
+            self.assertEqual(guarded.facts()["patched"], ["timing.measure", "torch.equal"])
+        finally:
+            torch.equal, timing.measure = original_equal, original_measure
+        self.assertEqual(guarded.facts()["patched"], [])
+
+    def test_a_method_set_on_a_class_is_a_patch(self):
+        guarded = guards.Guards()
+        torch.Tensor.clone = lambda self, *args, **kwargs: self
+        try:
+            self.assertEqual(guarded.facts()["patched"], ["torch.Tensor.clone"])
+        finally:
+            del torch.Tensor.clone
+        self.assertEqual(guarded.facts()["patched"], [])
+
+    def test_lowered_precision_is_flagged_and_raised_precision_is_not(self):
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.set_float32_matmul_precision("highest")
+        guarded = guards.Guards()
+        torch.backends.cuda.matmul.allow_tf32 = True
+        torch.set_float32_matmul_precision("medium")
+        self.assertEqual(guarded.facts()["precision_flags"],
+                         ["torch.backends.cuda.matmul.allow_tf32", "torch.set_float32_matmul_precision"])
+        guarded = guards.Guards()
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.set_float32_matmul_precision("highest")
+        self.assertEqual(guarded.facts()["precision_flags"], [])
+
+    def test_the_clock_is_watched(self):
+        guarded = guards.Guards()
+        original = time.perf_counter
+        time.perf_counter = lambda: 0.0
+        try:
+            self.assertIn("time.perf_counter", guarded.facts()["patched"])
+        finally:
+            time.perf_counter = original
+
+
+if __name__ == "__main__":
+    unittest.main()
