@@ -58,8 +58,7 @@ def error_figures(expected, actual, tolerance):
         figures.append(torch.stack([close.double(), diff.max().double(), relative.max().double()]))
     if not figures:
         return torch.tensor([1.0, 0.0, 0.0], dtype=torch.float64)
-    device = figures[0].device
-    table = torch.stack([f.to(device) for f in figures])
+    table = _stacked(figures)
     return torch.stack([table[:, 0].min(), table[:, 1].max(), table[:, 2].max()])
 
 
@@ -68,14 +67,25 @@ def read(figures):
     back from the device in one go."""
     if not figures:
         return []
-    device = figures[0].device
-    rows = torch.stack([f.to(device) for f in figures]).tolist()
+    rows = _stacked(figures).tolist()
     return [(close == 1.0, worst_abs, worst_rel) for close, worst_abs, worst_rel in rows]
+
+
+def read_calls(expected_calls, actual_calls, tolerance):
+    """read() of the figures of each pair of calls' outputs."""
+    return read([error_figures(expected, actual, tolerance)
+                 for expected, actual in zip(expected_calls, actual_calls)])
 
 
 def first_not_close(figures):
     """The index of the first call whose read figures are not close, or None."""
     return next((i for i, (close, _, _) in enumerate(figures) if not close), None)
+
+
+def _stacked(figures):
+    """The figure tensors as rows of one tensor, on the first one's device."""
+    device = figures[0].device
+    return torch.stack([f.to(device) for f in figures])
 
 
 def _scalar(value, like):

@@ -132,8 +132,7 @@ class Reference:
             for i, changed in enumerate(inputs_changed):
                 if changed:
                     raise compare.Mismatch("mutation", f"trial {i}: an input tensor changed")
-            figures = compare.read([compare.error_figures(expected, actual, tolerance)
-                                    for expected, actual in zip(self.expected, trials)])
+            figures = compare.read_calls(self.expected, trials, tolerance)
             for _, worst_abs, worst_rel in figures:
                 verdict["max_abs_error"] = max(verdict["max_abs_error"], worst_abs)
                 verdict["max_rel_error"] = max(verdict["max_rel_error"], worst_rel)
@@ -144,8 +143,7 @@ class Reference:
                 raise compare.Mismatch("timed", "outputs of timed calls are missing")
             for i, (expected, actual) in enumerate(zip(self.expected_timed, timed)):
                 compare.check_structure(expected, actual, f"timed set {i}")
-            figures = compare.read([compare.error_figures(expected, actual, tolerance)
-                                    for expected, actual in zip(self.expected_timed, timed)])
+            figures = compare.read_calls(self.expected_timed, timed, tolerance)
             failed = compare.first_not_close(figures)
             if failed is not None:
                 raise compare.Mismatch("timed", f"timed set {failed}: values differ beyond tolerance {tolerance:g}")

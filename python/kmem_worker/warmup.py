@@ -52,10 +52,7 @@ def preload(role, device):
         else:
             from . import candidate  # noqa: F401
             if device == "cuda":
-                try:
-                    from . import triton_warmup  # noqa: F401  (most candidates use Triton)
-                except ImportError:
-                    pass
+                _triton_warmup()  # most candidates use Triton
     except Exception as error:
         _log_failure(error)
 
@@ -70,15 +67,16 @@ def prepare(role, device):
             x = torch.ones(64, 64, device="cuda")
             (x @ x).sum().item()
             torch.nn.functional.conv2d(x.view(1, 1, 64, 64), x[:3, :3].reshape(1, 1, 3, 3)).sum().item()
-            if role == "candidate":
-                _warm_triton()
+            if role == "candidate" and (triton_warmup := _triton_warmup()) is not None:
+                triton_warmup.launch()
     except Exception as error:
         _log_failure(error)
 
 
-def _warm_triton():
+def _triton_warmup():
+    """The triton_warmup module (imported with Triton), or None without Triton."""
     try:
         from . import triton_warmup
-    except ImportError:  # no Triton here
-        return
-    triton_warmup.launch()
+    except ImportError:
+        return None
+    return triton_warmup
