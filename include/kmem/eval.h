@@ -28,7 +28,7 @@ struct EvalOptions {
   double run_timeout_s = 180;
   long memory_limit_mb = 16384;  // RLIMIT_AS of CPU runs (none on CUDA)
   int parallel = 1;              // candidates in flight at once (batch)
-  int device_setups = 0;         // CUDA: workers setting up the device at once; 0: one per two CPUs
+  int device_setups = 0;         // CUDA: workers creating their CUDA context at once; 0: one per four CPUs
   bool retime_reference = false;  // measure the reference even when its time is cached
   // CUDA: hand inputs to candidates by IPC handles (docs/evaluator.md);
   // false: as files (always the case on the CPU).

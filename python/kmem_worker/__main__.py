@@ -28,7 +28,9 @@ def run_worker(role, device, started, turn=None):
         clock.lap("import")
         with warmup.Turn(turn or {}):
             clock.lap("turn")
-            warmup.prepare(role, device)
+            warmup.create_context(device)
+            clock.lap("context")
+        warmup.prepare(role, device)
         clock.lap("warmup")
     if role == "reference":
         from . import reference

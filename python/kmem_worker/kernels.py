@@ -10,6 +10,7 @@ CUDA extension's kernels are found by name in a profile of one forward; on
 the CPU, calls into the candidate's extensions count."""
 import functools
 import hashlib
+import importlib.abc
 import importlib.util
 import os
 import re
@@ -33,6 +34,7 @@ def _as_list(sources):
 
 
 BUILT_MARKER = "kmem-built"
+CPP_EXTENSION = "torch.utils.cpp_extension"
 
 
 def _mark_built(folder, module):
@@ -78,7 +80,16 @@ class KernelWatch:
         self.extensions = 0
 
     def install(self):
-        from torch.utils import cpp_extension
+        """Intercepts load_inline: at once where torch.utils.cpp_extension is
+        loaded, else as soon as anything imports it (its import takes half a
+        second, which a Triton candidate never needs to pay)."""
+        module = sys.modules.get(CPP_EXTENSION)
+        if module is not None:
+            self._intercept(module)
+        else:
+            sys.meta_path.insert(0, _AfterImport(CPP_EXTENSION, self._intercept))
+
+    def _intercept(self, cpp_extension):
         original = cpp_extension.load_inline
         watch = self
 
@@ -123,6 +134,42 @@ class KernelWatch:
             self.extension_calls += 1
             return function(*args, **kwargs)
         return counted
+
+
+class _AfterImport(importlib.abc.MetaPathFinder):
+    """Finds module `name` as the import system would without it, and calls
+    `then(module)` once the module has run; used once, then removed."""
+
+    def __init__(self, name, then):
+        self._name = name
+        self._then = then
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname != self._name:
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(fullname)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _LoaderThen(spec.loader, self._then)
+        return spec
+
+
+class _LoaderThen(importlib.abc.Loader):
+    """`loader`, calling `then(module)` after the module has executed."""
+
+    def __init__(self, loader, then):
+        self._loader = loader
+        self._then = then
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module):
+        self._loader.exec_module(module)
+        self._then(module)
+
+    def __getattr__(self, name):  # get_source, get_filename, ...: the wrapped loader's
+        return getattr(self._loader, name)
 
 
 class TritonLaunches:

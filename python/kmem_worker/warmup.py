@@ -1,10 +1,12 @@
 """What a worker does before it is given a job, all of it trusted code: the
-imports (`preload`) and device set-up (`prepare`) that every job of its role
-needs: Triton, the flop counter, the CUDA context, cuBLAS and cuDNN. The
-orchestrator starts workers ahead of need, so this happens while other jobs
-run; a zygote preloads once for all the workers it forks. Workers take turns
-at setting up the device (Turn). A failure here is only logged: the job then
-pays for the set-up itself, or reports the real error."""
+imports (`preload`) and device set-up (`create_context`, then `prepare`) that
+every job of its role needs: Triton, the flop counter,
+the CUDA context, cuBLAS and cuDNN. The orchestrator starts workers ahead of
+need, so this happens while other jobs run; a zygote preloads once for all
+the workers it forks. Workers take turns at creating their CUDA context
+(Turn), which the driver does one at a time. A failure here is only logged:
+the job then pays for the set-up itself, or reports the real error."""
+import importlib
 import os
 import sys
 
@@ -16,10 +18,10 @@ def _log_failure(error):
 
 
 class Turn:
-    """A worker's turn at setting up the device, given by the orchestrator
+    """A worker's turn at creating its CUDA context, given by the orchestrator
     (src/eval/warmup_turns.h) as descriptors: on entry, reads "after" (the
     pipe of a worker started earlier) to its end, that is until that worker
-    is set up or gone; on exit, closes "done", letting a later worker go.
+    has its context or is gone; on exit, closes "done", letting a later one go.
     Either may be absent. Both are closed before any job's code runs."""
 
     def __init__(self, descriptors):
@@ -51,17 +53,27 @@ def preload(role, device):
             roofline.load_flop_counter()
         else:
             from . import candidate  # noqa: F401
-            if device == "cuda":
-                _triton_warmup()  # most candidates use Triton
+            if device == "cuda" and _triton_warmup() is not None:  # most candidates use Triton
+                _hash_triton_installation()
+    except Exception as error:
+        _log_failure(error)
+
+
+def create_context(device):
+    """The CUDA context (and the caching allocator's first block)."""
+    try:
+        if device == "cuda" and torch.cuda.is_available():
+            torch.ones(1, device="cuda").sum().item()
     except Exception as error:
         _log_failure(error)
 
 
 def prepare(role, device):
-    """Everything `preload` does (a no-op after it), then the device: the
-    CUDA context, cuBLAS, cuDNN (loaded at its first convolution) and, for
+    """Everything `preload` and `create_context` do (no-ops after them), then
+    the libraries: cuBLAS, cuDNN (loaded at its first convolution) and, for
     candidates, Triton (a launch of a kernel of ours: triton_warmup.py)."""
     preload(role, device)
+    create_context(device)
     try:
         if device == "cuda" and torch.cuda.is_available():
             x = torch.ones(64, 64, device="cuda")
@@ -80,3 +92,17 @@ def _triton_warmup():
     except ImportError:
         return None
     return triton_warmup
+
+
+def _hash_triton_installation():
+    """Triton keys its kernel cache with a hash of its own compiler sources
+    and of libtriton (hundreds of megabytes), computed once per process at a
+    first launch; computed here, before the fork, every worker inherits it."""
+    for module_name in ("triton.runtime.cache", "triton.compiler.compiler"):
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        if callable(key := getattr(module, "triton_key", None)):
+            key()
+            return

@@ -1,5 +1,8 @@
 """Counting the candidate's own Triton launches and matching kernel names,
-with a stand-in for triton.runtime.jit (Triton needs a GPU)."""
+with a stand-in for triton.runtime.jit (Triton needs a GPU); intercepting
+load_inline whether or not torch.utils.cpp_extension was imported first."""
+import os
+import subprocess
 import sys
 import types
 import unittest
@@ -79,6 +82,39 @@ class KernelNamesTest(unittest.TestCase):
         self.assertEqual(kernels.count_own_launches(launched, {"add_kernel"}), 2)
         self.assertEqual(kernels.global_function_names(["__global__ void __launch_bounds__(256) k1(float* x) {}"]),
                          {"k1"})
+
+
+INTERCEPTED_LATER = """
+import inspect, sys
+import torch
+from kmem_worker import kernels
+assert kernels.CPP_EXTENSION not in sys.modules, "imported already"
+kernels.KernelWatch("unused").install()
+from torch.utils.cpp_extension import load_inline
+from torch.utils import cpp_extension
+assert load_inline is cpp_extension.load_inline and hasattr(load_inline, "__wrapped__"), "not intercepted"
+assert "def load_inline" in inspect.getsource(cpp_extension), "no source through the loader"
+assert not any(isinstance(f, kernels._AfterImport) for f in sys.meta_path), "finder left behind"
+"""
+
+
+class InterceptLoadInlineTest(unittest.TestCase):
+    def test_intercepted_when_imported_after_install(self):
+        # A fresh interpreter: this one may have imported cpp_extension already.
+        package_dir = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        environment = dict(os.environ, PYTHONPATH=os.path.join(package_dir, "python"))
+        done = subprocess.run([sys.executable, "-c", INTERCEPTED_LATER], env=environment,
+                              capture_output=True, text=True, timeout=120)
+        self.assertEqual(done.returncode, 0, done.stderr[-2000:])
+
+    def test_intercepted_at_once_when_already_imported(self):
+        from torch.utils import cpp_extension
+        original = cpp_extension.load_inline
+        try:
+            kernels.KernelWatch("unused").install()
+            self.assertIs(cpp_extension.load_inline.__wrapped__, original)
+        finally:
+            cpp_extension.load_inline = original
 
 
 if __name__ == "__main__":

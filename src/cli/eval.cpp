@@ -202,7 +202,7 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
   cmd->add_option("--device-setups", o.device_setups,
-                  "CUDA: workers setting up the device at once (0: one per two CPUs)")
+                  "CUDA: workers creating their CUDA context at once (0: one per four CPUs)")
       ->check(CLI::Range(0, 256))
       ->capture_default_str();
   cmd->add_flag("--inputs-by-file", args->inputs_by_file,

@@ -1,8 +1,9 @@
-// Turns at setting up the device. A worker sets up the device (CUDA
-// context, cuBLAS, cuDNN, Triton) before its first job; dozens of workers
-// doing it at once slow every one of them down, the ones needed first too.
-// So at most `at_once` do it together, in the order they were started: each
-// worker gets the write end of a pipe of its own, which it closes once set up
+// Turns at creating a CUDA context. A worker sets up the device (CUDA
+// context, then cuBLAS, cuDNN, Triton) before its first job; the driver
+// creates contexts one at a time, so dozens of workers doing it at once slow
+// every one of them down, the ones needed first too. So at most `at_once`
+// create theirs together, in the order they were started: each worker gets
+// the write end of a pipe of its own, which it closes once it has its context
 // (the kernel closes it if the worker dies), and the read end of the pipe of
 // the worker started `at_once` places before it, which it reads to the end
 // before it starts. No lock to leak, no file to clean up.
@@ -24,7 +25,7 @@ class Turn {
   Turn& operator=(Turn&&) = delete;
   ~Turn();
 
-  int done() const { return done_; }    // the worker closes it when set up
+  int done() const { return done_; }    // the worker closes it once it has its context
   int after() const { return after_; }  // at end of file, its turn has come
 
  private:

@@ -5,13 +5,13 @@
 
 namespace kmem::eval {
 
-// Workers setting up the device at once: --device-setups, else one per two
-// CPUs the workers run on (at least two); no turns on the CPU.
+// Workers creating their CUDA context at once: --device-setups, else one per
+// four CPUs the workers run on (at least two); no turns on the CPU.
 static int device_setups(const EvalOptions& options, const TimingLock& timing_lock) {
   if (options.device != "cuda") return 0;
   if (options.device_setups > 0) return options.device_setups;
   int cpus = static_cast<int>(timing_lock.worker_cpus().size());
-  return std::max(2, cpus / 2);
+  return std::max(2, cpus / 4);
 }
 
 WorkerPool::WorkerPool(const EvalOptions& options, std::string log_dir, TimingLock& timing_lock)
