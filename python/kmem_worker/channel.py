@@ -35,7 +35,12 @@ class Channel:
 
     def acquire_timing_lock(self):
         """Asks the orchestrator for the (GPU) timing lock and waits for it;
-        while it is held this thread runs on the CPU the grant names, if any."""
+        while it is held this thread may also run on the CPU the grant keeps
+        for timed calls, if any. It is not pinned there: on a virtual
+        machine one CPU can slow down for seconds (the host's doing), and a
+        pinned thread cannot move away; a launch-bound model timed pinned to
+        one CPU took 10-21 ms from one process to the next, unpinned
+        9.7-12 ms (docs/benchmarks.md, fifth session)."""
         self.send("time_request")
         granted = self.receive()
         if granted is None or granted.get("cmd") != "time":
@@ -44,7 +49,7 @@ class Channel:
         if isinstance(cpu, int) and cpu >= 0 and hasattr(os, "sched_setaffinity"):
             self._cpus_before = os.sched_getaffinity(0)
             try:
-                os.sched_setaffinity(0, {cpu})
+                os.sched_setaffinity(0, self._cpus_before | {cpu})
             except OSError:
                 self._cpus_before = None
 

@@ -8,8 +8,9 @@
 //
 // Where the machine has four or more CPUs for us, one is kept for the timed
 // calls: workers start on the others (off its SMT siblings too) and the
-// holder moves its launching thread to that one while it measures, so
-// workers still starting up (which are not paused) do not share its core.
+// holder lets its launching thread run on that one too while it measures,
+// so one core at least is free of workers still starting up (which are not
+// paused). The thread is not pinned to it: see python/kmem_worker/channel.py.
 #pragma once
 
 #include <sys/types.h>
