@@ -1,11 +1,11 @@
 """What a worker does before it is given a job, all of it trusted code: the
 imports (`preload`) and device set-up (`create_context`, then `prepare`) that
-every job of its role needs: Triton, the flop counter,
-the CUDA context, cuBLAS and cuDNN. The orchestrator starts workers ahead of
-need, so this happens while other jobs run; a zygote preloads once for all
-the workers it forks. Workers take turns at creating their CUDA context
-(Turn), which the driver does one at a time. A failure here is only logged:
-the job then pays for the set-up itself, or reports the real error."""
+every job of its role needs: Triton, the flop counter, the CUDA context,
+cuBLAS and cuDNN. The orchestrator starts workers ahead of need, so this
+happens while other jobs run; a zygote preloads once for all the workers it
+forks. Workers take turns at creating their CUDA context (Turn), which the
+driver does one at a time. A failure here is only logged: the job then pays
+for the set-up itself, or reports the real error."""
 import importlib
 import os
 import sys
