@@ -16,8 +16,8 @@ USAGE = "usage: python3 -m kmem_worker reference|candidate [cpu|cuda]\n" \
 
 def run_worker(role, device, started, turn=None):
     """Serves the orchestrator on stdin/stdout as a worker of `role` (device
-    None: set up nothing ahead; `turn`: the descriptors that order its set-up
-    among the others', see warmup.py); returns the exit code."""
+    None: set up nothing ahead; `turn`: the descriptors that order its CUDA
+    context's creation among the others', see warmup.py); returns the exit code."""
     from .channel import Channel
     from .stopwatch import Stopwatch
     # Take the pipes before any other code runs: later prints go to the log.

@@ -69,11 +69,11 @@ def create_context(device):
 
 
 def prepare(role, device):
-    """Everything `preload` and `create_context` do (no-ops after them), then
-    the libraries: cuBLAS, cuDNN (loaded at its first convolution) and, for
-    candidates, Triton (a launch of a kernel of ours: triton_warmup.py)."""
+    """Everything `preload` does (a no-op after it), then, once
+    `create_context` has run, the libraries: cuBLAS, cuDNN (loaded at its
+    first convolution) and, for candidates, Triton (a launch of a kernel of
+    ours: triton_warmup.py)."""
     preload(role, device)
-    create_context(device)
     try:
         if device == "cuda" and torch.cuda.is_available():
             x = torch.ones(64, 64, device="cuda")

@@ -5,7 +5,7 @@ of that role for each request, saving every worker seconds of imports.
 Requests come on fd 3, a SOCK_SEQPACKET Unix socket from the orchestrator:
 one JSON message {"cpus": [...], "address_space_bytes": N or null, "turn":
 [names]} carrying the worker's stdin, stdout and log, then the descriptors
-of its turn at setting up the device that "turn" names ("done", "after":
+of its turn at creating its CUDA context that "turn" names ("done", "after":
 see warmup.py). The worker is forked
 through a short-lived middle process, so that it is re-parented to the
 orchestrator (a child subreaper), which waits for it and kills its process

@@ -1,4 +1,4 @@
-// Pipes that order the workers' device set-up (see warmup_turns.h).
+// Pipes that order the creation of the workers' CUDA contexts (see warmup_turns.h).
 #include "warmup_turns.h"
 
 #include <fcntl.h>
@@ -26,7 +26,7 @@ Result<Turn> WarmupTurns::next() {
   if (at_once_ <= 0) return Turn();
   int pipe_ends[2];
   if (pipe2(pipe_ends, O_CLOEXEC) != 0)
-    return Error(std::string("cannot make a pipe for the order of device set-ups: ") + strerror(errno));
+    return Error(std::string("cannot make a pipe for the order of CUDA context creations: ") + strerror(errno));
   int after = -1;
   if (static_cast<int>(waiting_.size()) >= at_once_) {
     after = waiting_.front();

@@ -1,4 +1,4 @@
-// Turns at setting up the device: the worker `at_once` places later waits for
+// Turns at creating a CUDA context: the worker `at_once` places later waits for
 // exactly the one before it, and no limit hands out no descriptors.
 #include "warmup_turns.h"
 

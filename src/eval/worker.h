@@ -27,7 +27,7 @@ class Worker {
   };
 
   // Starts a worker of the zygote's role, with its stderr in log_path, on
-  // `cpus` (empty: any), setting up the device in `turn`.
+  // `cpus` (empty: any), creating its CUDA context in `turn`.
   static Result<std::unique_ptr<Worker>> start(Zygote& zygote, const std::string& log_path,
                                                const std::vector<int>& cpus, const Turn& turn);
   ~Worker();

@@ -3,7 +3,7 @@
 // still spends a second or more setting up the device before it can take a
 // job, so the pool starts them early, while other jobs run, and a job finds
 // one ready. It starts no more than the batch will still take, and workers
-// take turns at setting up the device (warmup_turns.h), in the order they
+// take turns at creating their CUDA context (warmup_turns.h), in the order they
 // will be needed. Waiting workers run only our own set-up code, so they are
 // not paused by the timing lock; a job enrolls the worker it takes (a
 // candidate once it is built). Reference workers come back when their

@@ -94,7 +94,7 @@ Result<std::unique_ptr<ChildProcess>> Zygote::fork_worker(const std::string& log
   auto streams = ChildStreams::open(log_path);
   if (!streams) return streams.error();
   // The worker's stdin, stdout and stderr, then the descriptors of its turn
-  // at setting up the device, named in "turn" in the order they come.
+  // at creating its CUDA context, named in "turn" in the order they come.
   std::vector<int> fds{streams->child_stdin, streams->child_stdout, streams->child_log};
   nlohmann::json request{{"cpus", cpus}, {"address_space_bytes", nullptr}, {"turn", nlohmann::json::array()}};
   for (auto [name, fd] : {std::pair{"done", turn.done()}, {"after", turn.after()}})

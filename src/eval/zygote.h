@@ -31,7 +31,7 @@ class Zygote {
   Zygote& operator=(const Zygote&) = delete;
 
   // A new worker with its stderr in `log_path`, on `cpus` (empty: any),
-  // setting up the device in `turn`; waits for the zygote's imports the
+  // creating its CUDA context in `turn`; waits for the zygote's imports the
   // first time. Thread-safe.
   Result<std::unique_ptr<ChildProcess>> fork_worker(const std::string& log_path, const std::vector<int>& cpus,
                                                     const Turn& turn);
