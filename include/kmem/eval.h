@@ -29,6 +29,7 @@ struct EvalOptions {
   long memory_limit_mb = 16384;  // RLIMIT_AS of CPU runs (none on CUDA)
   int parallel = 1;              // candidates in flight at once (batch)
   int device_setups = 0;         // CUDA: workers creating their CUDA context at once; 0: one per four CPUs
+  int reference_workers = 0;     // processes hosting the references (batch); 0: one per three problems in flight
   bool retime_reference = false;  // measure the reference even when its time is cached
   // CUDA: hand inputs to candidates by IPC handles (docs/evaluator.md);
   // false: as files (always the case on the CPU).
@@ -83,7 +84,8 @@ EvalOutcome evaluate(const EvalJob& job, const EvalOptions& options);
 
 // Evaluates `jobs` with options.parallel candidates in flight: they build and
 // check correctness concurrently while timing is serialised through one lock;
-// one reference process per problem serves all of that problem's jobs.
+// one reference per problem serves all of that problem's jobs, on reference
+// worker processes that each host several problems.
 // `on_result` is called once per job as it finishes, from one thread at a time.
 void evaluate_batch(const std::vector<EvalJob>& jobs, const EvalOptions& options,
                     const std::function<void(const EvalOutcome&)>& on_result);

@@ -2,11 +2,12 @@
 computes and keeps the expected outputs, times the reference (or takes its
 time from the facts cache), gives each candidate its own copy of the inputs
 (never the expected outputs) and, by CUDA IPC, blank output slots, then
-judges the outputs candidates put in those slots or saved to a file. Serves
-one problem for as many candidates as the orchestrator sends, then, after a
-`reset`, the next problem: reference workers run only trusted code, so the
-orchestrator reuses them across problems."""
+judges the outputs candidates put in those slots or saved to a file. A
+reference worker runs only trusted code, so one process hosts several
+problems at once, each under the handle the orchestrator gave it in
+`prepare` and named in every later command, until `drop`."""
 import gc
+import sys
 import time
 import traceback
 
@@ -19,7 +20,8 @@ from .stopwatch import Stopwatch
 class Reference:
     def __init__(self, cmd, channel, clock):
         self.device = cmd["device"]
-        module = problem.load_module(cmd["problem"], "kmem_problem")
+        self.module_name = f"kmem_problem_{cmd['ref']}"
+        module = problem.load_module(cmd["problem"], self.module_name)
         init_inputs = list(module.get_init_inputs())
         self.model, init_on_device = problem.build_reference_model(
             module.Model, init_inputs, cmd["init_seed"], self.device)
@@ -79,9 +81,11 @@ class Reference:
             shared.release()
 
     def close(self):
-        """Drops every copy still shared; the caller drops the reference."""
+        """Drops every copy still shared and the problem's module; the caller
+        drops the reference."""
         for folder in list(self.shared):
             self.release(folder)
+        sys.modules.pop(self.module_name, None)
 
     def _outputs(self, inputs):
         with torch.no_grad():
@@ -158,42 +162,66 @@ def finite(verdict):
 
 
 def free_memory():
-    """Returns what a dropped reference held (device memory included) before
-    the worker serves its next problem."""
+    """Returns what a dropped reference held (device memory included)."""
     gc.collect()
     if torch.cuda.is_available() and torch.cuda.is_initialized():
         torch.cuda.empty_cache()
 
 
 def serve(channel, clock):
-    reference = None
+    """Serves commands until the orchestrator closes the channel. `clock`
+    holds the worker's own start-up, reported with its first problem; each
+    later problem's timeline starts when its `prepare` arrives."""
+    references = {}  # handle -> Reference
     while (cmd := channel.receive()) is not None:
         try:
-            if cmd["cmd"] in ("prepare", "reset") and reference is not None:
-                reference.close()
-                reference = None
-                free_memory()
             if cmd["cmd"] == "prepare":
-                clock.lap("wait")
-                reference = Reference(cmd, channel, clock)
-                channel.send("ready", reference_ms=reference.reference_ms, cached=not reference.measured,
-                             degenerate=reference.degenerate(cmd["tolerance"]), seconds=clock.seconds)
-                reference.complete_facts()
-            elif cmd["cmd"] == "share" and reference is not None:
-                channel.send("shared", path=reference.share(cmd["folder"], cmd.get("ipc", False)))
-            elif cmd["cmd"] == "release" and reference is not None:
-                reference.release(cmd["folder"])
-                channel.send("released")
-            elif cmd["cmd"] == "reset":
-                clock = Stopwatch(time.monotonic())  # the next problem's timeline starts here
-                channel.send("reset")
-            elif cmd["cmd"] == "judge" and reference is not None:
-                channel.send("verdict", roofline_ms=reference.roofline_ms,
-                             **finite(reference.judge(cmd["folder"], cmd["outputs"], cmd["inputs_changed"],
-                                                      cmd["tolerance"])))
+                watch, clock = clock, None
+                if watch is None:
+                    watch = Stopwatch(time.monotonic())
+                else:
+                    watch.lap("wait")
+                prepare(references, cmd, channel, watch)
             else:
-                channel.send("error", stage="protocol", message=f"unexpected command {cmd.get('cmd')!r}")
+                answer(references, cmd, channel)
         except Exception as error:
             channel.send("error", stage=cmd.get("cmd", "?"), message=f"{type(error).__name__}: {error}",
                          traceback=traceback.format_exc())
     return 0
+
+
+def prepare(references, cmd, channel, clock):
+    handle = cmd.get("ref")
+    if handle in references:
+        raise ValueError(f"problem handle {handle!r} is taken")
+    reference = references[handle] = Reference(cmd, channel, clock)
+    channel.send("ready", reference_ms=reference.reference_ms, cached=not reference.measured,
+                 degenerate=reference.degenerate(cmd["tolerance"]), seconds=clock.seconds)
+    reference.complete_facts()
+
+
+def answer(references, cmd, channel):
+    """Every command but `prepare`, about the problem of handle cmd["ref"];
+    dropping one not held (its preparation failed) is no error."""
+    name, handle = cmd["cmd"], cmd.get("ref")
+    if name == "drop":
+        dropped = references.pop(handle, None)
+        if dropped is not None:
+            dropped.close()
+            del dropped
+            free_memory()
+        channel.send("dropped")
+        return
+    reference = references.get(handle)
+    if reference is None:
+        channel.send("error", stage="protocol", message=f"{name!r} about a problem not held here: {handle!r}")
+    elif name == "share":
+        channel.send("shared", path=reference.share(cmd["folder"], cmd.get("ipc", False)))
+    elif name == "release":
+        reference.release(cmd["folder"])
+        channel.send("released")
+    elif name == "judge":
+        channel.send("verdict", roofline_ms=reference.roofline_ms,
+                     **finite(reference.judge(cmd["folder"], cmd["outputs"], cmd["inputs_changed"], cmd["tolerance"])))
+    else:
+        channel.send("error", stage="protocol", message=f"unexpected command {name!r}")

@@ -1,6 +1,7 @@
 // Evaluating jobs: `parallel` threads, one candidate process each, sharing one
-// reference process per problem (prepared a few jobs ahead), one timing lock
-// and one pool of workers started ahead of need. A job that runs out of GPU
+// reference per problem (prepared a few jobs ahead, on reference workers that
+// host several problems each), one timing lock and one pool of workers
+// started ahead of need. A job that runs out of GPU
 // memory while others hold theirs is run again once the GPU is its alone.
 #include <fmt/format.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "candidate.h"
 #include "kmem/eval.h"
 #include "reference.h"
+#include "reference_hosts.h"
 #include "share_gate.h"
 #include "verdict.h"
 #include "worker_pool.h"
@@ -72,13 +74,14 @@ class Batch {
     }
     int threads = std::max(1, std::min<int>(options_.parallel, static_cast<int>(jobs_.size())));
     lookahead_ = std::max(1, threads / 2);
+    int hosts = reference_workers(threads + lookahead_);
     pool_ = std::make_unique<eval::WorkerPool>(options_, root_, timing_lock_);
-    Status started = Status::success();
-    for (auto [role, count, ahead, given_back] : {std::tuple{"candidate", jobs_.size(), threads, false},
-                                                 {"reference", slots_.size(), threads + lookahead_, true}})
-      if (started) started = pool_->expect(role, static_cast<int>(count), ahead, given_back);
+    hosts_ = std::make_unique<eval::ReferenceHosts>(hosts, *pool_, timing_lock_);
+    Status started = pool_->expect("candidate", static_cast<int>(jobs_.size()), threads);
+    if (started) started = pool_->expect("reference", hosts, hosts);
     if (!started) {
       for (const auto& job : jobs_) report(rejected_outcome(job, "evaluator_error", started.error().message()));
+      hosts_.reset();
       pool_.reset();
       fs::remove_all(root_, ec);
       return;
@@ -88,11 +91,20 @@ class Batch {
     for (int t = 0; t < threads; ++t) job_threads.emplace_back([this] { work(); });
     for (int t = 0; t < lookahead_; ++t) job_threads.emplace_back([this] { prepare_ahead(); });
     for (auto& thread : job_threads) thread.join();
+    slots_.clear();  // any reference left goes before its worker
+    hosts_.reset();
     pool_.reset();
     fs::remove_all(root_, ec);
   }
 
  private:
+  // Reference workers for `in_flight` problems at once: --reference-workers,
+  // else one per three (and no more than the batch has problems).
+  int reference_workers(int in_flight) const {
+    int wanted = options_.reference_workers > 0 ? options_.reference_workers : (in_flight + 2) / 3;
+    return std::max(1, std::min(wanted, static_cast<int>(slots_.size())));
+  }
+
   static std::string problem_key(const EvalJob& job) {
     std::error_code ec;
     auto canonical = fs::weakly_canonical(job.problem, ec);
@@ -133,7 +145,7 @@ class Batch {
     std::lock_guard hold(slot.mutex);
     if (!slot.tried) {
       slot.tried = true;
-      auto prepared = Reference::prepare(problem, slot.init_seed, options_, timing_lock_, *pool_);
+      auto prepared = Reference::prepare(problem, slot.init_seed, options_, timing_lock_, *hosts_);
       if (prepared)
         slot.reference = std::move(*prepared);
       else
@@ -150,9 +162,8 @@ class Batch {
 
   void release(ProblemSlot& slot) {
     std::lock_guard hold(slot.mutex);
-    if (--slot.remaining > 0 || !slot.reference) return;
-    slot.reference->retire(*pool_);
-    slot.reference.reset();
+    if (--slot.remaining > 0) return;
+    slot.reference.reset();  // drops the problem from its worker
   }
 
   EvalOutcome evaluate_one(size_t index) {
@@ -270,6 +281,7 @@ class Batch {
   std::atomic<size_t> next_to_prepare_{0};
   eval::TimingLock timing_lock_;
   std::unique_ptr<eval::WorkerPool> pool_;  // after the lock: its workers are enrolled in it
+  std::unique_ptr<eval::ReferenceHosts> hosts_;  // after the pool: its workers come from it
   eval::ShareGate gpu_alone_;               // held exclusively by a job run again after running out of memory
   std::mutex report_mutex_;
 };

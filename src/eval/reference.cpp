@@ -1,4 +1,4 @@
-// Driving the reference worker: prepare once, judge per candidate.
+// Driving one problem's reference: prepare once, share and judge per candidate.
 #include "reference.h"
 
 #include <random>
@@ -12,37 +12,9 @@ uint64_t secret_random() {
 
 uint64_t random_seed() { return secret_random() % (1ULL << 62); }
 
-static constexpr size_t kLogTail = 16 * 1024;
-
-Error Reference::failure(const std::string& what, const Worker::Reply& reply) const {
-  std::string text = what;
-  if (reply.kind == Worker::Reply::kTimeout) text += ": timed out";
-  if (reply.kind == Worker::Reply::kClosed) text += ": " + worker_->process().kill_and_reap().describe();
-  if (reply.kind == Worker::Reply::kMalformed) text += ": unexpected output '" + reply.line + "'";
-  if (reply.kind == Worker::Reply::kEvent)
-    text += ": " + reply.event.value("message", reply.event.dump()) + "\n" + reply.event.value("traceback", "");
-  std::string log = read_tail(worker_->log_path(), kLogTail);
-  if (!log.empty()) text += "\n" + log;
-  return Error(text);
-}
-
-Result<Json> Reference::request(const Json& command, const char* reply_event, double timeout_s,
-                                const std::string& what, TimingLock& timing_lock) {
-  std::lock_guard hold(mutex_);
-  worker_->send(command);
-  auto deadline = Clock::now() + seconds(timeout_s);
-  auto reply = worker_->next(deadline, timing_lock);
-  if (reply.kind != Worker::Reply::kEvent || reply.event["event"] != reply_event) return failure(what, reply);
-  return std::move(reply.event);
-}
-
 Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem, uint64_t init_seed,
                                                       const EvalOptions& options,
-                                                      TimingLock& timing_lock, WorkerPool& pool) {
-  auto worker = pool.take("reference");
-  if (!worker) return worker.error().wrap(problem);
-  std::unique_ptr<Reference> reference(new Reference(std::move(*worker), options));
-  reference->worker_->enroll(timing_lock);
+                                                      TimingLock& timing_lock, ReferenceHosts& hosts) {
   Json command{
       {"cmd", "prepare"},
       {"problem", problem},
@@ -55,15 +27,24 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
       {"facts_cache", options.cache_dir + "/reference"},
       {"retime", options.retime_reference},
   };
-  // Preparing loads the problem and may compile, like a build: the build limit.
-  auto ready = reference->request(command, "ready", options.build_timeout_s, problem + ": the reference failed",
-                                  timing_lock);
-  if (!ready) return ready.error();
-  reference->reference_ms_ = ready->value("reference_ms", 0.0);
-  reference->degenerate_ = ready->value("degenerate", false);
-  reference->reference_cached_ = ready->value("cached", false);
-  if (ready->contains("seconds") && (*ready)["seconds"].is_object()) reference->seconds_ = (*ready)["seconds"];
-  return reference;
+  // Placed on a worker that another problem stopped before this one's
+  // command reached it, the problem is placed once more.
+  for (int placed = 1;; ++placed) {
+    auto place = hosts.place();
+    if (!place) return place.error().wrap(problem);
+    std::unique_ptr<Reference> reference(new Reference(std::move(*place), options));
+    // Preparing loads the problem and may compile, like a build: the build limit.
+    bool sent = false;
+    auto ready = reference->place_.host->request(reference->place_.handle, command, "ready", options.build_timeout_s,
+                                                 problem + ": the reference failed", timing_lock, &sent);
+    if (!ready && !sent && placed == 1) continue;
+    if (!ready) return ready.error();
+    reference->reference_ms_ = ready->value("reference_ms", 0.0);
+    reference->degenerate_ = ready->value("degenerate", false);
+    reference->reference_cached_ = ready->value("cached", false);
+    if (ready->contains("seconds") && (*ready)["seconds"].is_object()) reference->seconds_ = (*ready)["seconds"];
+    return reference;
+  }
 }
 
 Result<std::string> Reference::share(const std::string& folder, TimingLock& timing_lock) {
@@ -82,11 +63,7 @@ Status Reference::release(const std::string& folder, TimingLock& timing_lock) {
   return Status::success();
 }
 
-void Reference::retire(WorkerPool& pool) {
-  std::lock_guard hold(mutex_);
-  if (worker_->send_owing(Json{{"cmd", "reset"}}, "reset", options_.run_timeout_s))
-    pool.give_back("reference", std::move(worker_));
-}
+Reference::~Reference() { place_.host->drop(place_.handle, options_.run_timeout_s); }
 
 Result<Judgement> Reference::judge(const std::string& folder, const CandidateRun& run,
                                    const std::string& outputs_path, TimingLock& timing_lock) {

@@ -1,20 +1,18 @@
-// The trusted reference process of one problem: prepares the input sets and
-// expected outputs (from a secret seed drawn here and sent to it alone),
-// times the reference (or reads its cached time), then judges candidates'
-// outputs, one at a time, reporting the problem's roofline floor with
-// each judgement. Once the problem is done, its worker is reset and goes
-// back to the pool for the next problem (it only ever runs trusted code).
+// The reference of one problem, on a trusted reference worker that may host
+// others (reference_hosts.h): prepares the input sets and expected outputs
+// (from a secret seed drawn here and sent to that worker alone), times the
+// reference (or reads its cached time), then judges candidates' outputs,
+// reporting the problem's roofline floor with each judgement. Once the
+// problem is done, it is dropped from its worker.
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 
 #include "candidate.h"
 #include "kmem/eval.h"
-#include "worker.h"
-#include "worker_pool.h"
+#include "reference_hosts.h"
 
 namespace kmem::eval {
 
@@ -29,11 +27,11 @@ struct Judgement {
 
 class Reference {
  public:
-  // Takes a reference worker from the pool and prepares `problem`; models
-  // are built after seeding with `init_seed` (the candidate's too).
+  // Places `problem` on a reference worker of `hosts` and prepares it;
+  // models are built after seeding with `init_seed` (the candidate's too).
   static Result<std::unique_ptr<Reference>> prepare(const std::string& problem, uint64_t init_seed,
                                                     const EvalOptions& options,
-                                                    TimingLock& timing_lock, WorkerPool& pool);
+                                                    TimingLock& timing_lock, ReferenceHosts& hosts);
 
   // Gives the candidate working in `folder` its own copy of the inputs;
   // returns the path to hand it (thread-safe, like the two below).
@@ -45,10 +43,9 @@ class Reference {
   // Drops the copy shared with `folder`'s candidate, once it is done.
   Status release(const std::string& folder, TimingLock& timing_lock);
 
-  // Tells the worker to free the problem's memory and hands it back to
-  // `pool` for another problem without waiting: the pool reads the answer
-  // when the worker is taken again, and stops a worker that does not give it.
-  void retire(WorkerPool& pool);
+  // Tells the worker to drop the problem and free its memory, without
+  // waiting for the answer (its next command reads it).
+  ~Reference();
 
   double reference_ms() const { return reference_ms_; }
   bool reference_cached() const { return reference_cached_; }
@@ -57,17 +54,15 @@ class Reference {
   const Json& prepare_seconds() const { return seconds_; }
 
  private:
-  Reference(std::unique_ptr<Worker> worker, const EvalOptions& options)
-      : worker_(std::move(worker)), options_(options) {}
-  Error failure(const std::string& what, const Worker::Reply& reply) const;
-  // Sends `command` and waits up to timeout_s for the event `reply_event`;
-  // otherwise the error says `what` failed (one command at a time).
+  Reference(ReferenceHosts::Place place, const EvalOptions& options)
+      : place_(std::move(place)), options_(options) {}
   Result<Json> request(const Json& command, const char* reply_event, double timeout_s, const std::string& what,
-                       TimingLock& timing_lock);
+                       TimingLock& timing_lock) {
+    return place_.host->request(place_.handle, command, reply_event, timeout_s, what, timing_lock);
+  }
 
-  std::unique_ptr<Worker> worker_;
+  ReferenceHosts::Place place_;
   const EvalOptions& options_;
-  std::mutex mutex_;  // one command at a time
   double reference_ms_ = 0.0;
   bool reference_cached_ = false;
   bool degenerate_ = false;

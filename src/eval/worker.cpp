@@ -22,17 +22,21 @@ Worker::~Worker() {
 bool Worker::send(const Json& command) { return process_->write_line(command.dump()); }
 
 bool Worker::send_owing(const Json& command, std::string reply, double timeout_s) {
-  owed_reply_ = std::move(reply);
-  owed_by_ = Clock::now() + seconds(timeout_s);
+  owed_.push_back({std::move(reply), Clock::now() + seconds(timeout_s)});
   return send(command);
 }
 
 bool Worker::settle(TimingLock& timing_lock) {
-  if (owed_reply_.empty()) return true;
-  auto reply = next(owed_by_, timing_lock);
-  bool settled = reply.kind == Reply::kEvent && reply.event["event"] == owed_reply_;
-  owed_reply_.clear();
-  return settled;
+  while (!owed_.empty()) {
+    Owed owed = std::move(owed_.front());
+    owed_.pop_front();
+    auto reply = next(owed.by, timing_lock);
+    if (reply.kind != Reply::kEvent || reply.event["event"] != owed.reply) {
+      owed_.clear();
+      return false;
+    }
+  }
+  return true;
 }
 
 void Worker::release(TimingLock& timing_lock) {

@@ -4,6 +4,7 @@
 // answered with a grant; `timed` releases it.
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -37,10 +38,10 @@ class Worker {
   void enroll(TimingLock& timing_lock);
   bool send(const Json& command);
   // Sends `command` without waiting for its reply, the event `reply`, which
-  // settle() reads later (a reference's reset, read by its next job).
+  // settle() reads later (a reference worker's `dropped`).
   bool send_owing(const Json& command, std::string reply, double timeout_s);
-  // Reads the reply owed since send_owing, if any; false when it does not
-  // come in time or is another record.
+  // Reads the replies owed since send_owing, in order, if any; false when one
+  // does not come in time or is another record.
   bool settle(TimingLock& timing_lock);
   // The next event other than the timing lock's; extends `deadline` by any
   // wait for the lock. Never returns holding the lock.
@@ -58,8 +59,11 @@ class Worker {
   std::unique_ptr<ChildProcess> process_;
   std::string log_path_;
   bool holds_lock_ = false;
-  std::string owed_reply_;  // the event send_owing waits for; empty: none
-  Clock::time_point owed_by_;
+  struct Owed {
+    std::string reply;
+    Clock::time_point by;
+  };
+  std::deque<Owed> owed_;  // replies to commands sent by send_owing, oldest first
   double lock_wait_s_ = 0.0;
   TimingLock* timing_lock_ = nullptr;  // the lock this worker is enrolled in
 };

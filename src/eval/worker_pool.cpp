@@ -43,7 +43,7 @@ Result<std::unique_ptr<Worker>> WorkerPool::start(const std::string& role) {
 }
 
 int WorkerPool::missing(const Lane& lane) {
-  int wanted = std::min(lane.given_back ? lane.ahead - lane.out : lane.ahead, lane.remaining);
+  int wanted = std::min(lane.ahead, lane.remaining);
   return std::max(0, wanted - static_cast<int>(lane.ready.size()));
 }
 
@@ -56,12 +56,11 @@ Status WorkerPool::refill(const std::string& role, Lane& lane) {
   return Status::success();
 }
 
-Status WorkerPool::expect(const std::string& role, int count, int ahead, bool given_back) {
+Status WorkerPool::expect(const std::string& role, int count, int ahead) {
   std::lock_guard hold(mutex_);
   Lane& lane = lanes_[role];
   lane.remaining += count;
   lane.ahead = ahead;
-  lane.given_back = given_back;
   auto zygote = this->zygote(role);
   if (!zygote) return zygote.error().wrap(role + " worker");
   return Status::success();
@@ -90,35 +89,21 @@ void WorkerPool::start_ahead() {
 }
 
 Result<std::unique_ptr<Worker>> WorkerPool::take(const std::string& role) {
-  std::unique_ptr<Worker> worker;
-  {
-    std::lock_guard hold(mutex_);
-    Lane& lane = lanes_[role];
-    lane.remaining = std::max(0, lane.remaining - 1);
-    if (!lane.ready.empty()) {
-      worker = std::move(lane.ready.front());
-      lane.ready.pop_front();
-    } else {
-      auto started = start(role);
-      if (!started) return started.error();
-      worker = std::move(*started);
-    }
-    if (lane.given_back) lane.out++;
-    // A replacement that fails to start is that later job's error, not this one's.
-    (void)refill(role, lane);
-  }
-  // Outside the lock: a worker given back may still be finishing its last command.
-  if (worker->settle(timing_lock_)) return worker;
-  // It did not answer as it should have (its log says why): a fresh one replaces it.
-  std::lock_guard hold(mutex_);
-  return start(role);
-}
-
-void WorkerPool::give_back(const std::string& role, std::unique_ptr<Worker> worker) {
   std::lock_guard hold(mutex_);
   Lane& lane = lanes_[role];
-  lane.out = std::max(0, lane.out - 1);
-  if (lane.remaining > static_cast<int>(lane.ready.size())) lane.ready.push_front(std::move(worker));
+  lane.remaining = std::max(0, lane.remaining - 1);
+  std::unique_ptr<Worker> worker;
+  if (!lane.ready.empty()) {
+    worker = std::move(lane.ready.front());
+    lane.ready.pop_front();
+  } else {
+    auto started = start(role);
+    if (!started) return started.error();
+    worker = std::move(*started);
+  }
+  // A replacement that fails to start is that later job's error, not this one's.
+  (void)refill(role, lane);
+  return worker;
 }
 
 }  // namespace kmem::eval

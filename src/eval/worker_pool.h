@@ -5,11 +5,10 @@
 // one ready. It starts no more than the batch will still take, and workers
 // take turns at creating their CUDA context (warmup_turns.h), in the order they
 // will be needed. Waiting workers run only our own set-up code, so they are
-// not paused by the timing lock; a job enrolls the worker it takes (a
-// candidate once it is built). Reference workers come back when their
-// problem is done and serve the next one, reset on the way (the pool reads
-// their answer when they are taken again); candidate workers never do (one
-// process per candidate).
+// not paused by the timing lock; whoever takes a worker enrolls it (a
+// candidate once it is built). Every worker is taken once: a candidate
+// worker runs one candidate, a reference worker hosts problems for the rest
+// of the batch (reference_hosts.h).
 #pragma once
 
 #include <deque>
@@ -32,29 +31,22 @@ class WorkerPool {
   WorkerPool(const EvalOptions& options, std::string log_dir, TimingLock& timing_lock);
 
   // The batch will take `count` workers of `role`; keep up to `ahead` of
-  // them started before they are asked for (for a role whose workers are
-  // given back, `ahead` counts the ones out too). Starts the role's zygote.
-  Status expect(const std::string& role, int count, int ahead, bool given_back);
+  // them started before they are asked for. Starts the role's zygote.
+  Status expect(const std::string& role, int count, int ahead);
   // Starts the workers expected ahead of need, once every role is expected
   // (so that the zygotes import side by side), the roles taking turns; runs
   // alongside the first jobs, which take the workers as they come. A worker
   // that fails to start is left to the job that needs it (take() starts one
   // itself and the job reports the error).
   void start_ahead();
-  // A started worker of `role` (one that is ready, or a new one) that owes
-  // no answer; the caller enrolls it in the timing lock when its work may
-  // use the device.
+  // A started worker of `role` (one that is ready, or a new one); the
+  // caller enrolls it in the timing lock when its work may use the device.
   Result<std::unique_ptr<Worker>> take(const std::string& role);
-  // Returns a worker taken earlier for another job; it may still owe the
-  // answer to its last command (Worker::send_owing).
-  void give_back(const std::string& role, std::unique_ptr<Worker> worker);
 
  private:
   struct Lane {
     int remaining = 0;  // workers the batch will still take
     int ahead = 0;
-    bool given_back = false;  // its workers come back after a job
-    int out = 0;              // taken and not given back yet (given_back lanes)
     std::deque<std::unique_ptr<Worker>> ready;
   };
   Result<std::unique_ptr<Worker>> start(const std::string& role);

@@ -2,9 +2,11 @@
 // worker processes, and the batch CLI's resume.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "eval_fixture.h"
@@ -57,32 +59,64 @@ TEST(EvalCpu, OutcomeCarriesItsTimeline) {
   EXPECT_GE(o.seconds["total"], o.seconds["judge"]);
 }
 
-TEST(EvalCpu, OneReferenceWorkerServesProblemAfterProblem) {
+// Whether the outcome's reference was prepared by a worker's first problem
+// (only that one reports the worker's own start-up, its imports).
+bool first_on_its_worker(const EvalOutcome& o) { return o.seconds.count("reference.import") > 0; }
+
+std::vector<EvalOutcome> run_jobs(const std::vector<EvalJob>& jobs, const EvalOptions& options) {
+  std::vector<EvalOutcome> outcomes;
+  evaluate_batch(jobs, options, [&](const EvalOutcome& o) { outcomes.push_back(o); });
+  return outcomes;
+}
+
+TEST(EvalCpu, OneReferenceWorkerHostsSeveralProblemsAtOnce) {
   EvalOptions options = test_options("cpu");
-  options.parallel = 1;  // one job at a time, the next job's reference prepared ahead
+  options.parallel = 2;
+  options.reference_workers = 1;
   // A third problem: a copy of the first under another path.
-  auto folder = std::filesystem::temp_directory_path() / ("kmem-eval-reuse-" + std::to_string(getpid()));
+  auto folder = std::filesystem::temp_directory_path() / ("kmem-eval-hosts-" + std::to_string(getpid()));
   std::filesystem::create_directories(folder);
   std::string third = (folder / "scale_add_copy.py").string();
   std::filesystem::copy_file(fixture_path("problems/scale_add.py"), third,
                              std::filesystem::copy_options::overwrite_existing);
-  std::vector<EvalJob> jobs = {
-      {"a", fixture_path("problems/scale_add.py"), fixture_path("candidates/pass.py")},
-      {"b", fixture_path("problems/scale_add_pair.py"), fixture_path("candidates/pass_tuple.py")},
-      {"c", third, fixture_path("candidates/mismatch.py")},
-  };
-  std::vector<EvalOutcome> outcomes;
-  evaluate_batch(jobs, options, [&](const EvalOutcome& o) { outcomes.push_back(o); });
+  auto outcomes = run_jobs({{"a", fixture_path("problems/scale_add.py"), fixture_path("candidates/pass.py")},
+                            {"b", fixture_path("problems/scale_add_pair.py"), fixture_path("candidates/pass_tuple.py")},
+                            {"c", third, fixture_path("candidates/mismatch.py")}},
+                           options);
   std::filesystem::remove_all(folder);
   ASSERT_EQ(outcomes.size(), 3u);
-  EXPECT_EQ(outcomes[0].verdict, "pass") << outcomes[0].detail;
+  std::map<std::string, EvalOutcome> by_id;
+  for (const auto& o : outcomes) by_id[o.job.id] = o;
+  EXPECT_EQ(by_id["a"].verdict, "pass") << by_id["a"].detail;
+  EXPECT_EQ(by_id["b"].verdict, "pass") << by_id["b"].detail;
+  EXPECT_EQ(by_id["c"].verdict, "output_mismatch") << by_id["c"].detail;
+  EXPECT_EQ(std::count_if(outcomes.begin(), outcomes.end(), first_on_its_worker), 1) << "one worker for all three";
+}
+
+TEST(EvalCpu, AProblemThatFailsToLoadLeavesItsReferenceWorkerServing) {
+  EvalOptions options = test_options("cpu");
+  options.reference_workers = 1;
+  auto outcomes = run_jobs({{"bad", fixture_path("problems/raises_on_load.py"), fixture_path("candidates/pass.py")},
+                            {"good", fixture_path("problems/scale_add.py"), fixture_path("candidates/pass.py")}},
+                           options);
+  ASSERT_EQ(outcomes.size(), 2u);
+  EXPECT_TRUE(outcomes[0].evaluator_failed()) << outcomes[0].verdict;
+  EXPECT_NE(outcomes[0].detail.find("this problem cannot be built"), std::string::npos) << outcomes[0].detail;
   EXPECT_EQ(outcomes[1].verdict, "pass") << outcomes[1].detail;
-  EXPECT_EQ(outcomes[2].verdict, "output_mismatch") << outcomes[2].detail;
-  // The first two problems each start a worker (the second ahead of its job);
-  // the third reuses the first one's, which its problem no longer needs.
-  EXPECT_TRUE(outcomes[0].seconds.count("reference.import"));
-  EXPECT_TRUE(outcomes[1].seconds.count("reference.import"));
-  EXPECT_FALSE(outcomes[2].seconds.count("reference.import")) << "the third problem reuses a worker";
+  EXPECT_FALSE(first_on_its_worker(outcomes[1])) << "the same worker serves the next problem";
+}
+
+TEST(EvalCpu, AProblemThatEndsItsReferenceWorkerFailsAloneAndANewWorkerServesTheRest) {
+  EvalOptions options = test_options("cpu");
+  options.reference_workers = 1;
+  auto outcomes = run_jobs({{"bad", fixture_path("problems/exits_on_load.py"), fixture_path("candidates/pass.py")},
+                            {"good", fixture_path("problems/scale_add.py"), fixture_path("candidates/pass.py")}},
+                           options);
+  ASSERT_EQ(outcomes.size(), 2u);
+  EXPECT_TRUE(outcomes[0].evaluator_failed()) << outcomes[0].verdict;
+  EXPECT_NE(outcomes[0].detail.find("exit"), std::string::npos) << outcomes[0].detail;
+  EXPECT_EQ(outcomes[1].verdict, "pass") << outcomes[1].detail;
+  EXPECT_TRUE(first_on_its_worker(outcomes[1])) << "a new worker";
 }
 
 TEST(EvalCpu, TupleOutputsAreCompared) {

@@ -1,0 +1,74 @@
+// Placing problems on reference workers and talking to them one command at a time.
+#include "reference_hosts.h"
+
+#include <algorithm>
+
+#include "process.h"
+
+namespace kmem::eval {
+
+static constexpr size_t kLogTail = 16 * 1024;
+
+void ReferenceHost::stop(const std::string& why) {
+  auto status = worker_->process().kill_and_reap();
+  stopped_ = why.empty() ? status.describe() : why;
+  broken_ = true;
+}
+
+Error ReferenceHost::failure(const std::string& what, const Worker::Reply& reply) {
+  std::string text = what + ": ";
+  if (reply.kind == Worker::Reply::kEvent) {
+    text += reply.event.value("message", reply.event.dump()) + "\n" + reply.event.value("traceback", "");
+  } else {
+    stop(reply.kind == Worker::Reply::kTimeout     ? "timed out"
+         : reply.kind == Worker::Reply::kMalformed ? "wrote '" + reply.line + "'"
+                                                   : "");
+    text += stopped_;
+  }
+  std::string log = read_tail(worker_->log_path(), kLogTail);
+  if (!log.empty()) text += "\n" + log;
+  return Error(text);
+}
+
+Result<Json> ReferenceHost::request(int handle, Json command, const char* reply_event, double timeout_s,
+                                    const std::string& what, TimingLock& timing_lock, bool* sent) {
+  std::lock_guard hold(mutex_);
+  if (sent != nullptr) *sent = false;
+  if (!stopped_.empty()) return Error(what + ": its reference worker was stopped earlier (" + stopped_ + ")");
+  if (!worker_->settle(timing_lock)) {
+    stop("no answer to dropping a problem");
+    return Error(what + ": " + stopped_);
+  }
+  command["ref"] = handle;
+  worker_->send(command);
+  if (sent != nullptr) *sent = true;
+  auto deadline = Clock::now() + seconds(timeout_s);
+  auto reply = worker_->next(deadline, timing_lock);
+  if (reply.kind != Worker::Reply::kEvent || reply.event["event"] != reply_event) return failure(what, reply);
+  return std::move(reply.event);
+}
+
+void ReferenceHost::drop(int handle, double timeout_s) {
+  std::lock_guard hold(mutex_);
+  problems_--;
+  if (stopped_.empty()) worker_->send_owing(Json{{"cmd", "drop"}, {"ref", handle}}, "dropped", timeout_s);
+}
+
+Result<ReferenceHosts::Place> ReferenceHosts::place() {
+  std::lock_guard hold(mutex_);
+  std::erase_if(hosts_, [](const auto& host) { return host->broken_.load(); });
+  std::shared_ptr<ReferenceHost> host;
+  if (static_cast<int>(hosts_.size()) < count_) {
+    auto worker = pool_.take("reference");
+    if (!worker) return worker.error();
+    (*worker)->enroll(timing_lock_);
+    host = hosts_.emplace_back(std::make_shared<ReferenceHost>(std::move(*worker)));
+  } else {
+    host = *std::min_element(hosts_.begin(), hosts_.end(),
+                             [](const auto& a, const auto& b) { return a->problems_ < b->problems_; });
+  }
+  host->problems_++;
+  return Place{host, next_handle_++};
+}
+
+}  // namespace kmem::eval
