@@ -29,6 +29,10 @@ struct EvalOptions {
   long memory_limit_mb = 16384;  // RLIMIT_AS of CPU runs (none on CUDA)
   int parallel = 1;              // candidates in flight at once (batch)
   int device_setups = 0;         // CUDA: workers creating their CUDA context at once; 0: one per four CPUs
+  // CUDA: hardware work queues per worker's context (CUDA_DEVICE_MAX_CONNECTIONS);
+  // 0: the driver's default (8). Fewer make creating a context cheaper; work
+  // runs on one stream (side streams are rejected). docs/evaluator.md.
+  int device_connections = 2;
   int reference_workers = 0;     // processes hosting the references (batch); 0: one per three problems in flight
   bool retime_reference = false;  // measure the reference even when its time is cached
   // CUDA: hand inputs to candidates by IPC handles (docs/evaluator.md);

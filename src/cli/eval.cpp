@@ -205,6 +205,10 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
                   "CUDA: workers creating their CUDA context at once (0: one per four CPUs)")
       ->check(CLI::Range(0, 256))
       ->capture_default_str();
+  cmd->add_option("--device-connections", o.device_connections,
+                  "CUDA: hardware work queues per worker (CUDA_DEVICE_MAX_CONNECTIONS; 0: the driver's default)")
+      ->check(CLI::Range(0, 32))
+      ->capture_default_str();
   cmd->add_option("--reference-workers", o.reference_workers,
                   "processes hosting the references, several problems each (0: one per three problems in flight)")
       ->check(CLI::Range(0, 256))

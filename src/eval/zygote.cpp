@@ -44,6 +44,8 @@ Result<std::unique_ptr<Zygote>> Zygote::start(const std::string& role, const Eva
       "TORCH_EXTENSIONS_DIR=" + options.cache_dir + "/torch_extensions",
       "TRITON_CACHE_DIR=" + options.cache_dir + "/triton",
   };
+  if (options.device == "cuda" && options.device_connections > 0)
+    spec.environment.push_back("CUDA_DEVICE_MAX_CONNECTIONS=" + std::to_string(options.device_connections));
   spec.log_path = log_path;
   spec.extra_fd = pair[1];
   auto process = ChildProcess::spawn(spec);

@@ -9,8 +9,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 namespace kmem::eval {
 namespace {
@@ -83,6 +86,25 @@ TEST_F(ZygoteTest, AWorkerSetsUpOnlyOnceTheWorkerBeforeItHas) {
   EXPECT_FALSE(ends_within(after_worker->after(), 1000)) << "set up before its turn";
   { Turn done = std::move(*setting_up); }  // the one before it is set up
   EXPECT_TRUE(ends_within(after_worker->after(), 60'000)) << "never set up";
+  EXPECT_TRUE((*worker)->kill_and_reap().signaled);
+}
+
+// The environment a process started with, from /proc.
+std::string environment_of(pid_t pid) {
+  std::ifstream file("/proc/" + std::to_string(pid) + "/environ", std::ios::binary);
+  std::string entries((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  std::replace(entries.begin(), entries.end(), '\0', '\n');
+  return "\n" + entries;
+}
+
+TEST_F(ZygoteTest, CudaWorkersGetTheWorkQueuesAsked) {
+  options_.device = "cuda";  // no GPU needed: only the environment is looked at
+  options_.device_connections = 3;
+  auto zygote = Zygote::start("reference", options_, folder_ + "/zygote.log", {});
+  ASSERT_TRUE(zygote) << zygote.error().message();
+  auto worker = (*zygote)->fork_worker(folder_ + "/worker.log", {}, Turn());
+  ASSERT_TRUE(worker) << worker.error().message();
+  EXPECT_NE(environment_of((*worker)->pid()).find("\nCUDA_DEVICE_MAX_CONNECTIONS=3\n"), std::string::npos);
   EXPECT_TRUE((*worker)->kill_and_reap().signaled);
 }
 
