@@ -93,30 +93,28 @@ TEST(EvalCpu, OneReferenceWorkerHostsSeveralProblemsAtOnce) {
   EXPECT_EQ(std::count_if(outcomes.begin(), outcomes.end(), first_on_its_worker), 1) << "one worker for all three";
 }
 
-TEST(EvalCpu, AProblemThatFailsToLoadLeavesItsReferenceWorkerServing) {
+// A job on the broken problem `bad` (a fixture), then one on a good problem,
+// with one reference worker: the first fails with an evaluator error whose
+// detail holds `said`; the second passes, on the same worker or a new one.
+void expect_good_problem_after(const std::string& bad, const std::string& said, bool same_worker) {
   EvalOptions options = test_options("cpu");
   options.reference_workers = 1;
-  auto outcomes = run_jobs({{"bad", fixture_path("problems/raises_on_load.py"), fixture_path("candidates/pass.py")},
+  auto outcomes = run_jobs({{"bad", fixture_path("problems/" + bad), fixture_path("candidates/pass.py")},
                             {"good", fixture_path("problems/scale_add.py"), fixture_path("candidates/pass.py")}},
                            options);
   ASSERT_EQ(outcomes.size(), 2u);
   EXPECT_TRUE(outcomes[0].evaluator_failed()) << outcomes[0].verdict;
-  EXPECT_NE(outcomes[0].detail.find("this problem cannot be built"), std::string::npos) << outcomes[0].detail;
+  EXPECT_NE(outcomes[0].detail.find(said), std::string::npos) << outcomes[0].detail;
   EXPECT_EQ(outcomes[1].verdict, "pass") << outcomes[1].detail;
-  EXPECT_FALSE(first_on_its_worker(outcomes[1])) << "the same worker serves the next problem";
+  EXPECT_EQ(first_on_its_worker(outcomes[1]), !same_worker) << (same_worker ? "same worker" : "new worker");
+}
+
+TEST(EvalCpu, AProblemThatFailsToLoadLeavesItsReferenceWorkerServing) {
+  expect_good_problem_after("raises_on_load.py", "this problem cannot be built", /*same_worker=*/true);
 }
 
 TEST(EvalCpu, AProblemThatEndsItsReferenceWorkerFailsAloneAndANewWorkerServesTheRest) {
-  EvalOptions options = test_options("cpu");
-  options.reference_workers = 1;
-  auto outcomes = run_jobs({{"bad", fixture_path("problems/exits_on_load.py"), fixture_path("candidates/pass.py")},
-                            {"good", fixture_path("problems/scale_add.py"), fixture_path("candidates/pass.py")}},
-                           options);
-  ASSERT_EQ(outcomes.size(), 2u);
-  EXPECT_TRUE(outcomes[0].evaluator_failed()) << outcomes[0].verdict;
-  EXPECT_NE(outcomes[0].detail.find("exit"), std::string::npos) << outcomes[0].detail;
-  EXPECT_EQ(outcomes[1].verdict, "pass") << outcomes[1].detail;
-  EXPECT_TRUE(first_on_its_worker(outcomes[1])) << "a new worker";
+  expect_good_problem_after("exits_on_load.py", "exit", /*same_worker=*/false);
 }
 
 TEST(EvalCpu, TupleOutputsAreCompared) {
