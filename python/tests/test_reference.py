@@ -1,0 +1,87 @@
+"""A reference worker hosts several problems at once, each under its handle,
+until it is dropped; dropping one it does not hold is no error, and commands
+about it afterwards are answered with a protocol error (on the CPU)."""
+import os
+import tempfile
+import unittest
+
+from kmem_worker import reference
+from kmem_worker.stopwatch import Stopwatch
+
+PROBLEMS = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "eval", "problems")
+
+
+class FakeChannel:
+    """Commands from a list; events collected; the timing lock always free."""
+
+    def __init__(self, commands):
+        self._commands = list(commands)
+        self.events = []
+
+    def receive(self):
+        return self._commands.pop(0) if self._commands else None
+
+    def send(self, event, **fields):
+        self.events.append({"event": event, **fields})
+
+    def acquire_timing_lock(self):
+        pass
+
+    def release_timing_lock(self):
+        pass
+
+
+def prepare(handle, problem):
+    return {"cmd": "prepare", "ref": handle, "problem": os.path.join(PROBLEMS, problem), "device": "cpu",
+            "init_seed": 1, "secret_seed": 2, "trials": 2, "timing": {"warmup": 1, "iters": 2, "sets": 1},
+            "tolerance": 1e-4}
+
+
+class ServeTest(unittest.TestCase):
+    def serve(self, commands):
+        channel = FakeChannel(commands)
+        self.assertEqual(reference.serve(channel, Stopwatch(0.0)), 0)
+        return channel.events
+
+    def test_two_problems_are_held_at_once_under_their_handles(self):
+        with tempfile.TemporaryDirectory() as folder:
+            a, b = os.path.join(folder, "a"), os.path.join(folder, "b")  # made by the orchestrator
+            os.mkdir(a)
+            os.mkdir(b)
+            events = self.serve([
+                prepare(7, "scale_add.py"),
+                prepare(8, "scale_add_pair.py"),
+                {"cmd": "share", "ref": 7, "folder": a},
+                {"cmd": "share", "ref": 8, "folder": b},
+                {"cmd": "release", "ref": 7, "folder": a},
+                {"cmd": "drop", "ref": 7},
+                {"cmd": "share", "ref": 7, "folder": a},
+                {"cmd": "release", "ref": 8, "folder": b},
+                {"cmd": "drop", "ref": 8},
+            ])
+        self.assertEqual([e["event"] for e in events],
+                         ["ready", "ready", "shared", "shared", "released", "dropped", "error", "released", "dropped"])
+        # Only the worker's first problem carries the laps from before it.
+        self.assertIn("wait", events[0]["seconds"])
+        self.assertNotIn("wait", events[1]["seconds"])
+        self.assertIn("load", events[1]["seconds"])
+        self.assertNotEqual(events[2]["path"], events[3]["path"])
+        self.assertIn("not held", events[6]["message"])
+
+    def test_dropping_a_problem_not_held_is_no_error(self):
+        events = self.serve([{"cmd": "drop", "ref": 3}])
+        self.assertEqual(events, [{"event": "dropped"}])
+
+    def test_a_problem_that_fails_to_load_leaves_its_handle_free(self):
+        events = self.serve([prepare(1, "raises_on_load.py"), prepare(1, "scale_add.py")])
+        self.assertEqual([e["event"] for e in events], ["error", "ready"])
+        self.assertIn("this problem cannot be built", events[0]["message"])
+
+    def test_a_handle_in_use_is_refused(self):
+        events = self.serve([prepare(1, "scale_add.py"), prepare(1, "scale_add_pair.py")])
+        self.assertEqual([e["event"] for e in events], ["ready", "error"])
+        self.assertIn("taken", events[1]["message"])
+
+
+if __name__ == "__main__":
+    unittest.main()
