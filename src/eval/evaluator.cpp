@@ -1,8 +1,8 @@
 // Evaluating jobs: `parallel` threads, one candidate process each, sharing one
 // reference per problem (prepared a few jobs ahead, on reference workers that
 // host several problems each), one timing lock and one pool of workers
-// started ahead of need. A job that runs out of GPU
-// memory while others hold theirs is run again once the GPU is its alone.
+// started ahead of need. A job that runs out of GPU memory while others hold
+// theirs is run again once the GPU is its alone.
 #include <fmt/format.h>
 #include <stdlib.h>
 
