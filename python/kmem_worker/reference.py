@@ -191,7 +191,8 @@ def serve(channel, clock):
 
 
 def prepare(references, cmd, channel, clock):
-    handle = cmd.get("ref")
+    """Loads the problem of cmd["problem"] under the handle cmd["ref"]."""
+    handle = cmd["ref"]
     if handle in references:
         raise ValueError(f"problem handle {handle!r} is taken")
     reference = references[handle] = Reference(cmd, channel, clock)
