@@ -1,0 +1,93 @@
+// The timing lock pauses the enrolled workers other than its holder while it
+// is held, and resumes them on release; workers not enrolled (the pool's,
+// still setting up) run on. Real workers from the pool, on the CPU.
+#include "timing_lock.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "worker_pool.h"
+
+namespace kmem::eval {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The state letter of /proc/PID/stat ('T': stopped), or '?'.
+char state_of(pid_t pid) {
+  std::ifstream file("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  auto name_end = stat.rfind(')');
+  return name_end == std::string::npos || name_end + 2 >= stat.size() ? '?' : stat[name_end + 2];
+}
+
+// Whether `pid` is stopped (or, with stopped false, running or waiting) within
+// `ms`: signals arrive asynchronously.
+bool becomes(pid_t pid, bool stopped, int ms) {
+  for (int waited = 0; waited <= ms; waited += 10) {
+    char state = state_of(pid);
+    if (stopped ? state == 'T' : state == 'S' || state == 'R' || state == 'D') return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+class TimingLockTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    folder_ = (fs::temp_directory_path() / "kmem-lock-XXXXXX").string();
+    ASSERT_NE(mkdtemp(folder_.data()), nullptr);
+    options_.python = default_python();
+    options_.python_dir = KMEM_PYTHON_DIR;
+    options_.cache_dir = folder_;
+    pool_ = std::make_unique<WorkerPool>(options_, folder_, lock_);
+    ASSERT_TRUE(pool_->expect("candidate", 3, 0));
+  }
+  void TearDown() override {
+    pool_.reset();
+    fs::remove_all(folder_);
+  }
+
+  std::unique_ptr<Worker> worker() {
+    auto taken = pool_->take("candidate");
+    EXPECT_TRUE(taken) << taken.error().message();
+    return taken ? std::move(*taken) : nullptr;
+  }
+
+  std::string folder_;
+  EvalOptions options_;
+  TimingLock lock_;
+  std::unique_ptr<WorkerPool> pool_;
+};
+
+TEST_F(TimingLockTest, PausesTheEnrolledWorkersButTheHolderAndResumesThemOnRelease) {
+  auto holder = worker(), other = worker(), not_enrolled = worker();
+  ASSERT_TRUE(holder && other && not_enrolled);
+  holder->enroll(lock_);
+  other->enroll(lock_);
+  pid_t holder_pid = holder->process().pid(), other_pid = other->process().pid();
+  lock_.lock(holder_pid);
+  EXPECT_TRUE(becomes(other_pid, true, 5000)) << "not paused: state " << state_of(other_pid);
+  EXPECT_FALSE(becomes(holder_pid, true, 300)) << "the holder was paused";
+  EXPECT_FALSE(becomes(not_enrolled->process().pid(), true, 300)) << "a worker not enrolled was paused";
+  lock_.unlock();
+  EXPECT_TRUE(becomes(other_pid, false, 5000)) << "not resumed: state " << state_of(other_pid);
+}
+
+TEST_F(TimingLockTest, AWorkerEnrolledWhileTheLockIsHeldIsPausedAtOnce) {
+  auto late = worker();
+  ASSERT_TRUE(late);
+  lock_.lock(getpgrp());
+  late->enroll(lock_);
+  EXPECT_TRUE(becomes(late->process().pid(), true, 5000)) << "not paused";
+  lock_.unlock();
+  EXPECT_TRUE(becomes(late->process().pid(), false, 5000)) << "not resumed";
+}
+
+}  // namespace
+}  // namespace kmem::eval
