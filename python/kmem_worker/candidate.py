@@ -10,7 +10,7 @@ import traceback
 
 import torch
 
-from . import compare, guards, kernels, outputs, problem, timing, transfer
+from . import compare, guards, host_speed, kernels, outputs, problem, timing, transfer
 
 
 DEVICE_FAULTS = ("CUDA error", "illegal memory access", "misaligned address", "unspecified launch failure")
@@ -95,15 +95,16 @@ def run(channel, clock):
         launches = triton.launches + (watch.extension_calls if device != "cuda" else 0)
         clock.lap("trials")
         spec = cmd["timing"]
-        channel.acquire_timing_lock()
+        host = host_speed.HostSpeed()
+        host.learn(channel.acquire_timing_lock())
         clock.lap("timing_wait")
         try:
-            candidate_ms, timed, same_storage = stage("timing", lambda: timing.measure(
-                model, saved["timing"], spec["warmup"], spec["iters"], device))
+            measured = stage("timing", lambda: timing.measure(
+                model, saved["timing"], spec["warmup"], spec["iters"], device, host))
         finally:
             channel.release_timing_lock()
         for i in range(len(saved["timing"])):
-            kept.keep("timed", i, problem.as_output_list(timed[i]))
+            kept.keep("timed", i, problem.as_output_list(measured.outputs[i]))
         clock.lap("timing")
         if launches == 0 and device == "cuda" and (watch.cuda_kernel_names or triton.uncounted):
             launches = stage("forward", lambda: profiled_launches(model, saved["trials"][0], own_names))
@@ -114,12 +115,14 @@ def run(channel, clock):
             "own_kernels": sorted(own_names),
             "extensions": watch.extensions,
             "output_types": types,
-            "same_storage_across_calls": same_storage,
+            "same_storage_across_calls": measured.same_storage,
+            "host_bound": measured.host_bound,
+            "timing_steady": measured.steady,
             "threads_after_forward": threading.active_count() - threads_before,
             **guarded.facts(),
         }
         clock.lap("outputs")
-        channel.send("result", nonce=nonce, candidate_ms=candidate_ms, outputs=delivered,
+        channel.send("result", nonce=nonce, candidate_ms=measured.ms, outputs=delivered,
                      inputs_changed=inputs_changed, observations=observations, seconds=clock.seconds)
     except StageError as error:
         channel.send("error", nonce=nonce, stage=error.stage, message=str(error), traceback=error.trace,

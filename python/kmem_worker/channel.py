@@ -35,8 +35,9 @@ class Channel:
 
     def acquire_timing_lock(self):
         """Asks the orchestrator for the (GPU) timing lock and waits for it;
-        while it is held this thread may also run on the CPU the grant keeps
-        for timed calls, if any. It is not pinned there: on a virtual
+        returns the fastest probe of the host's speed the orchestrator knows
+        (host_speed.py; None: none yet). While the lock is held this thread
+        may also run on the CPU the grant keeps for timed calls, if any. It is not pinned there: on a virtual
         machine one CPU can slow down for seconds (the host's doing), and a
         pinned thread cannot move away; a launch-bound model timed pinned to
         one CPU took 10-21 ms from one process to the next, unpinned
@@ -52,6 +53,7 @@ class Channel:
                 os.sched_setaffinity(0, self._cpus_before | {cpu})
             except OSError:
                 self._cpus_before = None
+        return granted.get("host_probe_ms")
 
     def release_timing_lock(self):
         if self._cpus_before:

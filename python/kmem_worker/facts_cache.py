@@ -1,11 +1,15 @@
 """The reference's measured facts (its time and the roofline floor), kept
 per problem source, device, toolchain and timing settings, so a problem is
 timed once per machine, as KernelBench keeps one baseline time per GPU. The
-orchestrator names the folder and may ask for a fresh measurement."""
+orchestrator names the folder and may ask for a fresh measurement. The same
+folder keeps each machine's fastest probe of the host's speed (host_speed.py)
+for a day, so that a short batch knows the host's usual speed too."""
 import hashlib
 import json
 import os
+import platform
 import sys
+import time
 
 import torch
 
@@ -31,6 +35,54 @@ def key(problem_path, device, spec):
     return digest.hexdigest()[:32]
 
 
+HOST_PROBE_FILE = "host_probe.json"
+HOST_PROBE_KEPT_S = 24 * 3600  # a machine's speed may change (a virtual machine moved): relearnt daily
+
+
+def _write_atomically(path, value):
+    """Stores `value` as JSON at `path`; a reader never sees half a file."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    temporary = f"{path}.{os.getpid()}"
+    with open(temporary, "w") as stored:
+        json.dump(value, stored)
+    os.replace(temporary, path)
+
+
+def _read(path):
+    try:
+        with open(path) as stored:
+            return json.load(stored)
+    except (OSError, ValueError):
+        return None
+
+
+def remembered_host_probe(folder, now=None):
+    """This machine's fastest probe of the host's speed, if one was stored
+    in `folder` within the last day; else None."""
+    entries = _read(os.path.join(folder, HOST_PROBE_FILE)) if folder else None
+    entry = entries.get(platform.node()) if isinstance(entries, dict) else None
+    if not isinstance(entry, dict):
+        return None
+    ms, at = entry.get("ms"), entry.get("at")
+    fresh = isinstance(at, (int, float)) and (now or time.time()) - at < HOST_PROBE_KEPT_S
+    return ms if fresh and isinstance(ms, (int, float)) and ms > 0 else None
+
+
+def remember_host_probe(folder, ms, now=None):
+    """Stores `ms` as this machine's fastest probe when it is faster than
+    the one stored, or that one is older than a day."""
+    if not folder or not ms:
+        return
+    known = remembered_host_probe(folder, now)
+    if known is not None and known <= ms:
+        return
+    path = os.path.join(folder, HOST_PROBE_FILE)
+    entries = _read(path)
+    entries = entries if isinstance(entries, dict) else {}
+    entries[platform.node()] = {"ms": ms, "at": now or time.time()}
+    _write_atomically(path, entries)
+
+
 class FactsCache:
     def __init__(self, folder, entry_key):
         self._path = os.path.join(folder, entry_key + ".json") if folder else None
@@ -39,20 +91,11 @@ class FactsCache:
         """The stored facts, or None."""
         if self._path is None:
             return None
-        try:
-            with open(self._path) as stored:
-                facts = json.load(stored)
-        except (OSError, ValueError):
-            return None
+        facts = _read(self._path)
         ms = facts.get("reference_ms") if isinstance(facts, dict) else None
         return facts if isinstance(ms, (int, float)) and ms > 0 else None
 
     def write(self, facts):
         """Stores `facts` atomically (a reader never sees half a file)."""
-        if self._path is None:
-            return
-        os.makedirs(os.path.dirname(self._path), exist_ok=True)
-        temporary = f"{self._path}.{os.getpid()}"
-        with open(temporary, "w") as stored:
-            json.dump(facts, stored)
-        os.replace(temporary, self._path)
+        if self._path is not None:
+            _write_atomically(self._path, facts)

@@ -10,7 +10,7 @@ import time
 
 import torch
 
-from . import channel, compare, outputs, problem, timing
+from . import channel, compare, host_speed, outputs, problem, timing
 
 # How much precision each setting of torch.get_float32_matmul_precision() gives up.
 MATMUL_PRECISION_LOSS = {"highest": 0, "high": 1, "medium": 2}
@@ -46,6 +46,10 @@ def _watched_functions():
         "timing.measure": (timing, "measure"),
         "timing.Timer.time_call": (timing.Timer, "time_call"),
         "timing.CacheFlusher.__call__": (timing.CacheFlusher, "__call__"),
+        "timing.Calls.call": (timing.Calls, "call"),
+        "host_speed.probe_ms": (host_speed, "probe_ms"),
+        "host_speed.HostSpeed.sample": (host_speed.HostSpeed, "sample"),
+        "host_speed.HostSpeed.steady": (host_speed.HostSpeed, "steady"),
         "compare.same_inputs": (compare, "same_inputs"),
         "problem.clone_inputs": (problem, "clone_inputs"),
         "problem.synchronize": (problem, "synchronize"),

@@ -13,12 +13,18 @@ import traceback
 
 import torch
 
-from . import compare, facts_cache, problem, roofline, timing, transfer
+from . import compare, facts_cache, host_speed, problem, roofline, timing, transfer
 from .stopwatch import Stopwatch
 
 
+# Probes of the host's speed each preparation takes, so that the orchestrator
+# learns the host's usual speed from trusted workers even when no reference
+# is timed (host_speed.py); the fastest is remembered in the facts cache.
+PREPARE_PROBES = 3
+
+
 class Reference:
-    def __init__(self, cmd, channel, clock):
+    def __init__(self, cmd, channel, clock, host):
         self.device = cmd["device"]
         self.module_name = f"kmem_problem_{cmd['ref']}"
         module = problem.load_module(cmd["problem"], self.module_name)
@@ -37,35 +43,39 @@ class Reference:
         if known:
             self.reference_ms, self.roofline_ms = known["reference_ms"], known.get("roofline_ms")
             self.expected_timed = [self._outputs(inputs) for inputs in self.timing_inputs]
-            self.measured = False
+            self.measured, self.steady = False, known.get("steady") is not False
         else:
-            self.reference_ms, self.expected_timed = self._measure(channel, clock, spec)
+            self.reference_ms, self.expected_timed, self.steady = self._measure(channel, clock, spec, host)
             self.roofline_ms = None
             self.measured = True
         self.payload = {"init_inputs": init_inputs, "init_on_device": init_on_device,
                         "trials": self.trial_inputs, "timing": self.timing_inputs}
         self.shared = {}  # candidate folder -> its SharedInputs
 
-    def _measure(self, channel, clock, spec):
-        """The reference's time and the outputs of its timed calls."""
-        channel.acquire_timing_lock()
+    def _measure(self, channel, clock, spec, host):
+        """The reference's time, the outputs of its timed calls and whether
+        the time is steady (timing.Measurement)."""
+        host.learn(channel.acquire_timing_lock())
         clock.lap("timing_wait")
         try:
-            reference_ms, timed, _ = timing.measure(
-                self.model, self.timing_inputs, spec["warmup"], spec["iters"], self.device)
+            measured = timing.measure(self.model, self.timing_inputs, spec["warmup"], spec["iters"], self.device, host)
         finally:
             channel.release_timing_lock()
         clock.lap("timing")
-        return reference_ms, [problem.as_output_list(timed[i]) for i in range(len(self.timing_inputs))]
+        timed = [problem.as_output_list(measured.outputs[i]) for i in range(len(self.timing_inputs))]
+        return measured.ms, timed, measured.steady
 
     def complete_facts(self):
         """Computes the roofline floor if it is not known yet and stores what
-        was measured; runs after `ready`, while the first candidate works."""
+        was measured (whether the time is steady too: outcomes that use an
+        unsteady one are flagged); runs after `ready`, while the first
+        candidate works."""
         if self.roofline_ms is None:
             self.roofline_ms = roofline.problem_floor_ms(
                 self.model, problem.clone_inputs(self.timing_inputs[0]), self.expected_timed[0], self.device)
         if self.measured:
-            self.cache.write({"reference_ms": self.reference_ms, "roofline_ms": self.roofline_ms})
+            self.cache.write({"reference_ms": self.reference_ms, "roofline_ms": self.roofline_ms,
+                              "steady": self.steady})
             self.measured = False
 
     def share(self, folder, ipc):
@@ -173,6 +183,7 @@ def serve(channel, clock):
     holds the worker's own start-up, reported with its first problem; each
     later problem's timeline starts when its `prepare` arrives."""
     references = {}  # handle -> Reference
+    host = host_speed.HostSpeed()
     while (cmd := channel.receive()) is not None:
         try:
             if cmd["cmd"] == "prepare":
@@ -181,7 +192,7 @@ def serve(channel, clock):
                     watch = Stopwatch(time.monotonic())
                 else:
                     watch.lap("wait")
-                prepare(references, cmd, channel, watch)
+                prepare(references, cmd, channel, watch, host)
             else:
                 answer(references, cmd, channel)
         except Exception as error:
@@ -190,13 +201,19 @@ def serve(channel, clock):
     return 0
 
 
-def prepare(references, cmd, channel, clock):
-    """Loads the problem of cmd["problem"] under the handle cmd["ref"]."""
+def prepare(references, cmd, channel, clock, host):
+    """Loads the problem of cmd["problem"] under the handle cmd["ref"];
+    `ready` also carries the fastest probe of the host's speed seen here."""
     handle = cmd["ref"]
     if handle in references:
         raise ValueError(f"problem handle {handle!r} is taken")
-    reference = references[handle] = Reference(cmd, channel, clock)
+    host.learn(facts_cache.remembered_host_probe(cmd.get("facts_cache")))
+    reference = references[handle] = Reference(cmd, channel, clock, host)
+    for _ in range(PREPARE_PROBES):
+        host.sample()
+    facts_cache.remember_host_probe(cmd.get("facts_cache"), host.fastest_ms)
     channel.send("ready", reference_ms=reference.reference_ms, cached=not reference.measured,
+                 timing_steady=reference.steady, host_probe_ms=host.fastest_ms,
                  degenerate=reference.degenerate(cmd["tolerance"]), seconds=clock.seconds)
     reference.complete_facts()
 

@@ -2,7 +2,12 @@
 L2 (or last-level cache) flush before every call, a timer around the call
 with a device-wide synchronise before it stops (work on any stream counts),
 warm-up of a length the model cannot predict, timed calls rotating over the
-input sets, and the median."""
+input sets, and the median. A model bound by the host (its calls spend most
+of their time launching work, or it runs on the CPU) is timed in windows
+with a probe of the host's speed between them, and only the windows run at
+the host's usual speed count, if enough of them come within the time
+allowed (host_speed.py)."""
+import collections
 import os
 import statistics
 import time
@@ -13,12 +18,14 @@ from .problem import synchronize
 
 # Names this way of measuring; cached reference times of another method are
 # not reused (facts_cache.py).
-METHOD = "flush-sync-median-2"
+METHOD = "flush-sync-median-steady-3"
 CPU_CACHE_BYTES = 32 << 20  # used where the CPU's last-level cache size is unknown
 WARMUP_S = 0.1  # warm-up lasts at least this long, flushes included (clocks ramp up from idle)
 TIMED_MS = 200.0  # short calls are repeated until this much is measured...
 MAX_TIMED_CALLS = 1000  # ...up to this many calls...
 MAX_TIMED_S = 1.0  # ...or this long, flushes included, once the minimum is reached
+HOST_BOUND_SHARE = 0.5  # warm-up calls spending this share of their time launching: host-bound
+WINDOW_MS = 20.0  # a host-bound model's timed calls between two probes of the host's speed
 
 
 class CacheFlusher:
@@ -42,20 +49,45 @@ class Timer:
         self._device = device
 
     def time_call(self, call):
-        """(milliseconds, value) of call(), synchronising the whole device
-        before the clock stops."""
+        """(milliseconds, milliseconds until call() returned, value) of
+        call(), synchronising the whole device before the clock stops."""
         if self._device == "cuda":
             start = torch.cuda.Event(enable_timing=True)
             end = torch.cuda.Event(enable_timing=True)
             start.record()
+            begin = time.perf_counter()
             value = call()
+            returned_ms = (time.perf_counter() - begin) * 1e3
             torch.cuda.synchronize()
             end.record()
             end.synchronize()
-            return start.elapsed_time(end), value
+            return start.elapsed_time(end), returned_ms, value
         begin = time.perf_counter()
         value = call()
-        return (time.perf_counter() - begin) * 1e3, value
+        ms = (time.perf_counter() - begin) * 1e3
+        return ms, ms, value
+
+
+class Calls:
+    """Calls a model on input sets, each call after a cache flush and timed;
+    notes whether two consecutive calls returned the same storage."""
+
+    def __init__(self, model, sets, device):
+        self._model, self._sets, self._device = model, sets, device
+        self._flush, self._timer = CacheFlusher(device), Timer(device)
+        self._previous = None
+        self.same_storage = False
+
+    def call(self, index):
+        """(ms, ms until the call returned, output) of a call on set `index`."""
+        inputs = self._sets[index]
+        self._flush()
+        synchronize(self._device)
+        ms, returned_ms, output = self._timer.time_call(lambda: self._model(*inputs))
+        if self._previous is not None and len(self._sets) > 1 and shares_storage(output, self._previous):
+            self.same_storage = True
+        self._previous = output
+        return ms, returned_ms, output
 
 
 def random_warmup(base):
@@ -63,44 +95,56 @@ def random_warmup(base):
     return base + int.from_bytes(os.urandom(2), "little") % (base + 1)
 
 
-def measure(model, sets, warmup, iters, device):
-    """Times `model` over `sets` (lists of inputs). Returns the median in ms,
-    the output of the last timed call of each set (the timed calls cover every
-    set), and whether two consecutive calls on different sets returned the
-    same storage."""
-    flush = CacheFlusher(device)
-    timer = Timer(device)
-    warm = random_warmup(warmup)
+# ms: the median; outputs: set index -> output of its last timed call;
+# same_storage: two consecutive calls returned the same storage; host_bound:
+# timed in windows between probes of the host's speed; steady: the median
+# comes from windows at the host's usual speed only (always when not host-bound).
+Measurement = collections.namedtuple("Measurement", "ms outputs same_storage host_bound steady")
+
+
+def measure(model, sets, warmup, iters, device, host):
+    """Times `model` over `sets` (lists of inputs), `host` being this
+    process's HostSpeed. The timed calls cover every set."""
+    calls = Calls(model, sets, device)
     iters = max(iters, len(sets))
-    times, last_outputs = [], {}
-    previous, same_storage = None, False
-    call = 0
-    started = time.perf_counter()
-    timing_since = None
+    warm = random_warmup(warmup)
     with torch.no_grad():
         # Warm-up: the drawn number of calls lasting at least WARMUP_S, so
-        # clocks have ramped up; then at least `iters` timed calls, and more
-        # for short calls until TIMED_MS are measured (within the caps).
+        # clocks have ramped up; it tells whether the model is host-bound.
+        started, shares = time.perf_counter(), []
+        while len(shares) < warm or time.perf_counter() - started < WARMUP_S:
+            ms, returned_ms, _ = calls.call(0)
+            shares.append(returned_ms / ms if ms > 0 else 1.0)
+        host_bound = device != "cuda" or statistics.median(shares) >= HOST_BOUND_SHARE
+        # Timed calls, in windows (one call each unless host-bound): at least
+        # `iters` of them, more for short calls until TIMED_MS are measured,
+        # within the caps. A host-bound model's windows count when the probes
+        # on both sides are steady; when fewer than `iters` calls did by
+        # MAX_TIMED_S, every call counts and the time is not steady.
+        kept, unsteady, outputs = [], [], {}
+        since = time.perf_counter()
+        before = host.sample() if host_bound else None
         while True:
-            now = time.perf_counter()
-            if timing_since is None and call >= warm and now - started >= WARMUP_S:
-                timing_since = now
-            if timing_since is not None and len(times) >= iters and (
-                    sum(times) >= TIMED_MS or len(times) >= MAX_TIMED_CALLS or now - timing_since >= MAX_TIMED_S):
+            window = []
+            while True:
+                index = (len(kept) + len(unsteady) + len(window)) % len(sets)
+                ms, _, outputs[index] = calls.call(index)
+                window.append(ms)
+                if not host_bound or sum(window) >= WINDOW_MS or _enough(kept + window, iters):
+                    break
+            after = host.sample() if host_bound else None
+            (kept if not host_bound or host.steady(before, after) else unsteady).extend(window)
+            before = after
+            elapsed = time.perf_counter() - since
+            if _enough(kept, iters) or (elapsed >= MAX_TIMED_S and len(kept) + len(unsteady) >= iters):
                 break
-            index = len(times) % len(sets)
-            inputs = sets[index]
-            flush()
-            synchronize(device)
-            ms, output = timer.time_call(lambda: model(*inputs))
-            if previous is not None and len(sets) > 1 and shares_storage(output, previous):
-                same_storage = True
-            previous = output
-            if timing_since is not None:
-                times.append(ms)
-                last_outputs[index] = output
-            call += 1
-    return statistics.median(times), last_outputs, same_storage
+    steady = len(kept) >= iters
+    return Measurement(statistics.median(kept if steady else kept + unsteady), outputs, calls.same_storage,
+                       host_bound, steady)
+
+
+def _enough(times, iters):
+    return len(times) >= iters and (sum(times) >= TIMED_MS or len(times) >= MAX_TIMED_CALLS)
 
 
 def shares_storage(a, b):

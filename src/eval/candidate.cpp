@@ -39,6 +39,21 @@ Result<std::unique_ptr<CandidateProcess>> CandidateProcess::start(const EvalJob&
   return run;
 }
 
+// Fields of the worker's records, which come from the candidate's process:
+// the fallback when absent or of another type.
+static std::string text_field(const Json& record, const char* key) {
+  auto found = record.find(key);
+  return found != record.end() && found->is_string() ? found->get<std::string>() : "";
+}
+static double number_field(const Json& record, const char* key) {
+  auto found = record.find(key);
+  return found != record.end() && found->is_number() ? found->get<double>() : 0.0;
+}
+static bool flag_field(const Json& record, const char* key) {
+  auto found = record.find(key);
+  return found != record.end() && found->is_boolean() && found->get<bool>();
+}
+
 CandidateRun CandidateProcess::ended(CandidateRun::End end, std::string detail) {
   CandidateRun run;
   run.end = end;
@@ -77,7 +92,7 @@ CandidateRun CandidateProcess::finish(const std::string& inputs_path, TimingLock
   if (reply.kind != Worker::Reply::kEvent) return after_reply(reply, built);
   Json terminal = reply.event;
   const std::string name = terminal["event"];
-  if ((name != "result" && name != "error") || terminal.value("nonce", "") != nonce_)
+  if ((name != "result" && name != "error") || text_field(terminal, "nonce") != nonce_)
     return ended(End::kForged, "the result channel held a record the worker did not write: " + terminal.dump());
   // Exactly one terminal record: anything after it was not written by the worker.
   auto grace = Clock::now() + seconds(kExitGraceSeconds);
@@ -87,16 +102,16 @@ CandidateRun CandidateProcess::finish(const std::string& inputs_path, TimingLock
                                    (after.kind == Worker::Reply::kEvent ? after.event.dump() : after.line));
   worker_->process().wait_then_kill(grace);
   if (name == "error") {
-    auto run = ended(End::kError, terminal.value("message", "") + "\n" + terminal.value("traceback", ""));
-    run.stage = terminal.value("stage", "");
-    run.device_fault = terminal.value("device_fault", false);
+    auto run = ended(End::kError, text_field(terminal, "message") + "\n" + text_field(terminal, "traceback"));
+    run.stage = text_field(terminal, "stage");
+    run.device_fault = flag_field(terminal, "device_fault");
     return run;
   }
   const Json outputs = terminal.value("outputs", Json());
   if (outputs != "slots" && outputs != outputs_path())
     return ended(End::kForged, "the result named outputs the worker does not write: " + outputs.dump());
   auto run = ended(End::kResult, "");
-  run.candidate_ms = terminal.value("candidate_ms", 0.0);
+  run.candidate_ms = number_field(terminal, "candidate_ms");
   run.outputs_in_slots = outputs == "slots";
   run.inputs_changed = terminal.value("inputs_changed", Json());
   if (terminal.contains("observations") && terminal["observations"].is_object())

@@ -49,6 +49,9 @@ class Reference {
 
   double reference_ms() const { return reference_ms_; }
   bool reference_cached() const { return reference_cached_; }
+  // False when the reference is host-bound and was timed while the host ran
+  // slow (python/kmem_worker/host_speed.py).
+  bool timing_steady() const { return timing_steady_; }
   bool degenerate() const { return degenerate_; }
   // The worker's stage timings while preparing.
   const Json& prepare_seconds() const { return seconds_; }
@@ -65,6 +68,7 @@ class Reference {
   const EvalOptions& options_;
   double reference_ms_ = 0.0;
   bool reference_cached_ = false;
+  bool timing_steady_ = true;
   bool degenerate_ = false;
   Json seconds_ = Json::object();
 };

@@ -82,4 +82,14 @@ void TimingLock::unlock() {
   free_.notify_one();
 }
 
+void TimingLock::note_host_probe(double ms) {
+  std::lock_guard guard(mutex_);
+  if (ms > 0 && (fastest_host_probe_ms_ == 0 || ms < fastest_host_probe_ms_)) fastest_host_probe_ms_ = ms;
+}
+
+double TimingLock::fastest_host_probe_ms() {
+  std::lock_guard guard(mutex_);
+  return fastest_host_probe_ms_;
+}
+
 }  // namespace kmem::eval

@@ -11,6 +11,10 @@
 // holder lets its launching thread run on that one too while it measures,
 // so one core at least is free of workers still starting up (which are not
 // paused). The thread is not pinned to it: see python/kmem_worker/channel.py.
+//
+// The grant also carries the fastest probe of the host's speed that trusted
+// (reference) workers reported, the measure of the host's usual speed that
+// timing a host-bound model needs (python/kmem_worker/host_speed.py).
 #pragma once
 
 #include <sys/types.h>
@@ -38,6 +42,11 @@ class TimingLock {
   void lock(pid_t holder);
   void unlock();
 
+  // Takes in a probe of the host's speed from a trusted worker (ms > 0).
+  void note_host_probe(double ms);
+  // The fastest probe noted (0: none yet).
+  double fastest_host_probe_ms();
+
  private:
   std::mutex mutex_;
   std::condition_variable free_;
@@ -47,6 +56,7 @@ class TimingLock {
   std::set<pid_t> paused_;
   int timing_cpu_ = -1;
   std::vector<int> worker_cpus_;
+  double fastest_host_probe_ms_ = 0.0;
 };
 
 }  // namespace kmem::eval

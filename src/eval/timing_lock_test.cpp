@@ -1,6 +1,7 @@
 // The timing lock pauses the enrolled workers other than its holder while it
 // is held, and resumes them on release; workers not enrolled (the pool's,
-// still setting up) run on. Real workers from the pool, on the CPU.
+// still setting up) run on. Real workers from the pool, on the CPU. It also
+// keeps the fastest probe of the host's speed.
 #include "timing_lock.h"
 
 #include <gtest/gtest.h>
@@ -87,6 +88,17 @@ TEST_F(TimingLockTest, AWorkerEnrolledWhileTheLockIsHeldIsPausedAtOnce) {
   EXPECT_TRUE(becomes(late->process().pid(), true, 5000)) << "not paused";
   lock_.unlock();
   EXPECT_TRUE(becomes(late->process().pid(), false, 5000)) << "not resumed";
+}
+
+TEST(TimingLockHostProbe, KeepsTheFastestProbeNotedAndIgnoresNonPositiveOnes) {
+  TimingLock lock;
+  EXPECT_EQ(lock.fastest_host_probe_ms(), 0.0);
+  lock.note_host_probe(0.4);
+  lock.note_host_probe(0.3);
+  lock.note_host_probe(0.5);
+  lock.note_host_probe(0.0);
+  lock.note_host_probe(-1.0);
+  EXPECT_EQ(lock.fastest_host_probe_ms(), 0.3);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // The verdict rules: which fact makes which code, in order, and the messages.
 #include "verdict.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -64,6 +66,13 @@ bool nonempty(const Json& observations, const char* key) {
   return (value.is_array() || value.is_object()) ? !value.empty() : value.is_boolean() && value.get<bool>();
 }
 
+// The number at `key`, or `fallback` when there is none (or no number: the
+// record comes from the candidate's process).
+double number_or(const Json& observations, const char* key, double fallback) {
+  auto found = observations.find(key);
+  return found != observations.end() && found->is_number() ? found->get<double>() : fallback;
+}
+
 struct Rule {
   const char* code;
   // The detail when the rule applies, else nullopt.
@@ -100,7 +109,7 @@ const std::vector<Rule>& rules() {
        }},
       {"no_custom_kernel",
        [](const Facts& f) {
-         return when(f.run.observations.value("custom_kernel_launches", 0) == 0,
+         return when(number_or(f.run.observations, "custom_kernel_launches", 0) <= 0,
                      "own kernels: " + f.run.observations.value("own_kernels", Json::array()).dump() +
                          ", launched: 0");
        }},
@@ -108,8 +117,8 @@ const std::vector<Rule>& rules() {
        [](const Facts& f) { return when(nonempty(f.run.observations, "same_storage_across_calls"), ""); }},
       {"background_work",
        [](const Facts& f) {
-         int extra = f.run.observations.value("threads_after_forward", 0);
-         return when(extra > 0, std::to_string(extra) + " thread(s) still running");
+         double extra = number_or(f.run.observations, "threads_after_forward", 0);
+         return when(extra > 0, fmt::format("{:g} thread(s) still running", extra));
        }},
       {"runtime_patching",
        [](const Facts& f) {
@@ -156,6 +165,9 @@ EvalOutcome decide(const EvalJob& job, const Facts& facts) {
     outcome.score = std::min(outcome.speedup, kScoreCap);
     if (facts.roofline_ms && facts.run.candidate_ms < *facts.roofline_ms)
       outcome.flags.push_back("implausible_speedup");
+    const Json candidate_steady = facts.run.observations.value("timing_steady", Json(true));
+    if (!facts.reference_timing_steady || (candidate_steady.is_boolean() && !candidate_steady.get<bool>()))
+      outcome.flags.push_back("unsteady_timing");
   } else if (facts.run.end != CandidateRun::End::kResult) {
     outcome.log = facts.run.log;
   }

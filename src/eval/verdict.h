@@ -17,6 +17,7 @@ struct Facts {
   std::optional<Judgement> judgement;  // when the run produced a result
   double reference_ms = 0.0;
   bool reference_cached = false;
+  bool reference_timing_steady = true;  // see Reference::timing_steady
   bool degenerate = false;
   std::optional<double> roofline_ms;
 };

@@ -1,6 +1,9 @@
 // Which outcomes count as the GPU running out of memory (and so earn a run
-// of their own).
+// of their own), and when a passing outcome is flagged as timed on an
+// unsteady host.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "verdict.h"
 
@@ -26,6 +29,56 @@ TEST(OutOfDeviceMemory, OtherFailuresAndVerdictsAreNot) {
   // A judgement is final whatever its detail says.
   EXPECT_FALSE(ran_out_of_device_memory(outcome("output_mismatch", "OutOfMemoryError")));
   EXPECT_FALSE(ran_out_of_device_memory(outcome("pass", "")));
+}
+
+// The facts of a candidate that passed in 2 ms against a 4 ms reference.
+Facts passed_facts() {
+  Facts facts;
+  facts.run.end = CandidateRun::End::kResult;
+  facts.run.candidate_ms = 2.0;
+  facts.run.observations = Json{{"custom_kernel_launches", 3}, {"output_types", {"torch.Tensor"}}};
+  facts.reference_ms = 4.0;
+  Judgement judgement;
+  judgement.correct = true;
+  facts.judgement = judgement;
+  return facts;
+}
+
+bool flagged_unsteady(const EvalOutcome& o) {
+  return std::find(o.flags.begin(), o.flags.end(), "unsteady_timing") != o.flags.end();
+}
+
+TEST(UnsteadyTiming, FlagsAPassWhoseCandidateOrReferenceWasTimedOnAnUnsteadyHost) {
+  EvalJob job{"j", "problem.py", "candidate.py"};
+  Facts steady = passed_facts();
+  steady.run.observations["timing_steady"] = true;
+  auto o = decide(job, steady);
+  ASSERT_EQ(o.verdict, "pass") << o.detail;
+  EXPECT_DOUBLE_EQ(o.speedup, 2.0);
+  EXPECT_FALSE(flagged_unsteady(o));
+
+  Facts candidate_unsteady = passed_facts();
+  candidate_unsteady.run.observations["timing_steady"] = false;
+  EXPECT_TRUE(flagged_unsteady(decide(job, candidate_unsteady)));
+
+  Facts reference_unsteady = passed_facts();
+  reference_unsteady.reference_timing_steady = false;
+  EXPECT_TRUE(flagged_unsteady(decide(job, reference_unsteady)));
+}
+
+TEST(UnsteadyTiming, AnObservationThatIsNoBooleanIsIgnored) {
+  Facts facts = passed_facts();
+  facts.run.observations["timing_steady"] = "no";
+  auto o = decide(EvalJob{"j", "problem.py", "candidate.py"}, facts);
+  EXPECT_EQ(o.verdict, "pass") << o.detail;
+  EXPECT_FALSE(flagged_unsteady(o));
+}
+
+TEST(Observations, OfTheWrongTypeRejectTheCandidateInsteadOfThrowing) {
+  Facts facts = passed_facts();
+  facts.run.observations["custom_kernel_launches"] = "many";
+  facts.run.observations["threads_after_forward"] = "none";
+  EXPECT_EQ(decide(EvalJob{"j", "problem.py", "candidate.py"}, facts).verdict, "no_custom_kernel");
 }
 
 }  // namespace

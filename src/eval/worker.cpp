@@ -71,7 +71,9 @@ Worker::Reply Worker::next(Clock::time_point& deadline, TimingLock& timing_lock)
       auto waited = Clock::now() - asked;
       deadline += waited;
       lock_wait_s_ += std::chrono::duration<double>(waited).count();
-      send(Json{{"cmd", "time"}, {"cpu", timing_lock.timing_cpu()}});
+      Json grant{{"cmd", "time"}, {"cpu", timing_lock.timing_cpu()}};
+      if (double fastest = timing_lock.fastest_host_probe_ms(); fastest > 0) grant["host_probe_ms"] = fastest;
+      send(grant);
     } else if (name == "timed" && holds_lock_) {
       release(timing_lock);
     } else {

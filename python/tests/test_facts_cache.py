@@ -1,0 +1,52 @@
+"""The facts cache remembers this machine's fastest probe of the host's
+speed: the fastest stored wins, for a day; other machines' entries and a
+damaged file do not get in the way."""
+import json
+import os
+import platform
+import tempfile
+import unittest
+
+from kmem_worker import facts_cache
+
+DAY = facts_cache.HOST_PROBE_KEPT_S
+
+
+class HostProbeMemoryTest(unittest.TestCase):
+    def setUp(self):
+        self._folder = tempfile.TemporaryDirectory()
+        self.folder = self._folder.name
+
+    def tearDown(self):
+        self._folder.cleanup()
+
+    def test_the_fastest_probe_is_kept(self):
+        self.assertIsNone(facts_cache.remembered_host_probe(self.folder))
+        facts_cache.remember_host_probe(self.folder, 0.4, now=1000)
+        facts_cache.remember_host_probe(self.folder, 0.3, now=1001)
+        facts_cache.remember_host_probe(self.folder, 0.5, now=1002)
+        self.assertEqual(facts_cache.remembered_host_probe(self.folder, now=1003), 0.3)
+
+    def test_a_probe_older_than_a_day_is_forgotten_and_replaced(self):
+        facts_cache.remember_host_probe(self.folder, 0.3, now=1000)
+        self.assertIsNone(facts_cache.remembered_host_probe(self.folder, now=1000 + DAY))
+        facts_cache.remember_host_probe(self.folder, 0.5, now=1000 + DAY)
+        self.assertEqual(facts_cache.remembered_host_probe(self.folder, now=1001 + DAY), 0.5)
+
+    def test_other_machines_entries_are_kept_apart_and_a_damaged_file_is_replaced(self):
+        path = os.path.join(self.folder, facts_cache.HOST_PROBE_FILE)
+        with open(path, "w") as damaged:
+            damaged.write("{not json")
+        self.assertIsNone(facts_cache.remembered_host_probe(self.folder))
+        facts_cache.remember_host_probe(self.folder, 0.4, now=1000)
+        with open(path) as stored:
+            entries = json.load(stored)
+        entries["another-machine"] = {"ms": 0.1, "at": 1000}
+        with open(path, "w") as stored:
+            json.dump(entries, stored)
+        self.assertEqual(facts_cache.remembered_host_probe(self.folder, now=1001), 0.4)
+        self.assertEqual(sorted(entries), sorted(["another-machine", platform.node()]))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,92 @@
+"""Timing a host-bound model (here on the CPU, where every model is): only
+windows between probes at the host's usual speed count, unless none come in
+time; and the timed calls cover every input set."""
+import unittest
+from unittest import mock
+
+import torch
+
+from kmem_worker import host_speed, timing
+
+
+class Host:
+    """A host that is slowed or not: each timed call of a model measures
+    `slow_ms` while it is slowed, else `fast_ms` (the timer is faked and the
+    cache flush skipped, so the machine running the test does not matter);
+    probes read 2 ms while slowed, else 1 ms, and `slowed(k)` says whether
+    the host is slowed from the k-th probe on."""
+
+    def __init__(self, fast_ms, slow_ms, slowed):
+        self.fast_ms, self.slow_ms, self._slowed = fast_ms, slow_ms, slowed
+        self.now_slowed = False
+        self.calls = {False: 0, True: 0}  # timed calls made while slowed or not
+        self.speed = host_speed.HostSpeed(self._probe)
+        self._probes = 0
+
+    def _probe(self):
+        self.now_slowed = self._slowed(self._probes)
+        self._probes += 1
+        return 2.0 if self.now_slowed else 1.0
+
+    def time_call(self, timer, call):
+        if self._probes:  # timed, not warm-up (the first probe ends it)
+            self.calls[self.now_slowed] += 1
+        ms = self.slow_ms if self.now_slowed else self.fast_ms
+        return ms, ms, call()
+
+    def measure(self, sets, iters):
+        model = torch.nn.Identity()
+        with mock.patch.object(timing.Timer, "time_call", lambda timer, call: self.time_call(timer, call)), \
+                mock.patch.object(timing.CacheFlusher, "__call__", lambda flusher: None):
+            return timing.measure(model, sets, 1, iters, "cpu", self.speed)
+
+
+def sets(n):
+    return [[torch.full((4,), float(i))] for i in range(n)]
+
+
+class MeasureTest(unittest.TestCase):
+    def test_windows_measured_while_the_host_is_slowed_do_not_count(self):
+        # Two probes in eight fast: one window in eight lies between two fast probes.
+        host = Host(fast_ms=1.0, slow_ms=2.0, slowed=lambda k: (k // 2) % 4 != 0)
+        measured = host.measure(sets(2), 20)
+        self.assertGreater(host.calls[True], host.calls[False], "most calls slowed: their median is slow")
+        self.assertTrue(measured.host_bound)
+        self.assertTrue(measured.steady)
+        self.assertEqual(measured.ms, 1.0)
+
+    def test_without_enough_steady_windows_in_time_every_call_counts_and_the_time_is_unsteady(self):
+        host = Host(fast_ms=1.0, slow_ms=3.0, slowed=lambda k: True)
+        host.speed.learn(1.0)  # the usual speed, seen by another worker
+        with mock.patch.object(timing, "MAX_TIMED_S", 0.2):
+            measured = host.measure(sets(2), 20)
+        self.assertFalse(measured.steady)
+        self.assertEqual(measured.ms, 3.0)
+
+    def test_a_steady_host_keeps_every_call_and_every_set_is_timed(self):
+        host = Host(fast_ms=1.0, slow_ms=1.0, slowed=lambda k: False)
+        measured = host.measure(sets(3), 20)
+        self.assertTrue(measured.steady)
+        self.assertEqual(sorted(measured.outputs), [0, 1, 2])
+        for index, output in measured.outputs.items():
+            self.assertTrue(torch.equal(output, torch.full((4,), float(index))))
+
+
+class HostSpeedTest(unittest.TestCase):
+    def test_steady_is_within_the_ratio_of_the_fastest_probe_seen_or_learnt(self):
+        host = host_speed.HostSpeed(probe=lambda: 1.2)
+        host.learn(None)
+        host.learn(-1)
+        self.assertIsNone(host.fastest_ms)
+        host.sample()
+        host.learn(1.0)
+        self.assertEqual(host.fastest_ms, 1.0)
+        self.assertTrue(host.steady(1.0, host_speed.STEADY_RATIO))
+        self.assertFalse(host.steady(1.0, host_speed.STEADY_RATIO * 1.01))
+
+    def test_the_real_probe_takes_a_fraction_of_a_millisecond_to_a_few(self):
+        self.assertTrue(0 < host_speed.probe_ms() < 50)
+
+
+if __name__ == "__main__":
+    unittest.main()
