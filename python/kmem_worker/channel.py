@@ -37,11 +37,12 @@ class Channel:
         """Asks the orchestrator for the (GPU) timing lock and waits for it;
         returns the fastest probe of the host's speed the orchestrator knows
         (host_speed.py; None: none yet). While the lock is held this thread
-        may also run on the CPU the grant keeps for timed calls, if any. It is not pinned there: on a virtual
-        machine one CPU can slow down for seconds (the host's doing), and a
-        pinned thread cannot move away; a launch-bound model timed pinned to
-        one CPU took 10-21 ms from one process to the next, unpinned
-        9.7-12 ms (docs/benchmarks.md, fifth session)."""
+        may also run on the CPU the grant keeps for timed calls, if any. It
+        is not pinned there: on a virtual machine one CPU can slow down for
+        seconds (the host's doing), and a pinned thread cannot move away; a
+        launch-bound model timed pinned to one CPU took 10-21 ms from one
+        process to the next, unpinned 9.7-12 ms (docs/benchmarks.md, fifth
+        session)."""
         self.send("time_request")
         granted = self.receive()
         if granted is None or granted.get("cmd") != "time":

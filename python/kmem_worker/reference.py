@@ -208,9 +208,9 @@ def prepare(references, cmd, channel, clock, host):
     if handle in references:
         raise ValueError(f"problem handle {handle!r} is taken")
     host.learn(facts_cache.remembered_host_probe(cmd.get("facts_cache")))
-    reference = references[handle] = Reference(cmd, channel, clock, host)
     for _ in range(PREPARE_PROBES):
         host.sample()
+    reference = references[handle] = Reference(cmd, channel, clock, host)
     facts_cache.remember_host_probe(cmd.get("facts_cache"), host.fastest_ms)
     channel.send("ready", reference_ms=reference.reference_ms, cached=not reference.measured,
                  timing_steady=reference.steady, host_probe_ms=host.fastest_ms,
