@@ -95,7 +95,7 @@ def run(channel, clock):
         launches = triton.launches + (watch.extension_calls if device != "cuda" else 0)
         clock.lap("trials")
         spec = cmd["timing"]
-        host = host_speed.HostSpeed()
+        host = host_speed.HostSpeed(host_speed.probe_ms)
         host.learn(channel.acquire_timing_lock())
         clock.lap("timing_wait")
         try:

@@ -1,9 +1,14 @@
 """The reference's measured facts (its time and the roofline floor), kept
 per problem source, device, toolchain and timing settings, so a problem is
 timed once per machine, as KernelBench keeps one baseline time per GPU. The
-orchestrator names the folder and may ask for a fresh measurement. The same
-folder keeps each machine's fastest probe of the host's speed (host_speed.py)
-for a day, so that a short batch knows the host's usual speed too."""
+orchestrator names the folder and may ask for a fresh measurement; a time
+measured while the host ran slow (timing.Measurement.steady) is stored but
+read as unknown, so it is measured again. The same folder keeps each
+machine's fastest probe of the host's speed (host_speed.py) for a day, so
+that a short batch knows the host's usual speed too. What is stored is as
+trustworthy as the folder: candidates run as the same user (README).
+Writing is best-effort: a folder that cannot be written costs the cache, not
+the evaluation (the reason goes to the log)."""
 import hashlib
 import json
 import os
@@ -37,15 +42,20 @@ def key(problem_path, device, spec):
 
 HOST_PROBE_FILE = "host_probe.json"
 HOST_PROBE_KEPT_S = 24 * 3600  # a machine's speed may change (a virtual machine moved): relearnt daily
+HOST_PROBE_FLOOR_MS = 0.05  # faster than any CPU runs the probe's loop: no probe
 
 
 def _write_atomically(path, value):
-    """Stores `value` as JSON at `path`; a reader never sees half a file."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    temporary = f"{path}.{os.getpid()}"
-    with open(temporary, "w") as stored:
-        json.dump(value, stored)
-    os.replace(temporary, path)
+    """Stores `value` as JSON at `path` (a reader never sees half a file);
+    a failure is logged."""
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        temporary = f"{path}.{os.getpid()}"
+        with open(temporary, "w") as stored:
+            json.dump(value, stored)
+        os.replace(temporary, path)
+    except OSError as error:
+        print(f"kmem facts cache: cannot write {path}: {error}", file=sys.stderr)
 
 
 def _read(path):
@@ -64,14 +74,14 @@ def remembered_host_probe(folder, now=None):
     if not isinstance(entry, dict):
         return None
     ms, at = entry.get("ms"), entry.get("at")
-    fresh = isinstance(at, (int, float)) and (now or time.time()) - at < HOST_PROBE_KEPT_S
-    return ms if fresh and isinstance(ms, (int, float)) and ms > 0 else None
+    fresh = isinstance(at, (int, float)) and 0 <= (now or time.time()) - at < HOST_PROBE_KEPT_S
+    return ms if fresh and isinstance(ms, (int, float)) and ms >= HOST_PROBE_FLOOR_MS else None
 
 
 def remember_host_probe(folder, ms, now=None):
     """Stores `ms` as this machine's fastest probe when it is faster than
     the one stored, or that one is older than a day."""
-    if not folder or not ms:
+    if not folder or not ms or ms < HOST_PROBE_FLOOR_MS:
         return
     known = remembered_host_probe(folder, now)
     if known is not None and known <= ms:
@@ -88,14 +98,16 @@ class FactsCache:
         self._path = os.path.join(folder, entry_key + ".json") if folder else None
 
     def read(self):
-        """The stored facts, or None."""
+        """The stored facts, or None (also for a time that is not steady)."""
         if self._path is None:
             return None
         facts = _read(self._path)
-        ms = facts.get("reference_ms") if isinstance(facts, dict) else None
+        if not isinstance(facts, dict) or facts.get("steady") is False:
+            return None
+        ms = facts.get("reference_ms")
         return facts if isinstance(ms, (int, float)) and ms > 0 else None
 
     def write(self, facts):
-        """Stores `facts` atomically (a reader never sees half a file)."""
+        """Stores `facts` atomically."""
         if self._path is not None:
             _write_atomically(self._path, facts)

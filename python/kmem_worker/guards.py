@@ -48,6 +48,8 @@ def _watched_functions():
         "timing.CacheFlusher.__call__": (timing.CacheFlusher, "__call__"),
         "timing.Calls.call": (timing.Calls, "call"),
         "host_speed.probe_ms": (host_speed, "probe_ms"),
+        "host_speed.HostSpeed.__init__": (host_speed.HostSpeed, "__init__"),
+        "host_speed.HostSpeed.learn": (host_speed.HostSpeed, "learn"),
         "host_speed.HostSpeed.sample": (host_speed.HostSpeed, "sample"),
         "host_speed.HostSpeed.steady": (host_speed.HostSpeed, "steady"),
         "compare.same_inputs": (compare, "same_inputs"),

@@ -43,7 +43,7 @@ class Reference:
         if known:
             self.reference_ms, self.roofline_ms = known["reference_ms"], known.get("roofline_ms")
             self.expected_timed = [self._outputs(inputs) for inputs in self.timing_inputs]
-            self.measured, self.steady = False, known.get("steady") is not False
+            self.measured, self.steady = False, True  # an unsteady time is no known time
         else:
             self.reference_ms, self.expected_timed, self.steady = self._measure(channel, clock, spec, host)
             self.roofline_ms = None
@@ -67,9 +67,8 @@ class Reference:
 
     def complete_facts(self):
         """Computes the roofline floor if it is not known yet and stores what
-        was measured (whether the time is steady too: outcomes that use an
-        unsteady one are flagged); runs after `ready`, while the first
-        candidate works."""
+        was measured, steady or not (an unsteady time is measured again next
+        time); runs after `ready`, while the first candidate works."""
         if self.roofline_ms is None:
             self.roofline_ms = roofline.problem_floor_ms(
                 self.model, problem.clone_inputs(self.timing_inputs[0]), self.expected_timed[0], self.device)
@@ -183,7 +182,7 @@ def serve(channel, clock):
     holds the worker's own start-up, reported with its first problem; each
     later problem's timeline starts when its `prepare` arrives."""
     references = {}  # handle -> Reference
-    host = host_speed.HostSpeed()
+    host = host_speed.HostSpeed(host_speed.probe_ms)
     while (cmd := channel.receive()) is not None:
         try:
             if cmd["cmd"] == "prepare":
@@ -211,10 +210,10 @@ def prepare(references, cmd, channel, clock, host):
     for _ in range(PREPARE_PROBES):
         host.sample()
     reference = references[handle] = Reference(cmd, channel, clock, host)
-    facts_cache.remember_host_probe(cmd.get("facts_cache"), host.fastest_ms)
     channel.send("ready", reference_ms=reference.reference_ms, cached=not reference.measured,
                  timing_steady=reference.steady, host_probe_ms=host.fastest_ms,
                  degenerate=reference.degenerate(cmd["tolerance"]), seconds=clock.seconds)
+    facts_cache.remember_host_probe(cmd.get("facts_cache"), host.fastest_ms)
     reference.complete_facts()
 
 

@@ -25,7 +25,7 @@ TIMED_MS = 200.0  # short calls are repeated until this much is measured...
 MAX_TIMED_CALLS = 1000  # ...up to this many calls...
 MAX_TIMED_S = 1.0  # ...or this long, flushes included, once the minimum is reached
 HOST_BOUND_SHARE = 0.5  # warm-up calls spending this share of their time launching: host-bound
-WINDOW_MS = 20.0  # a host-bound model's timed calls between two probes of the host's speed
+WINDOW_S = 0.02  # a host-bound model's timed calls between two probes of the host's speed (wall time)
 
 
 class CacheFlusher:
@@ -120,17 +120,19 @@ def measure(model, sets, warmup, iters, device, host):
         # `iters` of them, more for short calls until TIMED_MS are measured,
         # within the caps. A host-bound model's windows count when the probes
         # on both sides are steady; when fewer than `iters` calls did by
-        # MAX_TIMED_S, every call counts and the time is not steady.
+        # MAX_TIMED_S (overrun by one window at most), every call counts and
+        # the time is not steady.
         kept, unsteady, outputs = [], [], {}
         since = time.perf_counter()
         before = host.sample() if host_bound else None
         while True:
-            window = []
+            window, window_since = [], time.perf_counter()
             while True:
                 index = (len(kept) + len(unsteady) + len(window)) % len(sets)
                 ms, _, outputs[index] = calls.call(index)
                 window.append(ms)
-                if not host_bound or sum(window) >= WINDOW_MS or _enough(kept + window, iters):
+                if (not host_bound or time.perf_counter() - window_since >= WINDOW_S
+                        or _enough(kept + window, iters)):
                     break
             after = host.sample() if host_bound else None
             (kept if not host_bound or host.steady(before, after) else unsteady).extend(window)

@@ -1,6 +1,8 @@
 """The facts cache remembers this machine's fastest probe of the host's
-speed: the fastest stored wins, for a day; other machines' entries and a
-damaged file do not get in the way."""
+speed: the fastest stored wins, for a day; other machines' entries, a
+damaged file and implausible values do not get in the way. A reference time
+measured on an unsteady host reads as unknown; a folder that cannot be
+written costs the cache only."""
 import json
 import os
 import platform
@@ -45,8 +47,35 @@ class HostProbeMemoryTest(unittest.TestCase):
         with open(path, "w") as stored:
             json.dump(entries, stored)
         self.assertEqual(facts_cache.remembered_host_probe(self.folder, now=1001), 0.4)
-        self.assertEqual(sorted(entries), sorted(["another-machine", platform.node()]))
+        facts_cache.remember_host_probe(self.folder, 0.3, now=1002)
+        with open(path) as stored:
+            entries = json.load(stored)
+        self.assertEqual(entries["another-machine"], {"ms": 0.1, "at": 1000})
+        self.assertEqual(entries[platform.node()]["ms"], 0.3)
 
+    def test_implausible_probes_are_neither_stored_nor_believed(self):
+        facts_cache.remember_host_probe(self.folder, facts_cache.HOST_PROBE_FLOOR_MS / 2, now=1000)
+        self.assertIsNone(facts_cache.remembered_host_probe(self.folder, now=1001))
+        facts_cache.remember_host_probe(self.folder, 0.3, now=5000)
+        self.assertIsNone(facts_cache.remembered_host_probe(self.folder, now=1000), "stored in the future")
+
+
+class ReferenceFactsTest(unittest.TestCase):
+    def test_an_unsteady_time_is_stored_but_read_as_unknown(self):
+        with tempfile.TemporaryDirectory() as folder:
+            cache = facts_cache.FactsCache(folder, "k")
+            cache.write({"reference_ms": 2.0, "roofline_ms": None, "steady": False})
+            self.assertIsNone(cache.read())
+            cache.write({"reference_ms": 2.5, "roofline_ms": None, "steady": True})
+            self.assertEqual(cache.read()["reference_ms"], 2.5)
+
+    def test_a_folder_that_cannot_be_written_costs_the_cache_only(self):
+        with tempfile.TemporaryDirectory() as folder:
+            blocked = os.path.join(folder, "file")
+            open(blocked, "w").close()  # a file where the folder should be
+            facts_cache.FactsCache(blocked, "k").write({"reference_ms": 1.0})
+            facts_cache.remember_host_probe(blocked, 0.3)
+            self.assertIsNone(facts_cache.remembered_host_probe(blocked))
 
 if __name__ == "__main__":
     unittest.main()

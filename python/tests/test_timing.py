@@ -1,6 +1,8 @@
 """Timing a host-bound model (here on the CPU, where every model is): only
-windows between probes at the host's usual speed count, unless none come in
-time; and the timed calls cover every input set."""
+windows between probes at the host's usual speed count, unless too few come
+in time; windows are short in wall time whatever the calls measure; and the
+timed calls cover every input set."""
+import time
 import unittest
 from unittest import mock
 
@@ -12,32 +14,38 @@ from kmem_worker import host_speed, timing
 class Host:
     """A host that is slowed or not: each timed call of a model measures
     `slow_ms` while it is slowed, else `fast_ms` (the timer is faked and the
-    cache flush skipped, so the machine running the test does not matter);
-    probes read 2 ms while slowed, else 1 ms, and `slowed(k)` says whether
-    the host is slowed from the k-th probe on."""
+    cache flush skipped, so the machine running the test does not matter)
+    and takes about CALL_S of wall time; probes read 2 ms while slowed, else
+    1 ms, and `slowed(k)` says whether the host is slowed from the k-th
+    probe on. Windows last WINDOW_S, about ten calls."""
+
+    CALL_S = 0.0005
+    WINDOW_S = 0.005
 
     def __init__(self, fast_ms, slow_ms, slowed):
         self.fast_ms, self.slow_ms, self._slowed = fast_ms, slow_ms, slowed
         self.now_slowed = False
         self.calls = {False: 0, True: 0}  # timed calls made while slowed or not
         self.speed = host_speed.HostSpeed(self._probe)
-        self._probes = 0
+        self.probes = 0
 
     def _probe(self):
-        self.now_slowed = self._slowed(self._probes)
-        self._probes += 1
+        self.now_slowed = self._slowed(self.probes)
+        self.probes += 1
         return 2.0 if self.now_slowed else 1.0
 
     def time_call(self, timer, call):
-        if self._probes:  # timed, not warm-up (the first probe ends it)
+        if self.probes:  # timed, not warm-up (the first probe ends it)
             self.calls[self.now_slowed] += 1
         ms = self.slow_ms if self.now_slowed else self.fast_ms
+        time.sleep(self.CALL_S)
         return ms, ms, call()
 
     def measure(self, sets, iters):
         model = torch.nn.Identity()
         with mock.patch.object(timing.Timer, "time_call", lambda timer, call: self.time_call(timer, call)), \
-                mock.patch.object(timing.CacheFlusher, "__call__", lambda flusher: None):
+                mock.patch.object(timing.CacheFlusher, "__call__", lambda flusher: None), \
+                mock.patch.object(timing, "WINDOW_S", self.WINDOW_S):
             return timing.measure(model, sets, 1, iters, "cpu", self.speed)
 
 
@@ -62,6 +70,15 @@ class MeasureTest(unittest.TestCase):
             measured = host.measure(sets(2), 20)
         self.assertFalse(measured.steady)
         self.assertEqual(measured.ms, 3.0)
+
+    def test_tiny_calls_still_come_in_short_windows(self):
+        # 0.001 ms measured per call: windows by measured time would need
+        # thousands of calls each; they last WINDOW_S of wall time instead.
+        host = Host(fast_ms=0.001, slow_ms=0.001, slowed=lambda k: False)
+        with mock.patch.object(timing, "MAX_TIMED_S", 0.3):
+            measured = host.measure(sets(2), 20)
+        self.assertTrue(measured.steady)
+        self.assertGreaterEqual(host.probes, 5)
 
     def test_a_steady_host_keeps_every_call_and_every_set_is_timed(self):
         host = Host(fast_ms=1.0, slow_ms=1.0, slowed=lambda k: False)

@@ -186,6 +186,9 @@ TEST(Check, RuntimePatching) {
   EXPECT_CODES(candidate("import importlib", "importlib.reload(torch)\nreturn x"), "runtime_patching",
                "runtime_patching");
   EXPECT_CODES(candidate("import sys", "sys.modules['torch'] = None\nreturn x"), "runtime_patching");
+  // The evaluator's own worker modules (timing, the host's speed) are off limits.
+  EXPECT_CODES(candidate("from kmem_worker import host_speed"), "runtime_patching");
+  EXPECT_CODES(candidate("import kmem_worker.timing as t"), "runtime_patching");
   EXPECT_CODES(candidate("", "torch.__dict__['matmul'] = f\nreturn x"), "runtime_patching");
   EXPECT_CODES(candidate("", "vars(torch)['matmul'] = f\nreturn x"), "runtime_patching");
   EXPECT_CODES(candidate("", "object.__setattr__(m, 'w', 1)\nreturn x"), "runtime_patching");

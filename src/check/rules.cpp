@@ -30,7 +30,7 @@ constexpr std::string_view kStreamStrings[] = {"cudaStreamCreate", "getStreamFro
 constexpr std::string_view kPatchingNames[] = {
     "builtins", "__builtin__", "__builtins__", "importlib", "sys.modules", "sys.meta_path",
     "unittest.mock", "mock", "torch.library", "torch.overrides", "torch.utils._python_dispatch",
-    "vars", "globals"};
+    "vars", "globals", "kmem_worker"};
 constexpr std::string_view kPatchingAttributes[] = {"__dict__", "__setattr__", "__delattr__",
                                                     "__builtins__"};
 

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "json_fields.h"
 #include "reference.h"
 
 namespace kmem::eval {
@@ -37,21 +38,6 @@ Result<std::unique_ptr<CandidateProcess>> CandidateProcess::start(const EvalJob&
       {"nonce", nonce},
   });
   return run;
-}
-
-// Fields of the worker's records, which come from the candidate's process:
-// the fallback when absent or of another type.
-static std::string text_field(const Json& record, const char* key) {
-  auto found = record.find(key);
-  return found != record.end() && found->is_string() ? found->get<std::string>() : "";
-}
-static double number_field(const Json& record, const char* key) {
-  auto found = record.find(key);
-  return found != record.end() && found->is_number() ? found->get<double>() : 0.0;
-}
-static bool flag_field(const Json& record, const char* key) {
-  auto found = record.find(key);
-  return found != record.end() && found->is_boolean() && found->get<bool>();
 }
 
 CandidateRun CandidateProcess::ended(CandidateRun::End end, std::string detail) {

@@ -3,6 +3,8 @@
 
 #include <random>
 
+#include "json_fields.h"
+
 namespace kmem::eval {
 
 uint64_t secret_random() {
@@ -42,9 +44,8 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
     reference->reference_ms_ = ready->value("reference_ms", 0.0);
     reference->degenerate_ = ready->value("degenerate", false);
     reference->reference_cached_ = ready->value("cached", false);
-    reference->timing_steady_ = ready->value("timing_steady", true);
-    if (ready->contains("host_probe_ms") && (*ready)["host_probe_ms"].is_number())
-      timing_lock.note_host_probe((*ready)["host_probe_ms"].get<double>());
+    reference->timing_steady_ = flag_field(*ready, "timing_steady", true);
+    timing_lock.note_host_probe(number_field(*ready, "host_probe_ms"));
     if (ready->contains("seconds") && (*ready)["seconds"].is_object()) reference->seconds_ = (*ready)["seconds"];
     return reference;
   }

@@ -87,7 +87,7 @@ void TimingLock::note_host_probe(double ms) {
   if (ms > 0 && (fastest_host_probe_ms_ == 0 || ms < fastest_host_probe_ms_)) fastest_host_probe_ms_ = ms;
 }
 
-double TimingLock::fastest_host_probe_ms() {
+double TimingLock::fastest_host_probe_ms() const {
   std::lock_guard guard(mutex_);
   return fastest_host_probe_ms_;
 }

@@ -45,10 +45,10 @@ class TimingLock {
   // Takes in a probe of the host's speed from a trusted worker (ms > 0).
   void note_host_probe(double ms);
   // The fastest probe noted (0: none yet).
-  double fastest_host_probe_ms();
+  double fastest_host_probe_ms() const;
 
  private:
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::condition_variable free_;
   bool held_ = false;
   pid_t holder_ = 0;

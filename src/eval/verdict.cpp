@@ -9,6 +9,8 @@
 #include <set>
 #include <vector>
 
+#include "json_fields.h"
+
 namespace kmem::eval {
 
 namespace {
@@ -66,13 +68,6 @@ bool nonempty(const Json& observations, const char* key) {
   return (value.is_array() || value.is_object()) ? !value.empty() : value.is_boolean() && value.get<bool>();
 }
 
-// The number at `key`, or `fallback` when there is none (or no number: the
-// record comes from the candidate's process).
-double number_or(const Json& observations, const char* key, double fallback) {
-  auto found = observations.find(key);
-  return found != observations.end() && found->is_number() ? found->get<double>() : fallback;
-}
-
 struct Rule {
   const char* code;
   // The detail when the rule applies, else nullopt.
@@ -109,7 +104,7 @@ const std::vector<Rule>& rules() {
        }},
       {"no_custom_kernel",
        [](const Facts& f) {
-         return when(number_or(f.run.observations, "custom_kernel_launches", 0) <= 0,
+         return when(number_field(f.run.observations, "custom_kernel_launches") <= 0,
                      "own kernels: " + f.run.observations.value("own_kernels", Json::array()).dump() +
                          ", launched: 0");
        }},
@@ -117,7 +112,7 @@ const std::vector<Rule>& rules() {
        [](const Facts& f) { return when(nonempty(f.run.observations, "same_storage_across_calls"), ""); }},
       {"background_work",
        [](const Facts& f) {
-         double extra = number_or(f.run.observations, "threads_after_forward", 0);
+         double extra = number_field(f.run.observations, "threads_after_forward");
          return when(extra > 0, fmt::format("{:g} thread(s) still running", extra));
        }},
       {"runtime_patching",
@@ -165,9 +160,8 @@ EvalOutcome decide(const EvalJob& job, const Facts& facts) {
     outcome.score = std::min(outcome.speedup, kScoreCap);
     if (facts.roofline_ms && facts.run.candidate_ms < *facts.roofline_ms)
       outcome.flags.push_back("implausible_speedup");
-    const Json candidate_steady = facts.run.observations.value("timing_steady", Json(true));
-    if (!facts.reference_timing_steady || (candidate_steady.is_boolean() && !candidate_steady.get<bool>()))
-      outcome.flags.push_back("unsteady_timing");
+    if (!flag_field(facts.run.observations, "timing_steady", true)) outcome.flags.push_back("unsteady_timing");
+    if (!facts.reference_timing_steady) outcome.flags.push_back("unsteady_reference_timing");
   } else if (facts.run.end != CandidateRun::End::kResult) {
     outcome.log = facts.run.log;
   }

@@ -32,7 +32,14 @@ TEST(EvalCpu, PassingCandidateIsTimedAndScored) {
   EXPECT_DOUBLE_EQ(o.score, std::min(o.speedup, kScoreCap));
 }
 
-TEST(EvalCpu, ReferenceTimeIsMeasuredOnceThenReusedUnlessRetimed) {
+bool flagged(const EvalOutcome& o, const std::string& flag) {
+  return std::find(o.flags.begin(), o.flags.end(), flag) != o.flags.end();
+}
+
+// A steady reference time is reused; one measured while the host ran slow
+// (the outcome is flagged unsteady_reference_timing: on the CPU every model
+// is host-bound, and a busy test machine can be slow) is measured again.
+TEST(EvalCpu, ReferenceTimeIsMeasuredOnceThenReusedUnlessRetimedOrUnsteady) {
   EvalOptions options = test_options("cpu");
   options.cache_dir = ::testing::TempDir() + "/kmem-reference-cache";
   std::filesystem::remove_all(options.cache_dir + "/reference");
@@ -44,10 +51,12 @@ TEST(EvalCpu, ReferenceTimeIsMeasuredOnceThenReusedUnlessRetimed) {
   ASSERT_EQ(second.verdict, "pass") << second.detail << second.log;
   ASSERT_EQ(third.verdict, "pass") << third.detail << third.log;
   EXPECT_FALSE(first.reference_cached);
-  EXPECT_TRUE(second.reference_cached);
-  EXPECT_EQ(*second.reference_ms, *first.reference_ms);
+  EXPECT_EQ(second.reference_cached, !flagged(first, "unsteady_reference_timing"));
+  if (second.reference_cached) {
+    EXPECT_EQ(*second.reference_ms, *first.reference_ms);
+    EXPECT_FALSE(second.seconds.count("reference.timing")) << "a cached reference is not timed again";
+  }
   EXPECT_FALSE(third.reference_cached);
-  EXPECT_FALSE(second.seconds.count("reference.timing")) << "a cached reference is not timed again";
   EXPECT_TRUE(third.seconds.count("reference.timing"));
 }
 
