@@ -41,11 +41,12 @@ class Host:
         time.sleep(self.CALL_S)
         return ms, ms, call()
 
-    def measure(self, sets, iters):
+    def measure(self, sets, iters, max_timed_s=timing.MAX_TIMED_S):
         model = torch.nn.Identity()
         with mock.patch.object(timing.Timer, "time_call", lambda timer, call: self.time_call(timer, call)), \
                 mock.patch.object(timing.CacheFlusher, "__call__", lambda flusher: None), \
-                mock.patch.object(timing, "WINDOW_S", self.WINDOW_S):
+                mock.patch.object(timing, "WINDOW_S", self.WINDOW_S), \
+                mock.patch.object(timing, "MAX_TIMED_S", max_timed_s):
             return timing.measure(model, sets, 1, iters, "cpu", self.speed)
 
 
@@ -66,8 +67,7 @@ class MeasureTest(unittest.TestCase):
     def test_without_enough_steady_windows_in_time_every_call_counts_and_the_time_is_unsteady(self):
         host = Host(fast_ms=1.0, slow_ms=3.0, slowed=lambda k: True)
         host.speed.learn(1.0)  # the usual speed, seen by another worker
-        with mock.patch.object(timing, "MAX_TIMED_S", 0.2):
-            measured = host.measure(sets(2), 20)
+        measured = host.measure(sets(2), 20, max_timed_s=0.2)
         self.assertFalse(measured.steady)
         self.assertEqual(measured.ms, 3.0)
 
@@ -75,8 +75,7 @@ class MeasureTest(unittest.TestCase):
         # 0.001 ms measured per call: windows by measured time would need
         # thousands of calls each; they last WINDOW_S of wall time instead.
         host = Host(fast_ms=0.001, slow_ms=0.001, slowed=lambda k: False)
-        with mock.patch.object(timing, "MAX_TIMED_S", 0.3):
-            measured = host.measure(sets(2), 20)
+        measured = host.measure(sets(2), 20, max_timed_s=0.3)
         self.assertTrue(measured.steady)
         self.assertGreaterEqual(host.probes, 5)
 
