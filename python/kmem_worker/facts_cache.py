@@ -66,11 +66,15 @@ def _read(path):
         return None
 
 
-def remembered_host_probe(folder, now=None):
-    """This machine's fastest probe of the host's speed, if one was stored
-    in `folder` within the last day; else None."""
-    entries = _read(os.path.join(folder, HOST_PROBE_FILE)) if folder else None
-    entry = entries.get(platform.node()) if isinstance(entries, dict) else None
+def _host_probe_entries(folder):
+    """machine name -> {"ms", "at"}, as stored in `folder` ({} if none)."""
+    entries = _read(os.path.join(folder, HOST_PROBE_FILE))
+    return entries if isinstance(entries, dict) else {}
+
+
+def _fresh_probe(entries, now):
+    """This machine's probe among `entries`, if plausible and under a day old."""
+    entry = entries.get(platform.node())
     if not isinstance(entry, dict):
         return None
     ms, at = entry.get("ms"), entry.get("at")
@@ -78,19 +82,23 @@ def remembered_host_probe(folder, now=None):
     return ms if fresh and isinstance(ms, (int, float)) and ms >= HOST_PROBE_FLOOR_MS else None
 
 
+def remembered_host_probe(folder, now=None):
+    """This machine's fastest probe of the host's speed, if one was stored
+    in `folder` within the last day; else None."""
+    return _fresh_probe(_host_probe_entries(folder), now) if folder else None
+
+
 def remember_host_probe(folder, ms, now=None):
     """Stores `ms` as this machine's fastest probe when it is faster than
     the one stored, or that one is older than a day."""
     if not folder or not ms or ms < HOST_PROBE_FLOOR_MS:
         return
-    known = remembered_host_probe(folder, now)
+    entries = _host_probe_entries(folder)
+    known = _fresh_probe(entries, now)
     if known is not None and known <= ms:
         return
-    path = os.path.join(folder, HOST_PROBE_FILE)
-    entries = _read(path)
-    entries = entries if isinstance(entries, dict) else {}
     entries[platform.node()] = {"ms": ms, "at": now or time.time()}
-    _write_atomically(path, entries)
+    _write_atomically(os.path.join(folder, HOST_PROBE_FILE), entries)
 
 
 class FactsCache:

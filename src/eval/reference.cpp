@@ -37,13 +37,13 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
     std::unique_ptr<Reference> reference(new Reference(std::move(*place), options));
     // Preparing loads the problem and may compile, like a build: the build limit.
     bool sent = false;
-    auto ready = reference->place_.host->request(reference->place_.handle, command, "ready", options.build_timeout_s,
-                                                 problem + ": the reference failed", timing_lock, &sent);
+    auto ready = reference->request(command, "ready", options.build_timeout_s, problem + ": the reference failed",
+                                    timing_lock, &sent);
     if (!ready && !sent && placed == 1) continue;
     if (!ready) return ready.error();
-    reference->reference_ms_ = ready->value("reference_ms", 0.0);
-    reference->degenerate_ = ready->value("degenerate", false);
-    reference->reference_cached_ = ready->value("cached", false);
+    reference->reference_ms_ = number_field(*ready, "reference_ms");
+    reference->degenerate_ = flag_field(*ready, "degenerate");
+    reference->reference_cached_ = flag_field(*ready, "cached");
     reference->timing_steady_ = flag_field(*ready, "timing_steady", true);
     timing_lock.note_host_probe(number_field(*ready, "host_probe_ms"));
     if (ready->contains("seconds") && (*ready)["seconds"].is_object()) reference->seconds_ = (*ready)["seconds"];

@@ -59,9 +59,10 @@ class Reference {
  private:
   Reference(ReferenceHosts::Place place, const EvalOptions& options)
       : place_(std::move(place)), options_(options) {}
+  // ReferenceHost::request about this problem.
   Result<Json> request(const Json& command, const char* reply_event, double timeout_s, const std::string& what,
-                       TimingLock& timing_lock) {
-    return place_.host->request(place_.handle, command, reply_event, timeout_s, what, timing_lock);
+                       TimingLock& timing_lock, bool* sent = nullptr) {
+    return place_.host->request(place_.handle, command, reply_event, timeout_s, what, timing_lock, sent);
   }
 
   ReferenceHosts::Place place_;
