@@ -69,6 +69,7 @@ def run(channel, clock):
     device = cmd["device"]
     watch = kernels.KernelWatch(os.environ.get("TORCH_EXTENSIONS_DIR", cmd["workdir"]))
     watch.install()
+    problem.strict_fp32()
     guarded = guards.Guards()  # after our own patch of load_inline, before any candidate code
     try:
         module = stage("build", lambda: problem.load_module(cmd["candidate"], "kmem_candidate"))

@@ -9,6 +9,19 @@ import torch
 SEED_STRIDE = 1_000_003
 
 
+def strict_fp32():
+    """Makes fp32 math run in fp32 in this process. PyTorch lets cuDNN
+    convolutions use TF32 by default; such a reference departs from fp32 by
+    more than the tolerance, and by how much depends on the algorithm cuDNN
+    picks, which changes with the memory free (a correct candidate was
+    rejected under load: docs/benchmarks.md, L2_072). Both workers call it
+    before any problem or candidate code runs; the candidate's guards then
+    see it switch TF32 back on."""
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.set_float32_matmul_precision("highest")
+
+
 def load_module(path, name):
     """Imports the Python file at `path` as module `name`."""
     spec = importlib.util.spec_from_file_location(name, path)

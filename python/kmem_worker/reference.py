@@ -181,6 +181,7 @@ def serve(channel, clock):
     """Serves commands until the orchestrator closes the channel. `clock`
     holds the worker's own start-up, reported with its first problem; each
     later problem's timeline starts when its `prepare` arrives."""
+    problem.strict_fp32()
     references = {}  # handle -> Reference
     host = host_speed.HostSpeed(host_speed.probe_ms)
     while (cmd := channel.receive()) is not None:

@@ -5,16 +5,18 @@ import unittest
 
 import torch
 
-from kmem_worker import guards, timing
+from kmem_worker import guards, problem, timing
 
 
 class GuardsTest(unittest.TestCase):
     def setUp(self):
         self.tf32 = torch.backends.cuda.matmul.allow_tf32
+        self.cudnn_tf32 = torch.backends.cudnn.allow_tf32
         self.matmul_precision = torch.get_float32_matmul_precision()
 
     def tearDown(self):
         torch.backends.cuda.matmul.allow_tf32 = self.tf32
+        torch.backends.cudnn.allow_tf32 = self.cudnn_tf32
         torch.set_float32_matmul_precision(self.matmul_precision)
 
     def test_nothing_changed_is_no_fact(self):
@@ -52,6 +54,15 @@ class GuardsTest(unittest.TestCase):
         torch.backends.cuda.matmul.allow_tf32 = False
         torch.set_float32_matmul_precision("highest")
         self.assertEqual(guarded.facts()["precision_flags"], [])
+
+    def test_strict_fp32_turns_cudnn_tf32_off_so_switching_it_back_on_is_flagged(self):
+        torch.backends.cudnn.allow_tf32 = True  # PyTorch's default
+        problem.strict_fp32()
+        guarded = guards.Guards()
+        self.assertFalse(torch.backends.cudnn.allow_tf32)
+        self.assertEqual(guarded.facts()["precision_flags"], [])
+        torch.backends.cudnn.allow_tf32 = True
+        self.assertEqual(guarded.facts()["precision_flags"], ["torch.backends.cudnn.allow_tf32"])
 
     def test_the_clock_is_watched(self):
         guarded = guards.Guards()
