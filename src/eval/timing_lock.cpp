@@ -64,7 +64,8 @@ void TimingLock::withdraw(pid_t group) {
 
 void TimingLock::lock(pid_t holder) {
   std::unique_lock guard(mutex_);
-  free_.wait(guard, [this] { return !held_; });
+  const uint64_t ticket = next_ticket_++;
+  free_.wait(guard, [&] { return !held_ && serving_ == ticket; });
   held_ = true;
   holder_ = holder;
   for (pid_t group : groups_)
@@ -78,8 +79,9 @@ void TimingLock::unlock() {
     paused_.clear();
     held_ = false;
     holder_ = 0;
+    ++serving_;
   }
-  free_.notify_one();
+  free_.notify_all();  // the next ticket's caller among the waiters
 }
 
 void TimingLock::note_host_probe(double ms) {

@@ -19,6 +19,8 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
+
 #include <condition_variable>
 #include <mutex>
 #include <set>
@@ -39,6 +41,9 @@ class TimingLock {
   void withdraw(pid_t group);
 
   // Waits for the lock, then pauses every enrolled group but `holder`'s.
+  // Callers get it in the order they asked: one that asks later never
+  // overtakes a waiting one (a reference worker waiting to time its problem
+  // holds up every other problem it serves).
   void lock(pid_t holder);
   void unlock();
 
@@ -51,6 +56,8 @@ class TimingLock {
   mutable std::mutex mutex_;
   std::condition_variable free_;
   bool held_ = false;
+  uint64_t next_ticket_ = 0;  // handed to the next caller of lock()
+  uint64_t serving_ = 0;      // the ticket whose turn it is
   pid_t holder_ = 0;
   std::set<pid_t> groups_;
   std::set<pid_t> paused_;

@@ -1,16 +1,18 @@
 // The timing lock pauses the enrolled workers other than its holder while it
 // is held, and resumes them on release; workers not enrolled (the pool's,
 // still setting up) run on. Real workers from the pool, on the CPU. It also
-// keeps the fastest probe of the host's speed.
+// keeps the fastest probe of the host's speed and serves callers in order.
 #include "timing_lock.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "worker_pool.h"
 
@@ -88,6 +90,37 @@ TEST_F(TimingLockTest, AWorkerEnrolledWhileTheLockIsHeldIsPausedAtOnce) {
   EXPECT_TRUE(becomes(late->process().pid(), true, 5000)) << "not paused";
   lock_.unlock();
   EXPECT_TRUE(becomes(late->process().pid(), false, 5000)) << "not resumed";
+}
+
+// Callers that lock and unlock in tight loops (candidates queueing to be
+// timed one after another) cannot keep a waiting caller out: it waits for
+// those that asked before it only, one turn each (the bound leaves room for
+// this thread being descheduled between counting and asking).
+TEST(TimingLockOrder, ACallerThatAsksLaterNeverOvertakesAWaitingOne) {
+  constexpr int kHammers = 4;
+  TimingLock lock;
+  std::atomic<int> turns{0};
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> hammers;
+  for (int i = 0; i < kHammers; ++i)
+    hammers.emplace_back([&] {
+      while (!stop) {
+        lock.lock(getpgrp());
+        ++turns;
+        std::this_thread::sleep_for(std::chrono::microseconds(100));  // a (very short) measurement
+        lock.unlock();
+      }
+    });
+  int most_overtaken = 0;
+  for (int round = 0; round < 50; ++round) {
+    int asked_at = turns;
+    lock.lock(getpgrp());
+    most_overtaken = std::max(most_overtaken, turns - asked_at);
+    lock.unlock();
+  }
+  stop = true;
+  for (auto& hammer : hammers) hammer.join();
+  EXPECT_LE(most_overtaken, 3 * kHammers) << "a waiting caller let " << most_overtaken << " turns go first";
 }
 
 TEST(TimingLockHostProbe, KeepsTheFastestProbeNotedAndIgnoresNonPositiveOnes) {
