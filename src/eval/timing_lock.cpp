@@ -65,7 +65,7 @@ void TimingLock::withdraw(pid_t group) {
 void TimingLock::lock(pid_t holder) {
   std::unique_lock guard(mutex_);
   const uint64_t ticket = next_ticket_++;
-  free_.wait(guard, [&] { return !held_ && serving_ == ticket; });
+  free_.wait(guard, [&] { return serving_ == ticket; });  // the holder before it has unlocked
   held_ = true;
   holder_ = holder;
   for (pid_t group : groups_)
@@ -75,6 +75,7 @@ void TimingLock::lock(pid_t holder) {
 void TimingLock::unlock() {
   {
     std::lock_guard guard(mutex_);
+    if (!held_) return;  // not held: no turn to pass on
     for (pid_t group : paused_) killpg(group, SIGCONT);
     paused_.clear();
     held_ = false;
