@@ -4,12 +4,14 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <variant>
 
+#include "batch_summary.h"
 #include "commands.h"
 #include "files.h"
 #include "kmem/check.h"
@@ -138,10 +140,15 @@ int run_batch(const EvalArgs& args) {
     std::cerr << results.error().message() << "\n";
     return kExitUsage;
   }
+  const auto started = std::chrono::steady_clock::now();
   std::vector<EvalJob> pending;
   std::vector<EvalOutcome> rejected;
+  size_t skipped = 0;
   for (const auto& job : *jobs) {
-    if (results->finished_ids().count(job.id)) continue;
+    if (results->finished_ids().count(job.id)) {
+      ++skipped;
+      continue;
+    }
     auto prepared = prepare_candidate(job, args.options);
     if (std::holds_alternative<EvalJob>(prepared))
       pending.push_back(std::get<EvalJob>(prepared));
@@ -149,6 +156,7 @@ int run_batch(const EvalArgs& args) {
       rejected.push_back(std::get<EvalOutcome>(prepared));
   }
   Progress progress(pending.size() + rejected.size(), isatty(STDERR_FILENO) != 0);
+  BatchSummary summary(skipped);
   Status written;
   auto record = [&](const EvalOutcome& outcome) {
     EvalOutcome shown = outcome;
@@ -156,9 +164,15 @@ int run_batch(const EvalArgs& args) {
       if (job.id == outcome.job.id) shown.job.candidate = job.candidate;
     if (auto status = results->append(shown); !status && written) written = status;
     progress.update(shown);
+    summary.add(shown);
   };
   for (const auto& outcome : rejected) record(outcome);
   evaluate_batch(pending, args.options, record);
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (args.json)
+    std::cout << summary.json(wall_s, args.out).dump() << "\n";
+  else
+    std::cout << summary.text(wall_s, args.out);
   if (!written) {
     std::cerr << written.error().message() << "\n";
     return kExitUsage;
@@ -184,7 +198,7 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
   cmd->add_option("--device", args->device, "cpu, cuda or auto")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
       ->capture_default_str();
-  cmd->add_flag("--json", args->json, "print the outcome as one JSON object");
+  cmd->add_flag("--json", args->json, "print the outcome (batch: the summary) as one JSON object");
   cmd->add_option("--tolerance", o.tolerance, "atol = rtol of the correctness check")->capture_default_str();
   cmd->add_option("--trials", o.trials, "correctness trials")->check(CLI::Range(1, 1000))->capture_default_str();
   cmd->add_option("--iters", o.iters, "timed calls")->check(CLI::Range(1, 100000))->capture_default_str();

@@ -219,11 +219,18 @@ std::vector<nlohmann::json> read_results(const std::filesystem::path& path) {
   return results;
 }
 
-int run_batch(const std::filesystem::path& jobs, const std::filesystem::path& out) {
+// Runs a batch; its summary (stdout) goes to `summary`.
+int run_batch(const std::filesystem::path& jobs, const std::filesystem::path& out,
+              const std::filesystem::path& summary) {
   std::string command = std::string(KMEM_BINARY) + " eval --device cpu --trials 2 --iters 3 --warmup 1" +
                         " --parallel 2 --cache-dir " + KMEM_EVAL_TEST_CACHE + " --jobs " + jobs.string() +
-                        " --out " + out.string() + " >/dev/null 2>&1";
+                        " --out " + out.string() + " >" + summary.string() + " 2>/dev/null";
   return std::system(command.c_str());
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 TEST(EvalBatch, ResultsAreAppendedAndARerunSkipsFinishedIds) {
@@ -239,7 +246,11 @@ TEST(EvalBatch, ResultsAreAppendedAndARerunSkipsFinishedIds) {
         .dump();
   };
   std::ofstream(jobs) << job("a", "mismatch.py") << "\n" << job("b", "shape.py") << "\n";
-  ASSERT_EQ(run_batch(jobs, out), 0);
+  auto summary = folder / "summary.txt";
+  ASSERT_EQ(run_batch(jobs, out, summary), 0);
+  EXPECT_NE(read_text(summary).find("2 jobs evaluated in "), std::string::npos) << read_text(summary);
+  EXPECT_NE(read_text(summary).find("verdicts: output_mismatch 1, shape_mismatch 1\n"), std::string::npos)
+      << read_text(summary);
   auto first = read_results(out);
   ASSERT_EQ(first.size(), 2u);
   std::set<std::string> verdicts{first[0]["verdict"], first[1]["verdict"]};
@@ -248,7 +259,10 @@ TEST(EvalBatch, ResultsAreAppendedAndARerunSkipsFinishedIds) {
   // A crash mid-line leaves a partial record: it is ignored and its job reruns.
   std::ofstream(out, std::ios::app) << R"({"id": "c", "verd)";
   std::ofstream(jobs, std::ios::app) << job("c", "mutation.py") << "\n";
-  ASSERT_EQ(run_batch(jobs, out), 0);
+  ASSERT_EQ(run_batch(jobs, out, summary), 0);
+  EXPECT_NE(read_text(summary).find("1 job evaluated in "), std::string::npos) << read_text(summary);
+  EXPECT_NE(read_text(summary).find(", 2 skipped (already in " + out.string() + ")\n"), std::string::npos)
+      << read_text(summary);
   auto second = read_results(out);
   ASSERT_EQ(second.size(), 3u);  // a and b were not run again; c's partial line was dropped
   EXPECT_EQ(second[2]["id"], "c");
