@@ -97,13 +97,8 @@ def run(channel, clock):
         clock.lap("trials")
         spec = cmd["timing"]
         host = host_speed.HostSpeed(host_speed.probe_ms)
-        host.learn(channel.acquire_timing_lock())
-        clock.lap("timing_wait")
-        try:
-            measured = stage("timing", lambda: timing.measure(
-                model, saved["timing"], spec["warmup"], spec["iters"], device, host))
-        finally:
-            channel.release_timing_lock()
+        measured = stage("timing", lambda: timing.measure_in_turns(
+            channel, clock, model, saved["timing"], spec["warmup"], spec["iters"], device, host))
         for i in range(len(saved["timing"])):
             kept.keep("timed", i, problem.as_output_list(measured.outputs[i]))
         clock.lap("timing")

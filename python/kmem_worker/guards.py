@@ -44,6 +44,7 @@ def _watched_functions():
         "torch.nn.Module.__call__": (torch.nn.Module, "__call__"),
         "torch.no_grad": (torch, "no_grad"),
         "timing.measure": (timing, "measure"),
+        "timing.measure_in_turns": (timing, "measure_in_turns"),
         "timing.Timer.time_call": (timing.Timer, "time_call"),
         "timing.CacheFlusher.__call__": (timing.CacheFlusher, "__call__"),
         "timing.Calls.call": (timing.Calls, "call"),

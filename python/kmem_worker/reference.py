@@ -55,13 +55,8 @@ class Reference:
     def _measure(self, channel, clock, spec, host):
         """The reference's time, the outputs of its timed calls and whether
         the time is steady (timing.Measurement)."""
-        host.learn(channel.acquire_timing_lock())
-        clock.lap("timing_wait")
-        try:
-            measured = timing.measure(self.model, self.timing_inputs, spec["warmup"], spec["iters"], self.device, host)
-        finally:
-            channel.release_timing_lock()
-        clock.lap("timing")
+        measured = timing.measure_in_turns(channel, clock, self.model, self.timing_inputs, spec["warmup"],
+                                           spec["iters"], self.device, host)
         timed = [problem.as_output_list(measured.outputs[i]) for i in range(len(self.timing_inputs))]
         return measured.ms, timed, measured.steady
 

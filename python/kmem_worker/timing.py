@@ -6,7 +6,8 @@ input sets, and the median. A model bound by the host (its calls spend most
 of their time launching work, or it runs on the CPU) is timed in windows
 with a probe of the host's speed between them, and only the windows run at
 the host's usual speed count, if enough of them come within the time
-allowed (host_speed.py)."""
+allowed (host_speed.py); on a GPU, one that finds the host slow comes back
+for another turn at the timing lock later (measure_in_turns)."""
 import collections
 import os
 import statistics
@@ -26,6 +27,13 @@ MAX_TIMED_CALLS = 1000  # ...up to this many calls...
 MAX_TIMED_S = 1.0  # ...or this long, flushes included, once the minimum is reached
 HOST_BOUND_SHARE = 0.5  # warm-up calls spending this share of their time launching: host-bound
 WINDOW_S = 0.02  # a host-bound model's timed calls between two probes of the host's speed (wall time)
+# A host-bound model on a GPU that finds the host slow gives the timing lock
+# back and comes again later, TURNS turns at most, TURN_PAUSE_S apart (slow
+# spells last seconds); a turn gives up once its first PATIENT_WINDOWS
+# windows are all slow, or at MAX_TIMED_S without enough steady calls.
+TURNS = 3
+TURN_PAUSE_S = 1.0
+PATIENT_WINDOWS = 5
 
 
 class CacheFlusher:
@@ -102,9 +110,34 @@ def random_warmup(base):
 Measurement = collections.namedtuple("Measurement", "ms outputs same_storage host_bound steady")
 
 
-def measure(model, sets, warmup, iters, device, host):
+def measure_in_turns(channel, clock, model, sets, warmup, iters, device, host, turns=None):
+    """measure() while holding the timing lock (channel: Channel), laps of
+    `clock` (a Stopwatch) charged to timing_wait, timing and timing_pause, in up to
+    `turns` turns at it (default: TURNS on a GPU; on the CPU, where every
+    model is host-bound and only the tests run, one). Every turn but the
+    last is patient: a host-bound model that finds the host slow gives up,
+    and the lock goes to others until the next turn. The last turn measures
+    whatever the host's speed (then not steady)."""
+    turns = turns or (TURNS if device == "cuda" else 1)
+    for turn in range(1, turns + 1):
+        host.learn(channel.acquire_timing_lock())
+        clock.lap("timing_wait")
+        try:
+            measured = measure(model, sets, warmup, iters, device, host, patient=turn < turns)
+        finally:
+            channel.release_timing_lock()
+        clock.lap("timing")
+        if measured is not None:
+            return measured
+        time.sleep(TURN_PAUSE_S)
+        clock.lap("timing_pause")
+
+
+def measure(model, sets, warmup, iters, device, host, patient=False):
     """Times `model` over `sets` (lists of inputs), `host` being this
-    process's HostSpeed. The timed calls cover every set."""
+    process's HostSpeed. The timed calls cover every set. A patient
+    measurement of a host-bound model returns None instead of an unsteady
+    time."""
     calls = Calls(model, sets, device)
     iters = max(iters, len(sets))
     warm = random_warmup(warmup)
@@ -122,7 +155,7 @@ def measure(model, sets, warmup, iters, device, host):
         # on both sides are steady; when fewer than `iters` calls did by
         # MAX_TIMED_S (overrun by one window at most), every call counts and
         # the time is not steady.
-        kept, unsteady, outputs = [], [], {}
+        kept, unsteady, outputs, windows = [], [], {}, 0
         since = time.perf_counter()
         before = host.sample() if host_bound else None
         while True:
@@ -136,11 +169,15 @@ def measure(model, sets, warmup, iters, device, host):
                     break
             after = host.sample() if host_bound else None
             (kept if not host_bound or host.steady(before, after) else unsteady).extend(window)
-            before = after
+            before, windows = after, windows + 1
             elapsed = time.perf_counter() - since
             if _enough(kept, iters) or (elapsed >= MAX_TIMED_S and len(kept) + len(unsteady) >= iters):
                 break
+            if patient and host_bound and not kept and windows >= PATIENT_WINDOWS:
+                return None
     steady = len(kept) >= iters
+    if patient and not steady:
+        return None
     return Measurement(statistics.median(kept if steady else kept + unsteady), outputs, calls.same_storage,
                        host_bound, steady)
 

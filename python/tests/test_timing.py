@@ -1,7 +1,8 @@
 """Timing a host-bound model (here on the CPU, where every model is): only
 windows between probes at the host's usual speed count, unless too few come
 in time; windows are short in wall time whatever the calls measure; and the
-timed calls cover every input set."""
+timed calls cover every input set; and a turn at the timing lock that finds
+the host slow gives the lock back for a later one."""
 import time
 import unittest
 from unittest import mock
@@ -9,6 +10,7 @@ from unittest import mock
 import torch
 
 from kmem_worker import host_speed, timing
+from kmem_worker.stopwatch import Stopwatch
 
 
 class Host:
@@ -42,12 +44,38 @@ class Host:
         return ms, ms, call()
 
     def measure(self, sets, iters, max_timed_s=timing.MAX_TIMED_S):
-        model = torch.nn.Identity()
+        return self._faked(max_timed_s, lambda model: timing.measure(model, sets, 1, iters, "cpu", self.speed))
+
+    def measure_in_turns(self, channel, sets, iters, turns=None, max_timed_s=timing.MAX_TIMED_S):
+        clock = Stopwatch(time.monotonic())
+        return self._faked(max_timed_s, lambda model: timing.measure_in_turns(
+            channel, clock, model, sets, 1, iters, "cpu", self.speed, turns)), clock
+
+    def _faked(self, max_timed_s, run):
         with mock.patch.object(timing.Timer, "time_call", lambda timer, call: self.time_call(timer, call)), \
                 mock.patch.object(timing.CacheFlusher, "__call__", lambda flusher: None), \
                 mock.patch.object(timing, "WINDOW_S", self.WINDOW_S), \
-                mock.patch.object(timing, "MAX_TIMED_S", max_timed_s):
-            return timing.measure(model, sets, 1, iters, "cpu", self.speed)
+                mock.patch.object(timing, "MAX_TIMED_S", max_timed_s), \
+                mock.patch.object(timing, "TURN_PAUSE_S", 0.0):
+            return run(torch.nn.Identity())
+
+
+class Channel:
+    """The timing lock's side of a worker's channel: counts turns, and
+    checks they do not overlap."""
+
+    def __init__(self):
+        self.turns = 0
+        self.held = False
+
+    def acquire_timing_lock(self):
+        assert not self.held, "the lock taken twice"
+        self.held, self.turns = True, self.turns + 1
+        return None
+
+    def release_timing_lock(self):
+        assert self.held, "the lock released unheld"
+        self.held = False
 
 
 def sets(n):
@@ -86,6 +114,47 @@ class MeasureTest(unittest.TestCase):
         self.assertEqual(sorted(measured.outputs), [0, 1, 2])
         for index, output in measured.outputs.items():
             self.assertTrue(torch.equal(output, torch.full((4,), float(index))))
+
+
+class TurnsTest(unittest.TestCase):
+    def test_a_turn_that_finds_the_host_slow_gives_the_lock_back_and_the_next_one_measures(self):
+        # Slow for the first turn's probes (one before its windows, one after
+        # each of the PATIENT_WINDOWS windows), fast from the second on.
+        first_turn = 1 + timing.PATIENT_WINDOWS
+        host = Host(fast_ms=1.0, slow_ms=2.0, slowed=lambda k: k < first_turn)
+        host.speed.learn(1.0)
+        channel = Channel()
+        measured, clock = host.measure_in_turns(channel, sets(2), 20, turns=3)
+        self.assertEqual(channel.turns, 2)
+        self.assertFalse(channel.held)
+        self.assertTrue(measured.steady)
+        self.assertEqual(measured.ms, 1.0)
+        self.assertEqual(set(clock.seconds), {"timing_wait", "timing", "timing_pause"})
+
+    def test_the_last_turn_measures_whatever_the_hosts_speed(self):
+        host = Host(fast_ms=1.0, slow_ms=3.0, slowed=lambda k: True)
+        host.speed.learn(1.0)
+        channel = Channel()
+        measured, _ = host.measure_in_turns(channel, sets(2), 20, turns=3, max_timed_s=0.2)
+        self.assertEqual(channel.turns, 3)
+        self.assertFalse(measured.steady)
+        self.assertEqual(measured.ms, 3.0)
+
+    def test_on_the_cpu_one_turn_is_all(self):
+        host = Host(fast_ms=1.0, slow_ms=3.0, slowed=lambda k: True)
+        host.speed.learn(1.0)
+        channel = Channel()
+        measured, clock = host.measure_in_turns(channel, sets(2), 20, max_timed_s=0.2)
+        self.assertEqual(channel.turns, 1)
+        self.assertFalse(measured.steady)
+        self.assertNotIn("timing_pause", clock.seconds)
+
+    def test_a_steady_host_takes_one_turn(self):
+        host = Host(fast_ms=1.0, slow_ms=1.0, slowed=lambda k: False)
+        channel = Channel()
+        measured, _ = host.measure_in_turns(channel, sets(2), 20, turns=3)
+        self.assertEqual(channel.turns, 1)
+        self.assertTrue(measured.steady)
 
 
 class HostSpeedTest(unittest.TestCase):
