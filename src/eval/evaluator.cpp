@@ -291,6 +291,7 @@ class Batch {
 
 void evaluate_batch(const std::vector<EvalJob>& jobs, const EvalOptions& options,
                     const std::function<void(const EvalOutcome&)>& on_result) {
+  if (jobs.empty()) return;  // no workers to start
   Batch(jobs, options, on_result).run();
 }
 

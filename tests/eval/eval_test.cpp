@@ -267,6 +267,12 @@ TEST(EvalBatch, ResultsAreAppendedAndARerunSkipsFinishedIds) {
   ASSERT_EQ(second.size(), 3u);  // a and b were not run again; c's partial line was dropped
   EXPECT_EQ(second[2]["id"], "c");
   EXPECT_EQ(second[2]["verdict"], "input_mutation");
+
+  // Nothing left to run: nothing runs, and the summary says so.
+  ASSERT_EQ(run_batch(jobs, out, summary), 0);
+  EXPECT_EQ(read_results(out).size(), 3u);
+  EXPECT_NE(read_text(summary).find("0 jobs evaluated in 0.0 s, 3 skipped"), std::string::npos)
+      << read_text(summary);
   std::filesystem::remove_all(folder);
 }
 
