@@ -271,8 +271,8 @@ TEST(EvalBatch, ResultsAreAppendedAndARerunSkipsFinishedIds) {
   // Nothing left to run: nothing runs, and the summary says so.
   ASSERT_EQ(run_batch(jobs, out, summary), 0);
   EXPECT_EQ(read_results(out).size(), 3u);
-  EXPECT_NE(read_text(summary).find("0 jobs evaluated in 0.0 s, 3 skipped"), std::string::npos)
-      << read_text(summary);
+  EXPECT_EQ(read_text(summary).rfind("0 jobs evaluated in ", 0), 0u) << read_text(summary);
+  EXPECT_NE(read_text(summary).find(" s, 3 skipped"), std::string::npos) << read_text(summary);
   std::filesystem::remove_all(folder);
 }
 
