@@ -14,9 +14,10 @@ def strict_fp32():
     convolutions use TF32 by default; such a reference departs from fp32 by
     more than the tolerance, and by how much depends on the algorithm cuDNN
     picks, which changes with the memory free (a correct candidate was
-    rejected under load: docs/benchmarks.md, L2_072). Both workers call it
-    before any problem or candidate code runs; the candidate's guards then
-    see it switch TF32 back on."""
+    rejected under load: docs/benchmarks.md, L2_072). The candidate worker
+    calls it before the candidate's code runs (its guards then see it switch
+    TF32 back on); the reference worker once a problem is built, before its
+    outputs are computed."""
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.set_float32_matmul_precision("highest")

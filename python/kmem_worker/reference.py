@@ -31,6 +31,9 @@ class Reference:
         init_inputs = list(module.get_init_inputs())
         self.model, init_on_device = problem.build_reference_model(
             module.Model, init_inputs, cmd["init_seed"], self.device)
+        # Once per problem, after its own code ran: the worker serves many, and
+        # one that switched TF32 on must not leave it on for itself or the next.
+        problem.strict_fp32()
         clock.lap("load")
         trials, spec = cmd["trials"], cmd["timing"]
         sets = problem.input_sets(module, cmd["secret_seed"], trials + spec["sets"], self.device)
@@ -176,7 +179,6 @@ def serve(channel, clock):
     """Serves commands until the orchestrator closes the channel. `clock`
     holds the worker's own start-up, reported with its first problem; each
     later problem's timeline starts when its `prepare` arrives."""
-    problem.strict_fp32()
     references = {}  # handle -> Reference
     host = host_speed.HostSpeed(host_speed.probe_ms)
     while (cmd := channel.receive()) is not None:

@@ -118,7 +118,8 @@ def measure_in_turns(channel, clock, model, sets, warmup, iters, device, host, t
     last is patient: a host-bound model that finds the host slow gives up,
     and the lock goes to others until the next turn. The last turn measures
     whatever the host's speed (then not steady)."""
-    turns = turns or (TURNS if device == "cuda" else 1)
+    if turns is None:
+        turns = TURNS if device == "cuda" else 1
     for turn in range(1, turns + 1):
         host.learn(channel.acquire_timing_lock())
         clock.lap("timing_wait")

@@ -1,5 +1,6 @@
-// What a batch of `kmem eval --jobs` came to: how many jobs ran and were
-// skipped (already in the results file), the count of each verdict and of
+// What a batch of `kmem eval --jobs` came to: how many jobs were evaluated
+// (those the checker rejected before any code ran included) and skipped
+// (already in the results file), the count of each verdict and of
 // each flag with the ids it marks (the jobs to look at, or run again: an
 // `unsteady_timing` speedup is not repeatable), the wall time.
 #pragma once

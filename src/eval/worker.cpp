@@ -51,6 +51,15 @@ void Worker::enroll(TimingLock& timing_lock) {
 }
 
 Worker::Reply Worker::next(Clock::time_point& deadline, TimingLock& timing_lock) {
+  try {
+    return next_event(deadline, timing_lock);
+  } catch (...) {
+    release(timing_lock);  // a lock left held would keep every later caller waiting
+    throw;
+  }
+}
+
+Worker::Reply Worker::next_event(Clock::time_point& deadline, TimingLock& timing_lock) {
   for (;;) {
     std::string line;
     auto read = process_->read_line(deadline, line);

@@ -44,7 +44,7 @@ class Worker {
   // does not come in time or is another record.
   bool settle(TimingLock& timing_lock);
   // The next event other than the timing lock's; extends `deadline` by any
-  // wait for the lock. Never returns holding the lock.
+  // wait for the lock. Never returns (nor throws) holding the lock.
   Reply next(Clock::time_point& deadline, TimingLock& timing_lock);
   ChildProcess& process() { return *process_; }
   // Seconds this worker spent waiting for the timing lock so far.
@@ -54,6 +54,7 @@ class Worker {
  private:
   Worker(std::unique_ptr<ChildProcess> process, std::string log_path)
       : process_(std::move(process)), log_path_(std::move(log_path)) {}
+  Reply next_event(Clock::time_point& deadline, TimingLock& timing_lock);  // next() but for throwing
   void release(TimingLock& timing_lock);
 
   std::unique_ptr<ChildProcess> process_;
