@@ -1,9 +1,12 @@
 """A reference worker hosts several problems at once, each under its handle,
 until it is dropped; dropping one it does not hold is no error, and commands
-about it afterwards are answered with a protocol error (on the CPU)."""
+about it afterwards are answered with a protocol error (on the CPU); a
+problem is computed in strict fp32 whatever its own code switched on."""
 import os
 import tempfile
 import unittest
+
+import torch
 
 from kmem_worker import reference
 from kmem_worker.stopwatch import Stopwatch
@@ -76,6 +79,21 @@ class ServeTest(unittest.TestCase):
         events = self.serve([prepare(1, "raises_on_load.py"), prepare(1, "scale_add.py")])
         self.assertEqual([e["event"] for e in events], ["error", "ready"])
         self.assertIn("this problem cannot be built", events[0]["message"])
+
+    def test_a_problem_that_switches_tf32_on_is_computed_in_fp32_and_leaves_it_off(self):
+        with open(os.path.join(PROBLEMS, "scale_add.py")) as source:
+            text = source.read() + "\ntorch.backends.cudnn.allow_tf32 = True\n"
+        saved = torch.backends.cudnn.allow_tf32
+        try:
+            with tempfile.TemporaryDirectory() as folder:
+                path = os.path.join(folder, "tf32_on_import.py")
+                with open(path, "w") as problem_file:
+                    problem_file.write(text)
+                events = self.serve([prepare(1, path)])
+                self.assertEqual([e["event"] for e in events], ["ready"])
+                self.assertFalse(torch.backends.cudnn.allow_tf32)
+        finally:
+            torch.backends.cudnn.allow_tf32 = saved
 
     def test_a_handle_in_use_is_refused(self):
         events = self.serve([prepare(1, "scale_add.py"), prepare(1, "scale_add_pair.py")])
