@@ -73,19 +73,20 @@ def _host_probe_entries(folder):
 
 
 def _fresh_probe(entries, now):
-    """This machine's probe among `entries`, if plausible and under a day old."""
+    """This machine's probe among `entries`, if plausible and under a day
+    old at `now` (seconds since the epoch)."""
     entry = entries.get(platform.node())
     if not isinstance(entry, dict):
         return None
     ms, at = entry.get("ms"), entry.get("at")
-    fresh = isinstance(at, (int, float)) and 0 <= (now or time.time()) - at < HOST_PROBE_KEPT_S
+    fresh = isinstance(at, (int, float)) and 0 <= now - at < HOST_PROBE_KEPT_S
     return ms if fresh and isinstance(ms, (int, float)) and ms >= HOST_PROBE_FLOOR_MS else None
 
 
 def remembered_host_probe(folder, now=None):
     """This machine's fastest probe of the host's speed, if one was stored
     in `folder` within the last day; else None."""
-    return _fresh_probe(_host_probe_entries(folder), now) if folder else None
+    return _fresh_probe(_host_probe_entries(folder), now or time.time()) if folder else None
 
 
 def remember_host_probe(folder, ms, now=None):
@@ -93,11 +94,12 @@ def remember_host_probe(folder, ms, now=None):
     the one stored, or that one is older than a day."""
     if not folder or not ms or ms < HOST_PROBE_FLOOR_MS:
         return
+    now = now or time.time()
     entries = _host_probe_entries(folder)
     known = _fresh_probe(entries, now)
     if known is not None and known <= ms:
         return
-    entries[platform.node()] = {"ms": ms, "at": now or time.time()}
+    entries[platform.node()] = {"ms": ms, "at": now}
     _write_atomically(os.path.join(folder, HOST_PROBE_FILE), entries)
 
 

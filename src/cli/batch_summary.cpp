@@ -11,6 +11,11 @@ void BatchSummary::add(const EvalOutcome& outcome) {
   for (const auto& flag : outcome.flags) flagged_[flag].push_back(outcome.job.id);
 }
 
+size_t BatchSummary::count(const std::string& verdict) const {
+  auto found = verdicts_.find(verdict);
+  return found == verdicts_.end() ? 0 : found->second;
+}
+
 std::string BatchSummary::text(double wall_s, const std::string& results_path, size_t ids_shown) const {
   std::string text = fmt::format("{} job{} evaluated in {:.1f} s, {} skipped (already in {})\n", ran_,
                                  ran_ == 1 ? "" : "s", wall_s, skipped_, results_path);

@@ -19,6 +19,9 @@ class BatchSummary {
   explicit BatchSummary(size_t skipped) : skipped_(skipped) {}
 
   void add(const EvalOutcome& outcome);
+  size_t evaluated() const { return ran_; }
+  // Outcomes with `verdict` so far.
+  size_t count(const std::string& verdict) const;
 
   // Lines for a person; `ids_shown` ids at most per flag.
   std::string text(double wall_s, const std::string& results_path, size_t ids_shown = 5) const;

@@ -24,6 +24,9 @@ TEST(BatchSummary, CountsVerdictsAndNamesTheFlaggedJobs) {
             "verdicts: output_mismatch 1, pass 2\n"
             "flag implausible_speedup: 1 (b)\n"
             "flag unsteady_timing: 2 (a, b)\n");
+  EXPECT_EQ(summary.evaluated(), 3u);
+  EXPECT_EQ(summary.count("pass"), 2u);
+  EXPECT_EQ(summary.count("crash"), 0u);
   auto json = summary.json(12.34, "out.jsonl");
   EXPECT_EQ(json["evaluated"], 3);
   EXPECT_EQ(json["skipped"], 3);

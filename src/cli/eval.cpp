@@ -113,19 +113,18 @@ int run_single(const EvalArgs& args) {
 class Progress {
  public:
   Progress(size_t total, bool enabled) : total_(total), enabled_(enabled) {}
-  void update(const EvalOutcome& outcome) {
-    ++done_;
-    passed_ += outcome.passed() ? 1 : 0;
+  // `last` has just been added to `so_far`.
+  void update(const EvalOutcome& last, const BatchSummary& so_far) const {
     if (!enabled_) return;
-    const size_t width = 30;
-    size_t filled = total_ ? done_ * width / total_ : width;
+    const size_t width = 30, done = so_far.evaluated();
+    size_t filled = total_ ? done * width / total_ : width;
     fmt::print(stderr, "\r[{}{}] {}/{} passed {}  last: {} {}\x1b[K", std::string(filled, '#'),
-               std::string(width - filled, '.'), done_, total_, passed_, outcome.job.id, outcome.verdict);
-    if (done_ == total_) fmt::print(stderr, "\n");
+               std::string(width - filled, '.'), done, total_, so_far.count("pass"), last.job.id, last.verdict);
+    if (done == total_) fmt::print(stderr, "\n");
   }
 
  private:
-  size_t total_, done_ = 0, passed_ = 0;
+  size_t total_;
   bool enabled_;
 };
 
@@ -163,8 +162,8 @@ int run_batch(const EvalArgs& args) {
     for (const auto& job : *jobs)
       if (job.id == outcome.job.id) shown.job.candidate = job.candidate;
     if (auto status = results->append(shown); !status && written) written = status;
-    progress.update(shown);
     summary.add(shown);
+    progress.update(shown, summary);
   };
   for (const auto& outcome : rejected) record(outcome);
   evaluate_batch(pending, args.options, record);
