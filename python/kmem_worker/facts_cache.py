@@ -3,7 +3,7 @@ per problem source, device, toolchain and timing settings, so a problem is
 timed once per machine, as KernelBench keeps one baseline time per GPU. The
 orchestrator names the folder and may ask for a fresh measurement; a time
 measured while the host ran slow (timing.Measurement.steady) is stored but
-read as unknown, so it is measured again. The same folder keeps each
+read as unknown, so it is measured again (its roofline floor is reused). The same folder keeps each
 machine's fastest probe of the host's speed (host_speed.py) for a day, so
 that a short batch knows the host's usual speed too. What is stored is as
 trustworthy as the folder: candidates run as the same user (README).
@@ -108,14 +108,19 @@ class FactsCache:
         self._path = os.path.join(folder, entry_key + ".json") if folder else None
 
     def read(self):
-        """The stored facts, or None (also for a time that is not steady)."""
-        if self._path is None:
-            return None
-        facts = _read(self._path)
-        if not isinstance(facts, dict) or facts.get("steady") is False:
-            return None
-        ms = facts.get("reference_ms")
-        return facts if isinstance(ms, (int, float)) and ms > 0 else None
+        """The stored facts that can be reused ({} if none): "reference_ms"
+        when it was measured steady, "roofline_ms" whenever stored (it
+        depends on the problem's sizes, not on the host's speed)."""
+        facts = _read(self._path) if self._path is not None else None
+        if not isinstance(facts, dict):
+            return {}
+        known = {}
+        ms, floor = facts.get("reference_ms"), facts.get("roofline_ms")
+        if isinstance(ms, (int, float)) and ms > 0 and facts.get("steady") is not False:
+            known["reference_ms"] = ms
+        if isinstance(floor, (int, float)) and floor >= 0:
+            known["roofline_ms"] = floor
+        return known
 
     def write(self, facts):
         """Stores `facts` atomically."""

@@ -8,7 +8,7 @@ import unittest
 
 import torch
 
-from kmem_worker import reference
+from kmem_worker import facts_cache, reference
 from kmem_worker.stopwatch import Stopwatch
 
 PROBLEMS = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "eval", "problems")
@@ -70,6 +70,17 @@ class ServeTest(unittest.TestCase):
         self.assertIn("load", events[1]["seconds"])
         self.assertNotEqual(events[2]["path"], events[3]["path"])
         self.assertIn("not held", events[6]["message"])
+
+    def test_a_time_measured_again_keeps_the_stored_roofline_floor(self):
+        command = prepare(1, "scale_add.py")
+        with tempfile.TemporaryDirectory() as folder:
+            command["facts_cache"] = folder
+            cache = facts_cache.FactsCache(folder, facts_cache.key(command["problem"], "cpu", command["timing"]))
+            cache.write({"reference_ms": 9.0, "roofline_ms": 123.0, "steady": False})
+            events = self.serve([command])
+            self.assertEqual(events[0]["event"], "ready")
+            self.assertFalse(events[0]["cached"], "an unsteady time is measured again")
+            self.assertEqual(cache.read()["roofline_ms"], 123.0, "the floor is not computed again")
 
     def test_dropping_a_problem_not_held_is_no_error(self):
         events = self.serve([{"cmd": "drop", "ref": 3}])
