@@ -51,6 +51,7 @@ class Reference:
         else:
             self.reference_ms, self.expected_timed, self.steady = self._measure(channel, clock, spec, host)
             self.measured = True
+        self.unstored = self.measured  # facts the cache does not hold yet
         self.payload = {"init_inputs": init_inputs, "init_on_device": init_on_device,
                         "trials": self.trial_inputs, "timing": self.timing_inputs}
         self.shared = {}  # candidate folder -> its SharedInputs
@@ -63,17 +64,24 @@ class Reference:
         timed = [problem.as_output_list(measured.outputs[i]) for i in range(len(self.timing_inputs))]
         return measured.ms, timed, measured.steady
 
-    def complete_facts(self):
-        """Computes the roofline floor if it is not known yet and stores what
-        was measured, steady or not (an unsteady time is measured again next
-        time); runs after `ready`, while the first candidate works."""
+    def store_facts(self):
+        """Stores what this worker measured or computed, steady or not (an
+        unsteady time is measured again next time)."""
+        if self.unstored:
+            self.cache.write({"reference_ms": self.reference_ms, "roofline_ms": self.roofline_ms,
+                              "steady": self.steady})
+            self.unstored = False
+
+    def complete_floor(self):
+        """Computes the roofline floor if it is not known yet, and stores it.
+        The first count of a process takes seconds (torch's flop counter), so
+        it runs once a candidate has its inputs and works on them (after
+        `shared`), and only otherwise before a judgement."""
         if self.roofline_ms is None:
             self.roofline_ms = roofline.problem_floor_ms(
                 self.model, problem.clone_inputs(self.timing_inputs[0]), self.expected_timed[0], self.device)
-        if self.measured:
-            self.cache.write({"reference_ms": self.reference_ms, "roofline_ms": self.roofline_ms,
-                              "steady": self.steady})
-            self.measured = False
+            self.unstored = True
+        self.store_facts()
 
     def share(self, folder, ipc):
         """A copy of the inputs for the candidate working in `folder`."""
@@ -212,7 +220,7 @@ def prepare(references, cmd, channel, clock, host):
                  timing_steady=reference.steady, host_probe_ms=host.fastest_ms,
                  degenerate=reference.degenerate(cmd["tolerance"]), seconds=clock.seconds)
     facts_cache.remember_host_probe(cmd.get("facts_cache"), host.fastest_ms)
-    reference.complete_facts()
+    reference.store_facts()
 
 
 def answer(references, cmd, channel):
@@ -232,10 +240,12 @@ def answer(references, cmd, channel):
         channel.send("error", stage="protocol", message=f"{name!r} about a problem not held here: {handle!r}")
     elif name == "share":
         channel.send("shared", path=reference.share(cmd["folder"], cmd.get("ipc", False)))
+        reference.complete_floor()
     elif name == "release":
         reference.release(cmd["folder"])
         channel.send("released")
     elif name == "judge":
+        reference.complete_floor()
         channel.send("verdict", roofline_ms=reference.roofline_ms,
                      **finite(reference.judge(cmd["folder"], cmd["outputs"], cmd["inputs_changed"], cmd["tolerance"])))
     else:

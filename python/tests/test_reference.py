@@ -2,6 +2,7 @@
 until it is dropped; dropping one it does not hold is no error, and commands
 about it afterwards are answered with a protocol error (on the CPU); a
 problem is computed in strict fp32 whatever its own code switched on."""
+import json
 import os
 import tempfile
 import unittest
@@ -81,6 +82,24 @@ class ServeTest(unittest.TestCase):
             self.assertEqual(events[0]["event"], "ready")
             self.assertFalse(events[0]["cached"], "an unsteady time is measured again")
             self.assertEqual(cache.read()["roofline_ms"], 123.0, "the floor is not computed again")
+
+    def test_the_floor_is_computed_once_a_candidate_has_its_inputs(self):
+        command = prepare(1, "scale_add.py")
+        with tempfile.TemporaryDirectory() as folder:
+            command["facts_cache"] = os.path.join(folder, "cache")
+            scratch = os.path.join(folder, "candidate")
+            os.mkdir(scratch)
+            stored = os.path.join(command["facts_cache"],
+                                  facts_cache.key(command["problem"], "cpu", command["timing"]) + ".json")
+            channel = FakeChannel([command])
+            reference.serve(channel, Stopwatch(0.0))
+            with open(stored) as entry:
+                self.assertIsNone(json.load(entry)["roofline_ms"], "the time is stored at once, the floor later")
+            channel = FakeChannel([command, {"cmd": "share", "ref": 1, "folder": scratch}])
+            reference.serve(channel, Stopwatch(0.0))
+            self.assertEqual([e["event"] for e in channel.events], ["ready", "shared"])
+            with open(stored) as entry:
+                self.assertGreater(json.load(entry)["roofline_ms"], 0)
 
     def test_dropping_a_problem_not_held_is_no_error(self):
         events = self.serve([{"cmd": "drop", "ref": 3}])
