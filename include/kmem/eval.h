@@ -67,7 +67,7 @@ struct EvalOutcome {
   bool reference_cached = false;    // reference_ms came from the cache of reference times
   double speedup = 0.0;
   double score = 0.0;               // min(speedup, 10) when passed, else 0
-  std::vector<std::string> flags;   // notes that are no rejection (implausible_speedup, unsteady_timing, unsteady_reference_timing)
+  std::vector<std::string> flags;   // notes that are no rejection (docs/verdicts.md): implausible_speedup, unsteady_timing, unsteady_reference_timing, host_bound_timing
   // Where the wall time went (diagnostics, no verdict depends on them):
   // "total", "reference_wait", "judge", "timing_lock_wait", and the stages the
   // workers report as "candidate.<stage>" and "reference.<stage>".

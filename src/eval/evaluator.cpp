@@ -245,6 +245,7 @@ class Batch {
     facts.reference_ms = reference->reference_ms();
     facts.reference_cached = reference->reference_cached();
     facts.reference_timing_steady = reference->timing_steady();
+    facts.on_gpu = options_.device == "cuda";
     facts.degenerate = reference->degenerate();
     double judge_seconds = 0.0;
     if (facts.run.end == eval::CandidateRun::End::kResult) {

@@ -161,6 +161,8 @@ EvalOutcome decide(const EvalJob& job, const Facts& facts) {
     if (facts.roofline_ms && facts.run.candidate_ms < *facts.roofline_ms)
       outcome.flags.push_back("implausible_speedup");
     if (!flag_field(facts.run.observations, "timing_steady", true)) outcome.flags.push_back("unsteady_timing");
+    if (facts.on_gpu && flag_field(facts.run.observations, "host_bound", false))
+      outcome.flags.push_back("host_bound_timing");
     if (!facts.reference_timing_steady) outcome.flags.push_back("unsteady_reference_timing");
   } else if (facts.run.end != CandidateRun::End::kResult) {
     outcome.log = facts.run.log;

@@ -66,6 +66,19 @@ TEST(UnsteadyTiming, FlagsAPassWhoseCandidateOrReferenceWasTimedOnAnUnsteadyHost
   EXPECT_EQ(decide(job, reference_unsteady).flags, std::vector<std::string>{"unsteady_reference_timing"});
 }
 
+TEST(HostBoundTiming, FlagsAPassWhoseCandidateWasBoundByTheHostOnAGpuOnly) {
+  EvalJob job{"j", "problem.py", "candidate.py"};
+  Facts facts = passed_facts();
+  facts.run.observations["host_bound"] = true;
+  EXPECT_TRUE(decide(job, facts).flags.empty()) << "on the CPU every model is bound by the host";
+  facts.on_gpu = true;
+  EXPECT_EQ(decide(job, facts).flags, std::vector<std::string>{"host_bound_timing"});
+  facts.run.observations["host_bound"] = false;
+  EXPECT_TRUE(decide(job, facts).flags.empty());
+  facts.run.observations.erase("host_bound");
+  EXPECT_TRUE(decide(job, facts).flags.empty()) << "an absent observation is no fact";
+}
+
 TEST(UnsteadyTiming, AnObservationThatIsNoBooleanIsIgnored) {
   Facts facts = passed_facts();
   facts.run.observations["timing_steady"] = "no";
