@@ -3,9 +3,10 @@ per problem source, device, toolchain and timing settings, so a problem is
 timed once per machine, as KernelBench keeps one baseline time per GPU. The
 orchestrator names the folder and may ask for a fresh measurement; a time
 measured while the host ran slow (timing.Measurement.steady) is stored but
-read as unknown, so it is measured again (its roofline floor is reused). The same folder keeps each
-machine's fastest probe of the host's speed (host_speed.py) for a day, so
-that a short batch knows the host's usual speed too. What is stored is as
+read as unknown, so it is measured again (its roofline floor is reused).
+The same folder keeps each machine's fastest probe of the host's speed
+(host_speed.py) for a day, so that a short batch knows the host's usual
+speed too. What is stored is as
 trustworthy as the folder: candidates run as the same user (README).
 Writing is best-effort: a folder that cannot be written costs the cache, not
 the evaluation (the reason goes to the log)."""
