@@ -6,10 +6,9 @@ measured while the host ran slow (timing.Measurement.steady) is stored but
 read as unknown, so it is measured again (its roofline floor is reused).
 The same folder keeps each machine's fastest probe of the host's speed
 (host_speed.py) for a day, so that a short batch knows the host's usual
-speed too. What is stored is as
-trustworthy as the folder: candidates run as the same user (README).
-Writing is best-effort: a folder that cannot be written costs the cache, not
-the evaluation (the reason goes to the log)."""
+speed too. What is stored is as trustworthy as the folder: candidates run
+as the same user (README). Writing is best-effort: a folder that cannot be
+written costs the cache, not the evaluation (the reason goes to the log)."""
 import hashlib
 import json
 import os
