@@ -6,6 +6,7 @@ import json
 import os
 import tempfile
 import unittest
+from unittest import mock
 
 import torch
 
@@ -100,6 +101,16 @@ class ServeTest(unittest.TestCase):
             self.assertEqual([e["event"] for e in channel.events], ["ready", "shared"])
             with open(stored) as entry:
                 self.assertGreater(json.load(entry)["roofline_ms"], 0)
+
+    def test_a_floor_that_cannot_be_computed_costs_the_floor_only(self):
+        def fail(*_):
+            raise RuntimeError("out of memory")
+        with tempfile.TemporaryDirectory() as folder, mock.patch.object(reference.roofline, "problem_floor_ms", fail):
+            scratch = os.path.join(folder, "candidate")
+            os.mkdir(scratch)
+            events = self.serve([prepare(1, "scale_add.py"), {"cmd": "share", "ref": 1, "folder": scratch},
+                                 {"cmd": "release", "ref": 1, "folder": scratch}])
+        self.assertEqual([e["event"] for e in events], ["ready", "shared", "released"])
 
     def test_dropping_a_problem_not_held_is_no_error(self):
         events = self.serve([{"cmd": "drop", "ref": 3}])
