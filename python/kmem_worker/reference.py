@@ -43,7 +43,8 @@ class Reference:
         self.cache = facts_cache.FactsCache(
             cmd.get("facts_cache"), facts_cache.key(cmd["problem"], self.device, spec))
         known = self.cache.read()
-        self.roofline_ms = known.get("roofline_ms")
+        self.roofline_ms = None if cmd.get("retime") else known.get("roofline_ms")
+        self.floor_tried = False
         if "reference_ms" in known and not cmd.get("retime"):
             self.reference_ms = known["reference_ms"]
             self.expected_timed = [self._outputs(inputs) for inputs in self.timing_inputs]
@@ -76,15 +77,17 @@ class Reference:
         """Computes the roofline floor if it is not known yet, and stores it.
         The first count of a process takes seconds (torch's flop counter), so
         it runs once a candidate has its inputs and works on them (after
-        `shared`), and only otherwise before a judgement. It never raises:
-        it runs after an answer was sent, and a second one would break the
-        protocol; the judgement goes without a floor instead."""
-        if self.roofline_ms is None:
+        `shared`), and only otherwise before a judgement. It is tried once
+        and never raises: it runs after an answer was sent, and a second one
+        would break the protocol; the judgements go without a floor instead."""
+        if self.roofline_ms is None and not self.floor_tried:
+            self.floor_tried = True
             try:
                 self.roofline_ms = roofline.problem_floor_ms(
                     self.model, problem.clone_inputs(self.timing_inputs[0]), self.expected_timed[0], self.device)
             except Exception as error:  # e.g. out of memory: a plausibility estimate must fail nothing
-                print(f"kmem roofline: no floor yet: {type(error).__name__}: {error}", file=sys.stderr)
+                print(f"kmem roofline: no floor: {type(error).__name__}: {error}", file=sys.stderr)
+                free_memory()
                 return
             self.unstored = True
         self.store_facts()

@@ -1,7 +1,10 @@
 """A reference worker hosts several problems at once, each under its handle,
 until it is dropped; dropping one it does not hold is no error, and commands
 about it afterwards are answered with a protocol error (on the CPU); a
-problem is computed in strict fp32 whatever its own code switched on."""
+problem is computed in strict fp32 whatever its own code switched on; its
+time is stored at once and its roofline floor once a candidate has its
+inputs, kept when only the time is measured again, and never a reason for a
+second answer."""
 import json
 import os
 import tempfile
@@ -42,6 +45,21 @@ def prepare(handle, problem):
             "tolerance": 1e-4}
 
 
+def fail_if_called(*_):
+    raise AssertionError("the roofline floor was computed")
+
+
+def cache_entry(command):
+    """The facts cache and the path of its entry for the problem of `command` (a prepare)."""
+    key = facts_cache.key(command["problem"], command["device"], command["timing"])
+    return facts_cache.FactsCache(command["facts_cache"], key), os.path.join(command["facts_cache"], key + ".json")
+
+
+def read_entry(path):
+    with open(path) as entry:
+        return json.load(entry)
+
+
 class ServeTest(unittest.TestCase):
     def serve(self, commands):
         channel = FakeChannel(commands)
@@ -75,14 +93,32 @@ class ServeTest(unittest.TestCase):
 
     def test_a_time_measured_again_keeps_the_stored_roofline_floor(self):
         command = prepare(1, "scale_add.py")
+        with tempfile.TemporaryDirectory() as folder, \
+                mock.patch.object(reference.roofline, "problem_floor_ms", fail_if_called):
+            command["facts_cache"] = os.path.join(folder, "cache")
+            scratch = os.path.join(folder, "candidate")
+            os.mkdir(scratch)
+            cache, path = cache_entry(command)
+            cache.write({"reference_ms": 9.0, "roofline_ms": 123.0, "steady": False})
+            events = self.serve([command, {"cmd": "share", "ref": 1, "folder": scratch}])
+            self.assertEqual([e["event"] for e in events], ["ready", "shared"])
+            self.assertFalse(events[0]["cached"], "an unsteady time is measured again")
+            stored = read_entry(path)
+            self.assertNotEqual(stored["reference_ms"], 9.0, "the new time is stored")
+            self.assertEqual(stored["steady"], events[0]["timing_steady"])
+            self.assertEqual(stored["roofline_ms"], 123.0, "the floor is not computed again")
+
+    def test_retiming_computes_the_floor_again(self):
+        command = {**prepare(1, "scale_add.py"), "retime": True}
         with tempfile.TemporaryDirectory() as folder:
             command["facts_cache"] = folder
-            cache = facts_cache.FactsCache(folder, facts_cache.key(command["problem"], "cpu", command["timing"]))
-            cache.write({"reference_ms": 9.0, "roofline_ms": 123.0, "steady": False})
-            events = self.serve([command])
-            self.assertEqual(events[0]["event"], "ready")
-            self.assertFalse(events[0]["cached"], "an unsteady time is measured again")
-            self.assertEqual(cache.read()["roofline_ms"], 123.0, "the floor is not computed again")
+            cache, path = cache_entry(command)
+            cache.write({"reference_ms": 9.0, "roofline_ms": 123.0, "steady": True})
+            events = self.serve([command, {"cmd": "judge", "ref": 1, "folder": folder, "outputs": "/nonexistent",
+                                           "inputs_changed": [], "tolerance": 1e-4}])
+            self.assertFalse(events[0]["cached"])
+            self.assertNotEqual(events[1]["roofline_ms"], 123.0)
+            self.assertEqual(read_entry(path)["roofline_ms"], events[1]["roofline_ms"])
 
     def test_the_floor_is_computed_once_a_candidate_has_its_inputs(self):
         command = prepare(1, "scale_add.py")
@@ -90,27 +126,28 @@ class ServeTest(unittest.TestCase):
             command["facts_cache"] = os.path.join(folder, "cache")
             scratch = os.path.join(folder, "candidate")
             os.mkdir(scratch)
-            stored = os.path.join(command["facts_cache"],
-                                  facts_cache.key(command["problem"], "cpu", command["timing"]) + ".json")
-            channel = FakeChannel([command])
-            reference.serve(channel, Stopwatch(0.0))
-            with open(stored) as entry:
-                self.assertIsNone(json.load(entry)["roofline_ms"], "the time is stored at once, the floor later")
-            channel = FakeChannel([command, {"cmd": "share", "ref": 1, "folder": scratch}])
-            reference.serve(channel, Stopwatch(0.0))
-            self.assertEqual([e["event"] for e in channel.events], ["ready", "shared"])
-            with open(stored) as entry:
-                self.assertGreater(json.load(entry)["roofline_ms"], 0)
+            _, path = cache_entry(command)
+            self.serve([command])
+            self.assertIsNone(read_entry(path)["roofline_ms"], "the time is stored at once, the floor later")
+            events = self.serve([command, {"cmd": "share", "ref": 1, "folder": scratch}])
+            self.assertEqual([e["event"] for e in events], ["ready", "shared"])
+            self.assertGreater(read_entry(path)["roofline_ms"], 0)
 
     def test_a_floor_that_cannot_be_computed_costs_the_floor_only(self):
+        attempts = []
         def fail(*_):
+            attempts.append(1)
             raise RuntimeError("out of memory")
         with tempfile.TemporaryDirectory() as folder, mock.patch.object(reference.roofline, "problem_floor_ms", fail):
             scratch = os.path.join(folder, "candidate")
             os.mkdir(scratch)
             events = self.serve([prepare(1, "scale_add.py"), {"cmd": "share", "ref": 1, "folder": scratch},
+                                 {"cmd": "judge", "ref": 1, "folder": scratch, "outputs": "/nonexistent",
+                                  "inputs_changed": [], "tolerance": 1e-4},
                                  {"cmd": "release", "ref": 1, "folder": scratch}])
-        self.assertEqual([e["event"] for e in events], ["ready", "shared", "released"])
+        self.assertEqual([e["event"] for e in events], ["ready", "shared", "verdict", "released"])
+        self.assertIsNone(events[2]["roofline_ms"])
+        self.assertEqual(len(attempts), 1, "tried once")
 
     def test_dropping_a_problem_not_held_is_no_error(self):
         events = self.serve([{"cmd": "drop", "ref": 3}])
