@@ -7,8 +7,14 @@ read as unknown, so it is measured again (its roofline floor is reused).
 The same folder keeps each machine's fastest probe of the host's speed
 (host_speed.py) for a day, so that a short batch knows the host's usual
 speed too. What is stored is as trustworthy as the folder: candidates run
-as the same user (README). Writing is best-effort: a folder that cannot be
-written costs the cache, not the evaluation (the reason goes to the log)."""
+as the same user (README). Writers take the folder's lock and merge with
+what is stored, so two batches sharing the folder keep the better facts
+(a steady time over an unsteady one, a floor over none, the faster probe);
+readers need no lock, since files are replaced whole. Writing is
+best-effort: a folder that cannot be written costs the cache, not the
+evaluation (the reason goes to the log)."""
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -45,15 +51,31 @@ HOST_PROBE_KEPT_S = 24 * 3600  # a machine's speed may change (a virtual machine
 HOST_PROBE_FLOOR_MS = 0.05  # faster than any CPU runs the probe's loop: no probe
 
 
-def _write_atomically(path, value):
-    """Stores `value` as JSON at `path` (a reader never sees half a file);
-    a failure is logged."""
+LOCK_FILE = ".lock"
+
+
+@contextlib.contextmanager
+def _folder_lock(folder):
+    """Holds `folder`'s write lock (created with the folder if need be)."""
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, LOCK_FILE), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield  # closing the file releases the lock
+
+
+def _update(path, change):
+    """Replaces the JSON value at `path` by change(stored value or None),
+    unless that returns None, under the folder's lock (a reader never sees
+    half a file); a failure is logged."""
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        temporary = f"{path}.{os.getpid()}"
-        with open(temporary, "w") as stored:
-            json.dump(value, stored)
-        os.replace(temporary, path)
+        with _folder_lock(os.path.dirname(path)):
+            value = change(_read(path))
+            if value is None:
+                return
+            temporary = f"{path}.{os.getpid()}"
+            with open(temporary, "w") as stored:
+                json.dump(value, stored)
+            os.replace(temporary, path)
     except OSError as error:
         print(f"kmem facts cache: cannot write {path}: {error}", file=sys.stderr)
 
@@ -95,12 +117,25 @@ def remember_host_probe(folder, ms, now=None):
     if not folder or not ms or ms < HOST_PROBE_FLOOR_MS:
         return
     now = now or time.time()
-    entries = _host_probe_entries(folder)
-    known = _fresh_probe(entries, now)
-    if known is not None and known <= ms:
-        return
-    entries[platform.node()] = {"ms": ms, "at": now}
-    _write_atomically(os.path.join(folder, HOST_PROBE_FILE), entries)
+
+    def faster(entries):
+        entries = entries if isinstance(entries, dict) else {}
+        known = _fresh_probe(entries, now)
+        if known is not None and known <= ms:
+            return None
+        return {**entries, platform.node(): {"ms": ms, "at": now}}
+
+    _update(os.path.join(folder, HOST_PROBE_FILE), faster)
+
+
+def _steady_time(facts):
+    ms = facts.get("reference_ms")
+    return ms if isinstance(ms, (int, float)) and ms > 0 and facts.get("steady") is not False else None
+
+
+def _floor(facts):
+    floor = facts.get("roofline_ms")
+    return floor if isinstance(floor, (int, float)) and floor >= 0 else None
 
 
 class FactsCache:
@@ -114,15 +149,26 @@ class FactsCache:
         facts = _read(self._path) if self._path is not None else None
         if not isinstance(facts, dict):
             return {}
-        known = {}
-        ms, floor = facts.get("reference_ms"), facts.get("roofline_ms")
-        if isinstance(ms, (int, float)) and ms > 0 and facts.get("steady") is not False:
-            known["reference_ms"] = ms
-        if isinstance(floor, (int, float)) and floor >= 0:
-            known["roofline_ms"] = floor
-        return known
+        known = {"reference_ms": _steady_time(facts), "roofline_ms": _floor(facts)}
+        return {name: value for name, value in known.items() if value is not None}
 
-    def write(self, facts):
-        """Stores `facts` atomically."""
-        if self._path is not None:
-            _write_atomically(self._path, facts)
+    def write(self, facts, replace=False):
+        """Stores `facts` ({"reference_ms", "roofline_ms", "steady"}) merged
+        with the stored entry, which another batch may have written since
+        this one read it: a steady stored time stays unless `facts` has a
+        steady one too, a stored floor stays unless `facts` has one. With
+        `replace` (a measurement asked for afresh) `facts` win whole."""
+        if self._path is None:
+            return
+
+        def merged(stored):
+            if replace or not isinstance(stored, dict):
+                return facts
+            result = dict(facts)
+            if facts.get("steady") is False and _steady_time(stored) is not None:
+                result.update(reference_ms=stored["reference_ms"], steady=True)
+            if _floor(facts) is None and _floor(stored) is not None:
+                result["roofline_ms"] = stored["roofline_ms"]
+            return result
+
+        _update(self._path, merged)

@@ -42,7 +42,8 @@ class Reference:
         clock.lap("expected")
         self.cache = facts_cache.FactsCache(
             cmd.get("facts_cache"), facts_cache.key(cmd["problem"], self.device, spec))
-        known = {} if cmd.get("retime") else self.cache.read()
+        self.retime = bool(cmd.get("retime"))
+        known = {} if self.retime else self.cache.read()
         self.roofline_ms = known.get("roofline_ms")
         self.floor_tried = False
         if "reference_ms" in known:
@@ -70,7 +71,7 @@ class Reference:
         unsteady time is measured again next time)."""
         if self.unstored:
             self.cache.write({"reference_ms": self.reference_ms, "roofline_ms": self.roofline_ms,
-                              "steady": self.steady})
+                              "steady": self.steady}, replace=self.retime)
             self.unstored = False
 
     def complete_floor(self):

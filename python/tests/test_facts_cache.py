@@ -1,9 +1,11 @@
 """The facts cache remembers this machine's fastest probe of the host's
 speed: the fastest stored wins, for a day; other machines' entries, a
 damaged file and implausible values do not get in the way. A reference time
-measured on an unsteady host reads as unknown; a folder that cannot be
-written costs the cache only."""
+measured on an unsteady host reads as unknown, and does not overwrite a
+steady one another batch stored meanwhile; processes writing at once lose
+nothing; a folder that cannot be written costs the cache only."""
 import json
+import multiprocessing
 import os
 import platform
 import tempfile
@@ -53,6 +55,12 @@ class HostProbeMemoryTest(unittest.TestCase):
         self.assertEqual(entries["another-machine"], {"ms": 0.1, "at": 1000})
         self.assertEqual(entries[platform.node()]["ms"], 0.3)
 
+    def test_processes_storing_probes_at_once_keep_the_fastest(self):
+        values = [0.3 + 0.001 * i for i in range(80)]
+        with multiprocessing.get_context("fork").Pool(8) as pool:
+            pool.starmap(facts_cache.remember_host_probe, [(self.folder, ms, 1000) for ms in reversed(values)])
+        self.assertEqual(facts_cache.remembered_host_probe(self.folder, now=1001), min(values))
+
     def test_implausible_probes_are_neither_stored_nor_believed(self):
         facts_cache.remember_host_probe(self.folder, facts_cache.HOST_PROBE_FLOOR_MS / 2, now=1000)
         self.assertIsNone(facts_cache.remembered_host_probe(self.folder, now=1001))
@@ -75,6 +83,22 @@ class ReferenceFactsTest(unittest.TestCase):
             cache = facts_cache.FactsCache(folder, "k")
             cache.write({"reference_ms": 2.0, "roofline_ms": 0.25, "steady": False})
             self.assertEqual(cache.read(), {"roofline_ms": 0.25})
+
+    def test_a_steady_time_and_a_floor_stored_meanwhile_are_kept(self):
+        with tempfile.TemporaryDirectory() as folder:
+            cache = facts_cache.FactsCache(folder, "k")
+            cache.write({"reference_ms": 2.5, "roofline_ms": 0.25, "steady": True})
+            cache.write({"reference_ms": 4.0, "roofline_ms": None, "steady": False})
+            self.assertEqual(cache.read(), {"reference_ms": 2.5, "roofline_ms": 0.25})
+            cache.write({"reference_ms": 2.4, "roofline_ms": None, "steady": True})
+            self.assertEqual(cache.read(), {"reference_ms": 2.4, "roofline_ms": 0.25})
+
+    def test_a_measurement_asked_for_afresh_replaces_the_entry(self):
+        with tempfile.TemporaryDirectory() as folder:
+            cache = facts_cache.FactsCache(folder, "k")
+            cache.write({"reference_ms": 2.5, "roofline_ms": 0.25, "steady": True})
+            cache.write({"reference_ms": 4.0, "roofline_ms": None, "steady": False}, replace=True)
+            self.assertEqual(cache.read(), {})
 
     def test_a_folder_that_cannot_be_written_costs_the_cache_only(self):
         with tempfile.TemporaryDirectory() as folder:

@@ -118,7 +118,9 @@ class ServeTest(unittest.TestCase):
                                            "inputs_changed": [], "tolerance": 1e-4}])
             self.assertFalse(events[0]["cached"])
             self.assertNotEqual(events[1]["roofline_ms"], 123.0)
-            self.assertEqual(read_entry(path)["roofline_ms"], events[1]["roofline_ms"])
+            stored = read_entry(path)
+            self.assertEqual(stored["roofline_ms"], events[1]["roofline_ms"])
+            self.assertEqual(stored["reference_ms"], events[0]["reference_ms"], "the new time replaces a steady one")
 
     def test_the_floor_is_computed_once_a_candidate_has_its_inputs(self):
         command = prepare(1, "scale_add.py")
