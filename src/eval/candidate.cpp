@@ -27,7 +27,7 @@ Result<std::unique_ptr<CandidateProcess>> CandidateProcess::start(const EvalJob&
   if (!worker) return worker.error().wrap(job.candidate);
   std::string nonce = fmt::format("{:016x}{:016x}", secret_random(), secret_random());
   std::unique_ptr<CandidateProcess> run(new CandidateProcess(std::move(*worker), options, scratch, nonce));
-  run->worker_->send(Json{
+  bool sent = run->worker_->send(Json{
       {"cmd", "run"},
       {"candidate", job.candidate},
       {"device", options.device},
@@ -37,6 +37,9 @@ Result<std::unique_ptr<CandidateProcess>> CandidateProcess::start(const EvalJob&
       {"outputs", run->outputs_path()},
       {"nonce", nonce},
   });
+  if (!sent)  // it died waiting in the pool: the evaluator's failure, not the candidate's
+    return Error(job.candidate + ": the candidate worker was gone before the run began (" +
+                 run->worker_->process().kill_and_reap().describe() + ")");
   return run;
 }
 

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 
 #include <atomic>
+#include <cerrno>
 #include <condition_variable>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <shared_mutex>
@@ -61,9 +63,10 @@ class Batch {
     fs::create_directories(options_.cache_dir + "/work", ec);
     std::string pattern = options_.cache_dir + "/work/run-XXXXXX";
     if (ec || mkdtemp(pattern.data()) == nullptr) {
+      std::string why = ec ? ec.message() : strerror(errno);
       for (const auto& job : jobs_)
         report(rejected_outcome(job, "evaluator_error", "cannot create a scratch folder under " +
-                                                            options_.cache_dir + "/work"));
+                                                            options_.cache_dir + "/work: " + why));
       return;
     }
     root_ = pattern;
@@ -131,6 +134,7 @@ class Batch {
         progress_.wait(hold, [&] { return index < next_ + static_cast<size_t>(lookahead_); });
       }
       const EvalJob& job = jobs_[index];
+      std::shared_lock among_others(gpu_alone_);  // not while a job runs alone on the GPU
       reference_of(*slots_.at(problem_key(job)), job.problem);
     }
   }
@@ -217,6 +221,8 @@ class Batch {
   EvalOutcome run_candidate_untimed(const EvalJob& job, ProblemSlot& slot, const std::string& scratch) {
     std::error_code ec;
     fs::create_directories(scratch, ec);
+    if (ec)
+      return rejected_outcome(job, "evaluator_error", scratch + ": cannot create the scratch folder: " + ec.message());
     struct Cleanup {
       std::string path;
       ~Cleanup() {
@@ -256,7 +262,6 @@ class Batch {
         return rejected_outcome(job, "evaluator_error", judgement.error().message());
       }
       facts.judgement = *judgement;
-      facts.roofline_ms = judgement->roofline_ms;
       judge_seconds = elapsed(judging);
     }
     if (auto released = reference->release(scratch, timing_lock_); !released)

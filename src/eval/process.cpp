@@ -1,15 +1,17 @@
 // Spawning a worker in its own process group (fork + setpgid + exec) or
 // adopting one a zygote forked, line I/O with deadlines (poll), group kill.
+// A child that is gone makes a write fail, never kill the orchestrator:
+// SIGPIPE is held back for the writing thread (no process-wide setting).
 #include "process.h"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -114,15 +116,12 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnSpec& spec)
   std::vector<char*> envp = c_strings(env_strings);
   auto streams = ChildStreams::open(spec.log_path);
   if (!streams) return streams.error();
-  struct rlimit limit {};
-  if (spec.address_space_bytes) limit.rlim_cur = limit.rlim_max = *spec.address_space_bytes;
   cpu_set_t cpus;
   CPU_ZERO(&cpus);
   for (int cpu : spec.cpus) CPU_SET(cpu, &cpus);
   pid_t pid = fork();
   if (pid == 0) {
     setpgid(0, 0);
-    if (spec.address_space_bytes) setrlimit(RLIMIT_AS, &limit);
     if (!spec.cpus.empty()) sched_setaffinity(0, sizeof cpus, &cpus);
     dup2(streams->child_stdin, 0);
     dup2(streams->child_stdout, 1);
@@ -149,17 +148,36 @@ ChildProcess::~ChildProcess() {
   if (out_ >= 0) close(out_);
 }
 
-bool ChildProcess::write_line(const std::string& line) {
-  if (in_ < 0) return false;
-  std::string data = line + "\n";
+// Writes all of `data` to `fd`; false on a reader that is gone (EPIPE).
+// The SIGPIPE such a write raises goes to the writing thread, which holds
+// it blocked meanwhile and takes it back before unblocking.
+static bool write_all(int fd, const std::string& data) {
+  sigset_t pipe_signal, previous;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_signal, &previous);
   size_t done = 0;
+  bool broken = false;
   while (done < data.size()) {
-    ssize_t n = ::write(in_, data.data() + done, data.size() - done);
+    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
+    if (n <= 0) {
+      broken = n < 0 && errno == EPIPE;
+      break;
+    }
     done += static_cast<size_t>(n);
   }
-  return true;
+  if (broken && !sigismember(&previous, SIGPIPE)) {
+    struct timespec now {0, 0};
+    while (sigtimedwait(&pipe_signal, nullptr, &now) < 0 && errno == EINTR) {
+    }
+  }
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  return done == data.size();
+}
+
+bool ChildProcess::write_line(const std::string& line) {
+  return in_ >= 0 && write_all(in_, line + "\n");
 }
 
 void ChildProcess::close_input() {
@@ -168,6 +186,8 @@ void ChildProcess::close_input() {
 }
 
 ChildProcess::Read ChildProcess::read_line(Clock::time_point deadline, std::string& line) {
+  constexpr int kLateChunks = 16;  // of 64 KiB
+  int late_chunks = 0;
   for (;;) {
     size_t newline = buffer_.find('\n');
     if (newline != std::string::npos) {
@@ -176,10 +196,13 @@ ChildProcess::Read ChildProcess::read_line(Clock::time_point deadline, std::stri
       return Read::kLine;
     }
     if (out_ < 0) return Read::kClosed;
+    // Past the deadline, what the pipe holds already is still read (up to
+    // kLateChunks chunks): a reply that came in time is not lost to a
+    // caller that came late.
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) return Read::kTimeout;
+    if (left <= 0 && late_chunks++ >= kLateChunks) return Read::kTimeout;
     struct pollfd p {out_, POLLIN, 0};
-    int ready = poll(&p, 1, static_cast<int>(std::min<long long>(left, 1 << 30)));
+    int ready = poll(&p, 1, static_cast<int>(std::clamp<long long>(left, 0, 1 << 30)));
     if (ready < 0 && errno == EINTR) continue;
     if (ready == 0) return Read::kTimeout;
     char chunk[65536];

@@ -21,9 +21,8 @@ struct SpawnSpec {
   std::vector<std::string> argv;
   std::vector<std::string> environment;  // KEY=VALUE, added to (or replacing in) the parent's
   std::string log_path;                  // receives the child's stderr
-  std::optional<long> address_space_bytes;  // RLIMIT_AS
-  std::vector<int> cpus;                    // CPU affinity; empty: the parent's
-  int extra_fd = -1;                        // handed to the child as its fd 3; -1: none
+  std::vector<int> cpus;                 // CPU affinity; empty: the parent's
+  int extra_fd = -1;                     // handed to the child as its fd 3; -1: none
 };
 
 // The pipes and log of a child about to start: the child's ends become its
@@ -61,11 +60,14 @@ class ChildProcess {
 
   // The child's pid, which is also its process group id.
   pid_t pid() const { return pid_; }
-  // Writes one line to the child's stdin; false when the child is gone.
+  // Writes one line to the child's stdin; false when the child is gone
+  // (no SIGPIPE).
   bool write_line(const std::string& line);
   // Closes the child's stdin (end of commands).
   void close_input();
-  // The next stdout line (without its newline) into `line`.
+  // The next stdout line (without its newline) into `line`; kTimeout once
+  // `deadline` has passed and the pipe holds no line (one there already is
+  // still read).
   Read read_line(Clock::time_point deadline, std::string& line);
   // Kills the process group and reaps the child (and whatever of its group
   // was re-parented here); idempotent.

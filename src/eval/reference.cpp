@@ -81,13 +81,13 @@ Result<Judgement> Reference::judge(const std::string& folder, const CandidateRun
   if (!verdict) return verdict.error();
   const Json& e = *verdict;
   Judgement judgement;
-  judgement.correct = e.value("correct", false);
-  judgement.failure = e.value("failure", "");
-  judgement.detail = e.value("detail", "");
-  judgement.correctness.trials = e.value("trials", 0);
-  judgement.correctness.max_abs_error = e.value("max_abs_error", 0.0);
-  judgement.correctness.max_rel_error = e.value("max_rel_error", 0.0);
-  if (e.contains("roofline_ms") && e["roofline_ms"].is_number()) judgement.roofline_ms = e["roofline_ms"].get<double>();
+  judgement.correct = flag_field(e, "correct");
+  judgement.failure = text_field(e, "failure");
+  judgement.detail = text_field(e, "detail");
+  judgement.correctness.trials = static_cast<int>(number_field(e, "trials"));
+  judgement.correctness.max_abs_error = number_field(e, "max_abs_error");
+  judgement.correctness.max_rel_error = number_field(e, "max_rel_error");
+  if (double floor = number_field(e, "roofline_ms", -1.0); floor >= 0) judgement.roofline_ms = floor;
   return judgement;
 }
 

@@ -22,7 +22,7 @@ struct Judgement {
   std::string failure;  // shape, type, dtype, mutation, values, timed, missing, unreadable
   std::string detail;
   Correctness correctness;
-  std::optional<double> roofline_ms;  // the problem's floor (computed after `ready`)
+  std::optional<double> roofline_ms;  // the problem's floor, when it could be computed
 };
 
 class Reference {

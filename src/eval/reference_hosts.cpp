@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "json_fields.h"
 #include "process.h"
 
 namespace kmem::eval {
@@ -18,7 +19,8 @@ void ReferenceHost::stop(const std::string& why) {
 Error ReferenceHost::failure(const std::string& what, const Worker::Reply& reply) {
   std::string text = what + ": ";
   if (reply.kind == Worker::Reply::kEvent) {
-    text += reply.event.value("message", reply.event.dump()) + "\n" + reply.event.value("traceback", "");
+    std::string message = text_field(reply.event, "message");
+    text += (message.empty() ? reply.event.dump() : message) + "\n" + text_field(reply.event, "traceback");
   } else {
     stop(reply.kind == Worker::Reply::kTimeout     ? "timed out"
          : reply.kind == Worker::Reply::kMalformed ? "wrote '" + reply.line + "'"
@@ -35,12 +37,12 @@ Result<Json> ReferenceHost::request(int handle, Json command, const char* reply_
   std::lock_guard hold(mutex_);
   if (sent != nullptr) *sent = false;
   if (!stopped_.empty()) return Error(what + ": its reference worker was stopped earlier (" + stopped_ + ")");
-  if (!worker_->settle(timing_lock)) {
-    stop("no answer to dropping a problem");
-    return Error(what + ": " + stopped_);
+  if (auto wrong = worker_->settle(timing_lock)) {
+    if (wrong->kind == Worker::Reply::kEvent) stop("answered " + wrong->event.dump() + " to dropping a problem");
+    return failure(what + ": its reference worker failed to drop an earlier problem", *wrong);
   }
   command["ref"] = handle;
-  worker_->send(command);
+  if (!worker_->send(command)) return failure(what + ": the command did not reach its reference worker", {});
   if (sent != nullptr) *sent = true;
   auto deadline = Clock::now() + seconds(timeout_s);
   auto reply = worker_->next(deadline, timing_lock);

@@ -158,7 +158,7 @@ EvalOutcome decide(const EvalJob& job, const Facts& facts) {
   outcome.message = verdict_message(outcome.verdict);
   if (outcome.passed()) {
     outcome.score = std::min(outcome.speedup, kScoreCap);
-    if (facts.roofline_ms && facts.run.candidate_ms < *facts.roofline_ms)
+    if (facts.judgement && facts.judgement->roofline_ms && facts.run.candidate_ms < *facts.judgement->roofline_ms)
       outcome.flags.push_back("implausible_speedup");
     if (!flag_field(facts.run.observations, "timing_steady", true)) outcome.flags.push_back("unsteady_timing");
     if (facts.on_gpu && flag_field(facts.run.observations, "host_bound", false))

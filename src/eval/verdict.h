@@ -19,7 +19,6 @@ struct Facts {
   bool reference_cached = false;
   bool reference_timing_steady = true;  // see Reference::timing_steady
   bool degenerate = false;
-  std::optional<double> roofline_ms;
   bool on_gpu = false;  // on the CPU every model is bound by the host, so that says nothing
 };
 

@@ -1,6 +1,6 @@
 // Which outcomes count as the GPU running out of memory (and so earn a run
-// of their own), and when a passing outcome is flagged as timed on an
-// unsteady host.
+// of their own), and when a passing outcome is flagged: timed on an
+// unsteady host or bound by it, or faster than the problem's floor.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -77,6 +77,18 @@ TEST(HostBoundTiming, FlagsAPassWhoseCandidateWasBoundByTheHostOnAGpuOnly) {
   EXPECT_TRUE(decide(job, facts).flags.empty());
   facts.run.observations.erase("host_bound");
   EXPECT_TRUE(decide(job, facts).flags.empty()) << "an absent observation is no fact";
+}
+
+TEST(ImplausibleSpeedup, FlagsAPassFasterThanTheProblemsRooflineFloor) {
+  EvalJob job{"j", "problem.py", "candidate.py"};
+  Facts facts = passed_facts();
+  EXPECT_TRUE(decide(job, facts).flags.empty()) << "no floor, no flag";
+  facts.judgement->roofline_ms = 1.0;
+  EXPECT_TRUE(decide(job, facts).flags.empty()) << "2 ms is above a 1 ms floor";
+  facts.judgement->roofline_ms = 3.0;
+  auto o = decide(job, facts);
+  EXPECT_EQ(o.verdict, "pass") << "a flag, not a rejection";
+  EXPECT_EQ(o.flags, std::vector<std::string>{"implausible_speedup"});
 }
 
 TEST(UnsteadyTiming, AnObservationThatIsNoBooleanIsIgnored) {

@@ -26,17 +26,17 @@ bool Worker::send_owing(const Json& command, std::string reply, double timeout_s
   return send(command);
 }
 
-bool Worker::settle(TimingLock& timing_lock) {
+std::optional<Worker::Reply> Worker::settle(TimingLock& timing_lock) {
   while (!owed_.empty()) {
     Owed owed = std::move(owed_.front());
     owed_.pop_front();
     auto reply = next(owed.by, timing_lock);
     if (reply.kind != Reply::kEvent || reply.event["event"] != owed.reply) {
       owed_.clear();
-      return false;
+      return reply;
     }
   }
-  return true;
+  return std::nullopt;
 }
 
 void Worker::release(TimingLock& timing_lock) {

@@ -6,8 +6,8 @@
 
 #include <deque>
 #include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "kmem/eval.h"
@@ -40,9 +40,10 @@ class Worker {
   // Sends `command` without waiting for its reply, the event `reply`, which
   // settle() reads later (a reference worker's `dropped`).
   bool send_owing(const Json& command, std::string reply, double timeout_s);
-  // Reads the replies owed since send_owing, in order, if any; false when one
-  // does not come in time or is another record.
-  bool settle(TimingLock& timing_lock);
+  // Reads the replies owed since send_owing, in order, if any; returns the
+  // first that is not the one owed (it did not come in time, or another
+  // record came), and owes nothing after it.
+  std::optional<Reply> settle(TimingLock& timing_lock);
   // The next event other than the timing lock's; extends `deadline` by any
   // wait for the lock. Never returns (nor throws) holding the lock.
   Reply next(Clock::time_point& deadline, TimingLock& timing_lock);

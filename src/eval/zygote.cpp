@@ -93,6 +93,7 @@ static bool send_with_descriptors(int socket, const std::string& message, const 
 Result<std::unique_ptr<ChildProcess>> Zygote::fork_worker(const std::string& log_path,
                                                           const std::vector<int>& cpus, const Turn& turn) {
   std::lock_guard hold(mutex_);
+  if (!stopped_.empty()) return failure("it was stopped after an earlier request: " + stopped_);
   auto streams = ChildStreams::open(log_path);
   if (!streams) return streams.error();
   // The worker's stdin, stdout and stderr, then the descriptors of its turn
@@ -117,7 +118,13 @@ Result<std::unique_ptr<ChildProcess>> Zygote::fork_worker(const std::string& log
   int ready;
   while ((ready = poll(&reply_ready, 1, kReplyTimeoutMs)) < 0 && errno == EINTR) {
   }
-  if (ready == 0) return fail(fmt::format("no reply within {} s", kReplyTimeoutMs / 1000));
+  if (ready <= 0) {
+    // A late reply would be taken for the next request's: no later request.
+    stopped_ = ready == 0 ? fmt::format("no reply within {} s", kReplyTimeoutMs / 1000)
+                          : std::string("poll: ") + strerror(errno);
+    process_->kill_and_reap();
+    return fail(stopped_);
+  }
   char buffer[4096];
   ssize_t size;
   while ((size = recv(socket_, buffer, sizeof buffer, 0)) < 0 && errno == EINTR) {

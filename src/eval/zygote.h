@@ -32,7 +32,8 @@ class Zygote {
 
   // A new worker with its stderr in `log_path`, on `cpus` (empty: any),
   // creating its CUDA context in `turn`; waits for the zygote's imports the
-  // first time. Thread-safe.
+  // first time. Thread-safe. A zygote that does not answer in time is
+  // stopped, and later requests fail at once.
   Result<std::unique_ptr<ChildProcess>> fork_worker(const std::string& log_path, const std::vector<int>& cpus,
                                                     const Turn& turn);
 
@@ -45,7 +46,8 @@ class Zygote {
   int socket_;
   std::string log_path_;
   const EvalOptions& options_;
-  std::mutex mutex_;  // one request at a time
+  std::mutex mutex_;     // one request at a time
+  std::string stopped_;  // why the zygote was stopped; empty while it serves
 };
 
 }  // namespace kmem::eval
