@@ -20,7 +20,7 @@ class StageError(Exception):
     def __init__(self, stage, error):
         super().__init__(f"{type(error).__name__}: {error}")
         self.stage = stage
-        self.trace = traceback.format_exc()
+        self.trace = "".join(traceback.format_exception(type(error), error, error.__traceback__))
         # A sticky device error (illegal memory access, ...) leaves the CUDA
         # context unusable: the process is as good as crashed.
         self.device_fault = any(fault in str(error) for fault in DEVICE_FAULTS)
@@ -49,6 +49,12 @@ def forward_trials(model, trial_inputs, device, kept):
     return inputs_changed, sorted(types)
 
 
+def keep_timed_outputs(kept, measured, sets):
+    """Keeps the output of the last timed call on each of the `sets` timing sets."""
+    for i in range(sets):
+        kept.keep("timed", i, problem.as_output_list(measured.outputs[i]))
+
+
 def profiled_launches(model, inputs, names):
     """Launches of kernels called `names` in one profiled forward on clones.
     Run after timing: the profiler is slow to start and is kept away from
@@ -74,14 +80,14 @@ def run(channel, clock):
     try:
         module = stage("build", lambda: problem.load_module(cmd["candidate"], "kmem_candidate"))
         clock.lap("build")
-        channel.send("built", extensions=watch.extensions)
+        channel.send("built")
         go = channel.receive()  # sent once the reference has drawn the inputs
         clock.lap("inputs_wait")
         if go is None or go.get("cmd") != "inputs":
             raise StageError("protocol", RuntimeError("no inputs command"))
-        saved = transfer.load(go["path"], device)
+        saved = stage("inputs", lambda: transfer.load(go["path"], device))
         clock.lap("load_inputs")
-        triton = kernels.TritonLaunches(vars(module))
+        triton = stage("kernels", lambda: kernels.TritonLaunches(vars(module)))
         own_names = watch.cuda_kernel_names | triton.names
         model = stage("init", lambda: problem.build_model(
             module.ModelNew, saved["init_inputs"], cmd["init_seed"], device, saved["init_on_device"] is True))
@@ -99,8 +105,7 @@ def run(channel, clock):
         host = host_speed.HostSpeed(host_speed.probe_ms)
         measured = stage("timing", lambda: timing.measure_in_turns(
             channel, clock, model, saved["timing"], spec["warmup"], spec["iters"], device, host))
-        for i in range(len(saved["timing"])):
-            kept.keep("timed", i, problem.as_output_list(measured.outputs[i]))
+        stage("timing", lambda: keep_timed_outputs(kept, measured, len(saved["timing"])))
         clock.lap("timing")
         if launches == 0 and device == "cuda" and (watch.cuda_kernel_names or triton.uncounted):
             launches = stage("forward", lambda: profiled_launches(model, saved["trials"][0], own_names))
@@ -109,7 +114,6 @@ def run(channel, clock):
         observations = {
             "custom_kernel_launches": launches,
             "own_kernels": sorted(own_names),
-            "extensions": watch.extensions,
             "output_types": types,
             "same_storage_across_calls": measured.same_storage,
             "host_bound": measured.host_bound,

@@ -6,6 +6,7 @@ so whatever problem or candidate code prints lands in the log, never on the
 channel."""
 import json
 import os
+import sys
 
 
 class Channel:
@@ -52,7 +53,8 @@ class Channel:
             self._cpus_before = os.sched_getaffinity(0)
             try:
                 os.sched_setaffinity(0, self._cpus_before | {cpu})
-            except OSError:
+            except OSError as error:  # timed where it ran so far
+                print(f"kmem: timing CPU {cpu} refused: {error}", file=sys.stderr)
                 self._cpus_before = None
         return granted.get("host_probe_ms")
 

@@ -14,8 +14,9 @@ class Mismatch(Exception):
 
 
 def check_structure(expected, actual, where):
-    """Raises Mismatch("count"|"shape"|"dtype") when `actual` (a list of
-    tensors or None) does not have the form of `expected`."""
+    """Raises Mismatch("shape"|"type"|"dtype") when `actual` (a list of
+    tensors or None) does not have the form of `expected` (a different count
+    of outputs is "shape")."""
     if len(actual) != len(expected):
         raise Mismatch("shape", f"{where}: returned {len(actual)} outputs, expected {len(expected)}")
     for i, (e, a) in enumerate(zip(expected, actual)):
@@ -49,12 +50,13 @@ def error_figures(expected, actual, tolerance):
         close = torch.isclose(a, e, rtol=tolerance, atol=tolerance, equal_nan=True).all()
         exact = e.numel() < (1 << 24)  # differences in double precision where memory allows
         diff = (_widened(a, exact) - _widened(e, exact)).abs()
-        diff = diff.masked_fill(torch.isnan(a) & torch.isnan(e), 0.0)
-        diff = torch.nan_to_num(diff, nan=math.inf)
+        diff = diff.masked_fill((a == e) | (torch.isnan(a) & torch.isnan(e)), 0.0)  # equal infinities too
+        diff = torch.nan_to_num(diff, nan=math.inf, posinf=math.inf)
         magnitude = e.abs().to(diff.dtype)
         large = magnitude > tolerance
         relative = torch.where(large, diff / torch.where(large, magnitude, torch.ones_like(magnitude)),
                                torch.zeros_like(diff))
+        relative = torch.nan_to_num(relative, nan=math.inf, posinf=math.inf)  # an infinity off by an infinity
         figures.append(torch.stack([close.double(), diff.max().double(), relative.max().double()]))
     if not figures:
         return torch.tensor([1.0, 0.0, 0.0], dtype=torch.float64)

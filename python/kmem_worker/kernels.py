@@ -12,6 +12,7 @@ import functools
 import hashlib
 import importlib.abc
 import importlib.util
+import inspect
 import os
 import re
 import sys
@@ -66,18 +67,30 @@ def _load_built(folder, name):
     return module
 
 
+def _cache_may_choose_folder(load_inline, name, cpp_sources, cuda_sources, args, kwargs):
+    """Whether a call of `load_inline` leaves its build folder to the cache:
+    it names none, by keyword (None counts as none) or by position, as this
+    torch's signature places it (newer ones have SYCL arguments before it)."""
+    try:
+        passed = inspect.signature(load_inline).bind(name, cpp_sources, cuda_sources, *args, **kwargs).arguments
+    except TypeError:
+        return False  # a call torch refuses: it says why
+    if "build_directory" not in passed:
+        return True
+    return "build_directory" in kwargs and kwargs["build_directory"] is None
+
+
 def _toolchain():
     return "|".join([sys.executable, torch.__version__, str(torch.version.cuda)])
 
 
 class KernelWatch:
-    """Records the candidate's extensions and counts calls into them."""
+    """Records the candidate's kernel names and counts calls into its extensions."""
 
     def __init__(self, build_root):
         self.build_root = build_root
         self.cuda_kernel_names = set()
         self.extension_calls = 0
-        self.extensions = 0
 
     def install(self):
         """Intercepts load_inline: at once where torch.utils.cpp_extension is
@@ -98,7 +111,7 @@ class KernelWatch:
             cuda = _as_list(cuda_sources)
             watch.cuda_kernel_names |= global_function_names(cuda)
             module = None
-            if kwargs.get("build_directory") is None and len(args) < 5:
+            if _cache_may_choose_folder(original, name, cpp_sources, cuda_sources, args, kwargs):
                 folder = watch._build_directory(name, cpp_sources, cuda, args, kwargs)
                 kwargs["build_directory"] = folder
                 module = _load_built(folder, name)
@@ -106,7 +119,6 @@ class KernelWatch:
                 module = original(name, cpp_sources, cuda_sources, *args, **kwargs)
                 if kwargs.get("build_directory") is not None:
                     _mark_built(kwargs["build_directory"], module)
-            watch.extensions += 1
             return watch._count_calls(module)
 
         cpp_extension.load_inline = load_inline

@@ -1,9 +1,9 @@
 """Where a candidate's outputs go to be judged. Each output is copied as a
-plain tensor as soon as its call returns (later calls cannot change what
-was kept): into the reference's output slots (CUDA IPC, see transfer.py)
-while every output has the slot's shape, dtype and device, so nothing
-travels through the host; otherwise into copies of its own, saved to a
-file whose path the reference is given instead."""
+plain tensor when it is kept (a trial's as soon as its call returns, so
+later calls cannot change it): into the reference's output slots (CUDA
+IPC, see transfer.py) while every output has the slot's shape, dtype and
+device, so nothing travels through the host; otherwise into copies of its
+own, saved to a file whose path the reference is given instead."""
 import torch
 
 from . import problem

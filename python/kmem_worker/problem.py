@@ -16,8 +16,9 @@ def strict_fp32():
     picks, which changes with the memory free (a correct candidate was
     rejected under load: docs/benchmarks.md, L2_072). The candidate worker
     calls it before the candidate's code runs (its guards then see it switch
-    TF32 back on); the reference worker once a problem is built, before its
-    outputs are computed."""
+    TF32 back on); the reference worker before each problem's code runs and
+    again once the problem is built, so that one switching TF32 on leaves it
+    on neither for its own outputs nor for the next problem."""
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.set_float32_matmul_precision("highest")
@@ -49,7 +50,8 @@ def draw_inputs(problem, seed, device):
         try:
             with torch.device(device):
                 return to_device(problem.get_inputs(), device)
-        except Exception:  # a problem that builds inputs on the CPU on purpose
+        except Exception as error:  # a problem that builds inputs on the CPU on purpose
+            print(f"kmem: inputs drawn on the CPU instead: {type(error).__name__}: {error}", file=sys.stderr)
             torch.manual_seed(seed)
     return to_device(problem.get_inputs(), device)
 
@@ -79,8 +81,8 @@ def build_reference_model(model_class, init_inputs, init_seed, device):
     if device == "cuda":
         try:
             return build_model(model_class, init_inputs, init_seed, device, True), True
-        except Exception:  # a problem that builds on the CPU on purpose
-            pass
+        except Exception as error:  # a problem that builds on the CPU on purpose
+            print(f"kmem: model built on the CPU instead: {type(error).__name__}: {error}", file=sys.stderr)
     return build_model(model_class, init_inputs, init_seed, device, False), False
 
 

@@ -26,13 +26,12 @@ PREPARE_PROBES = 3
 class Reference:
     def __init__(self, cmd, channel, clock, host):
         self.device = cmd["device"]
-        self.module_name = f"kmem_problem_{cmd['ref']}"
+        self.module_name = module_name(cmd["ref"])
+        problem.strict_fp32()  # before the problem's code and after it (problem.strict_fp32)
         module = problem.load_module(cmd["problem"], self.module_name)
         init_inputs = list(module.get_init_inputs())
         self.model, init_on_device = problem.build_reference_model(
             module.Model, init_inputs, cmd["init_seed"], self.device)
-        # Once per problem, after its own code ran: the worker serves many, and
-        # one that switched TF32 on must not leave it on for itself or the next.
         problem.strict_fp32()
         clock.lap("load")
         trials, spec = cmd["trials"], cmd["timing"]
@@ -141,7 +140,10 @@ class Reference:
                 raise ValueError(f"no output slots were shared with {folder}")
             return shared.slots["trials"], shared.slots["timed"]
         saved = torch.load(outputs, map_location=self.device, weights_only=True)
-        return saved["trials"], saved["timed"]
+        trials, timed = saved["trials"], saved["timed"]
+        if not (_calls_of_tensors(trials) and _calls_of_tensors(timed)):
+            raise ValueError(f"{outputs} holds no list of outputs per call")
+        return trials, timed
 
     def judge(self, folder, outputs, inputs_changed, tolerance):
         """The facts of one candidate's outputs (see candidate_outputs) and
@@ -169,7 +171,7 @@ class Reference:
             if failed is not None:
                 raise compare.Mismatch("values", f"trial {failed}: values differ beyond tolerance {tolerance:g}")
             if len(timed) != len(self.expected_timed):
-                raise compare.Mismatch("timed", "outputs of timed calls are missing")
+                raise compare.Mismatch("missing", "outputs of timed calls are missing")
             for i, (expected, actual) in enumerate(zip(self.expected_timed, timed)):
                 compare.check_structure(expected, actual, f"timed set {i}")
             figures = compare.read_calls(self.expected_timed, timed, tolerance)
@@ -181,9 +183,21 @@ class Reference:
         return {**verdict, "correct": True}
 
 
+def _calls_of_tensors(calls):
+    """Whether `calls`, read from a file the candidate wrote, is a list of
+    calls, each a list of its outputs (tensors, or None for any other value)."""
+    return isinstance(calls, list) and all(
+        isinstance(call, list) and all(v is None or isinstance(v, torch.Tensor) for v in call) for call in calls)
+
+
 def finite(verdict):
     """The verdict with infinite errors capped (JSON has no infinity)."""
     return {k: min(v, 1e308) if isinstance(v, float) else v for k, v in verdict.items()}
+
+
+def module_name(handle):
+    """The name the problem held under `handle` is imported as."""
+    return f"kmem_problem_{handle}"
 
 
 def free_memory():
@@ -225,7 +239,14 @@ def prepare(references, cmd, channel, clock, host):
     host.learn(facts_cache.remembered_host_probe(cmd.get("facts_cache")))
     for _ in range(PREPARE_PROBES):
         host.sample()
-    reference = references[handle] = Reference(cmd, channel, clock, host)
+    try:
+        reference = references[handle] = Reference(cmd, channel, clock, host)
+    except Exception:
+        # What the failed preparation loaded and allocated goes now: the
+        # orchestrator drops a handle this worker does not hold.
+        sys.modules.pop(module_name(handle), None)
+        free_memory()
+        raise
     channel.send("ready", reference_ms=reference.reference_ms, cached=not reference.measured,
                  timing_steady=reference.steady, host_probe_ms=host.fastest_ms,
                  degenerate=reference.degenerate(cmd["tolerance"]), seconds=clock.seconds)

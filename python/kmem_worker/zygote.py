@@ -70,6 +70,8 @@ def _fork_worker(worker, request, fds, requests):
                 _become_worker(worker, request, fds, requests)
             _set_group(pid)
             os.write(report_write, str(pid).encode())
+        except BaseException:
+            traceback.print_exc()  # why no pid comes: to the zygote's log
         finally:
             os._exit(0)
     os.close(report_write)

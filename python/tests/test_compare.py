@@ -43,6 +43,14 @@ class ErrorsTest(unittest.TestCase):
         self.assertFalse(close)
         self.assertTrue(math.isinf(worst_abs))
 
+    def test_equal_infinities_are_equal_and_opposite_ones_infinitely_apart(self):
+        e = torch.tensor([float("inf"), -float("inf"), 2.0])
+        self.assertEqual(compare.errors([e], [e.clone()], TOL), (True, 0.0, 0.0))
+        close, worst_abs, worst_rel = compare.errors([e], [-e], TOL)
+        self.assertFalse(close)
+        self.assertTrue(math.isinf(worst_abs))
+        self.assertTrue(math.isinf(worst_rel), "no NaN that a max() would drop")
+
     def test_integer_outputs_must_be_equal(self):
         e = torch.arange(5)
         self.assertEqual(compare.errors([e], [e.clone()], TOL), (True, 0.0, 0.0))

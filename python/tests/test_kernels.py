@@ -1,9 +1,12 @@
 """Counting the candidate's own Triton launches and matching kernel names,
 with a stand-in for triton.runtime.jit (Triton needs a GPU); intercepting
-load_inline whether or not torch.utils.cpp_extension was imported first."""
+load_inline whether or not torch.utils.cpp_extension was imported first,
+and giving it the shared build folder unless the call names its own."""
+import inspect
 import os
 import subprocess
 import sys
+import tempfile
 import types
 import unittest
 from unittest import mock
@@ -115,6 +118,45 @@ class InterceptLoadInlineTest(unittest.TestCase):
             self.assertIs(cpp_extension.load_inline.__wrapped__, original)
         finally:
             cpp_extension.load_inline = original
+
+
+class BuildCacheTest(unittest.TestCase):
+    """load_inline calls that name no build folder get the cache's, by
+    keyword or by position, in this torch's signature of load_inline."""
+
+    def setUp(self):
+        from torch.utils import cpp_extension
+        self.cpp_extension, self.original = cpp_extension, cpp_extension.load_inline
+        self.folders = []
+        signature = inspect.signature(self.original)
+
+        def fake(*args, **kwargs):
+            self.folders.append(signature.bind(*args, **kwargs).arguments.get("build_directory"))
+            return types.SimpleNamespace()
+        fake.__signature__ = signature
+        cpp_extension.load_inline = fake
+        self.root = tempfile.TemporaryDirectory()
+        kernels.KernelWatch(self.root.name).install()
+        self.before_folder = list(signature.parameters).index("build_directory")
+
+    def tearDown(self):
+        self.cpp_extension.load_inline = self.original
+        self.root.cleanup()
+
+    def test_a_call_naming_no_folder_gets_the_caches(self):
+        load_inline = self.cpp_extension.load_inline
+        load_inline("m", "int f();")
+        load_inline("m", "int f();", None, *([None] * (self.before_folder - 3)))  # every argument before it
+        load_inline("m", "int f();", build_directory=None)
+        self.assertEqual(len(self.folders), 3)
+        for folder in self.folders:
+            self.assertTrue(folder and folder.startswith(self.root.name), folder)
+
+    def test_a_folder_named_by_keyword_or_position_is_kept(self):
+        load_inline = self.cpp_extension.load_inline
+        load_inline("m", "int f();", build_directory="/mine")
+        load_inline("m", "int f();", None, *([None] * (self.before_folder - 3)), "/theirs")
+        self.assertEqual(self.folders, ["/mine", "/theirs"])
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ inputs, kept when only the time is measured again, and never a reason for a
 second answer."""
 import json
 import os
+import sys
 import tempfile
 import unittest
 from unittest import mock
@@ -43,10 +44,6 @@ def prepare(handle, problem):
     return {"cmd": "prepare", "ref": handle, "problem": os.path.join(PROBLEMS, problem), "device": "cpu",
             "init_seed": 1, "secret_seed": 2, "trials": 2, "timing": {"warmup": 1, "iters": 2, "sets": 1},
             "tolerance": 1e-4}
-
-
-def fail_if_called(*_):
-    raise AssertionError("the roofline floor was computed")
 
 
 def cache_entry(command):
@@ -93,8 +90,9 @@ class ServeTest(unittest.TestCase):
 
     def test_a_time_measured_again_keeps_the_stored_roofline_floor(self):
         command = prepare(1, "scale_add.py")
+        counted = mock.Mock(return_value=1.0)
         with tempfile.TemporaryDirectory() as folder, \
-                mock.patch.object(reference.roofline, "problem_floor_ms", fail_if_called):
+                mock.patch.object(reference.roofline, "problem_floor_ms", counted):
             command["facts_cache"] = os.path.join(folder, "cache")
             scratch = os.path.join(folder, "candidate")
             os.mkdir(scratch)
@@ -107,6 +105,7 @@ class ServeTest(unittest.TestCase):
             self.assertNotEqual(stored["reference_ms"], 9.0, "the new time is stored")
             self.assertEqual(stored["steady"], events[0]["timing_steady"])
             self.assertEqual(stored["roofline_ms"], 123.0, "the floor is not computed again")
+            counted.assert_not_called()
 
     def test_retiming_computes_the_floor_again(self):
         command = {**prepare(1, "scale_add.py"), "retime": True}
@@ -156,9 +155,25 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(events, [{"event": "dropped"}])
 
     def test_a_problem_that_fails_to_load_leaves_its_handle_free(self):
+        events = self.serve([prepare(1, "raises_on_load.py")])
+        self.assertEqual([e["event"] for e in events], ["error"])
+        self.assertIn("this problem cannot be built", events[0]["message"])
+        self.assertNotIn(reference.module_name(1), sys.modules, "its module is not left behind")
         events = self.serve([prepare(1, "raises_on_load.py"), prepare(1, "scale_add.py")])
         self.assertEqual([e["event"] for e in events], ["error", "ready"])
-        self.assertIn("this problem cannot be built", events[0]["message"])
+
+    def test_a_file_of_outputs_that_is_no_list_of_tensors_per_call_is_unreadable(self):
+        with tempfile.TemporaryDirectory() as folder:
+            scratch = os.path.join(folder, "candidate")
+            os.mkdir(scratch)
+            outputs = os.path.join(scratch, "outputs.pt")
+            torch.save({"trials": [[1], [2]], "timed": [[3]]}, outputs)
+            events = self.serve([prepare(1, "scale_add.py"), {"cmd": "share", "ref": 1, "folder": scratch},
+                                 {"cmd": "judge", "ref": 1, "folder": scratch, "outputs": outputs,
+                                  "inputs_changed": [False, False], "tolerance": 1e-4}])
+        self.assertEqual([e["event"] for e in events], ["ready", "shared", "verdict"])
+        self.assertFalse(events[2]["correct"])
+        self.assertEqual(events[2]["failure"], "unreadable", events[2]["detail"])
 
     def test_a_problem_that_switches_tf32_on_is_computed_in_fp32_and_leaves_it_off(self):
         with open(os.path.join(PROBLEMS, "scale_add.py")) as source:
