@@ -13,7 +13,8 @@
 namespace kmem {
 
 // One rejection: a stable code, its message, and where the offence is
-// (1-based line and byte column in the checked text). no_code_block has no
+// (1-based line and byte column in the checked text, lines counted as CPython
+// counts them: "\r\n" and a lone '\r' end a line). no_code_block has no
 // place (0, 0); no_model_new points at the start of the file (1, 1).
 struct Verdict {
   std::string code;
@@ -27,7 +28,9 @@ struct Verdict {
 enum class Action { kNone, kCheck, kSubmit };
 
 // What a reply holds. The candidate is the last complete ```python block
-// (block_index of block_count complete blocks, both counted from 0 / 1);
+// (block_index of block_count complete blocks, both counted from 0 / 1; a
+// block opened by a longer fence, ````python, closes at a line of at least
+// as many backticks);
 // first_line is the reply line where its code starts, to map verdict lines
 // back onto the reply. A reply without a complete block has the verdict
 // no_code_block and an empty source.
@@ -54,7 +57,8 @@ class Checker {
 
   // Every offence of the static rules, in source order; empty when the
   // candidate is clean. A syntax error is the only verdict when there is
-  // one. The rules assume an fp32 problem (KernelBench's): reduced precision
+  // one, and so is a coding declaration naming anything but UTF-8
+  // (unreadable_source: CPython would read other text). The rules assume an fp32 problem (KernelBench's): reduced precision
   // is an offence.
   std::vector<Verdict> check_source(std::string_view python_source);
 

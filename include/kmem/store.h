@@ -25,7 +25,8 @@ Result<Memory> parse_memory_json(std::string_view text, const std::string& sourc
 std::string memory_to_json(const Memory& memory);
 
 // Loads a store from `path`: a kmem-memory-store/1 JSON file or a kmem
-// database (recognised by the SQLite header).
+// database (recognised by the SQLite header, opened with open_existing).
+// Loading never changes the file.
 Result<Memory> load_memory(const std::string& path);
 
 // A kmem database: SQLite in WAL mode, schema versioned by PRAGMA user_version.
@@ -33,6 +34,12 @@ class Database {
  public:
   // Opens `path`, creating it and migrating its schema to the current version.
   static Result<Database> open(const std::string& path);
+
+  // Opens an existing kmem database for reading only: the file is never
+  // changed (an older schema is migrated in a private in-memory copy). Refuses
+  // an SQLite file that is no kmem database and a newer schema. replace and
+  // upsert_problems fail on a database opened this way.
+  static Result<Database> open_existing(const std::string& path);
 
   Database(Database&&) noexcept;
   Database& operator=(Database&&) noexcept;

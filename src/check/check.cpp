@@ -1,12 +1,16 @@
-// The Checker: parses the candidate with its parser, reports the first syntax
-// error if there is one, else flattens the tree (one cursor walk), gathers the
-// file's facts from the nodes and offers every named node to the rules that
-// look at its type.
+// The Checker: reads the candidate as CPython would (newlines, coding
+// declaration), parses it with its parser, reports the first syntax error if
+// there is one, else flattens the tree (one cursor walk), gathers the file's
+// facts from the nodes and offers every named node to the rules that look at
+// its type.
 #include <algorithm>
+#include <string>
+#include <utility>
 
 #include "context.h"
 #include "grammar.h"
 #include "kmem/check.h"
+#include "python_text.h"
 #include "rules.h"
 #include "syntax_tree.h"
 
@@ -22,7 +26,13 @@ std::string describe_error(const SyntaxTree& tree, TSNode error) {
   if (ts_node_is_missing(error)) return "missing '" + std::string(ts_node_type(error)) + "'";
   std::string_view text = tree.text(error);
   text = text.substr(0, text.find('\n'));
-  return "unexpected '" + check_internal::written(text.substr(0, 40)) + "'";
+  return "unexpected '" + check_internal::written(check_internal::utf8_prefix(text, 40)) + "'";
+}
+
+// A finding's place: its node's start, or 1:1 for the file (a null node).
+std::pair<int, int> place(const Finding& f) {
+  if (ts_node_is_null(f.at)) return {1, 1};
+  return {check_internal::line_of(f.at), check_internal::column_of(f.at)};
 }
 
 }  // namespace
@@ -44,7 +54,16 @@ Checker::Checker(Checker&&) noexcept = default;
 Checker& Checker::operator=(Checker&&) noexcept = default;
 
 std::vector<Verdict> Checker::check_source(std::string_view python_source) {
-  SyntaxTree tree(state_->parser.get(), python_source);
+  std::string translated;  // only for a source holding '\r'
+  std::string_view text = check_internal::python_newlines(python_source, translated);
+  if (auto coding = check_internal::foreign_coding(text)) {
+    const auto& unreadable = check_internal::kUnreadableSource;
+    return {{std::string(unreadable.code),
+             check_internal::fill(unreadable.message, "target",
+                                  "coding declaration '" + coding->name + "'"),
+             coding->line, coding->column}};
+  }
+  SyntaxTree tree(state_->parser.get(), text);
   if (auto error = tree.first_error()) {
     const auto& syntax = check_internal::kSyntaxError;
     return {{std::string(syntax.code),
@@ -65,10 +84,11 @@ std::vector<Verdict> Checker::check_source(std::string_view python_source) {
     for (const check_internal::Rule* rule : rules) {
       findings.clear();
       rule->match(context, findings);
-      for (const Finding& f : findings)
+      for (const Finding& f : findings) {
+        auto [line, column] = place(f);
         verdicts.push_back({std::string(rule->code),
-                            check_internal::fill(rule->message, "target", f.target),
-                            check_internal::line_of(f.at), check_internal::column_of(f.at)});
+                            check_internal::fill(rule->message, "target", f.target), line, column});
+      }
     }
   }
   // The buffer is kept for the next file unless it grew large (2.5 MB).

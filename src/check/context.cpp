@@ -139,6 +139,38 @@ FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) {
     if (!ts_node_is_null(target) && pattern_binds(tree, target, "self"))
       self_rebinds_.push_back(ts_node_start_byte(node));
   }
+  // Whether `self` is the receiver is decided once per function binding
+  // `self` and inherited by the nodes inside it (a parent comes before its
+  // children), so that no rule walks the chain of parents.
+  self_receiver_.assign(nodes.size(), false);
+  for (uint32_t i = 1; i < nodes.size(); ++i) {
+    TSSymbol symbol = nodes[i].named ? nodes[i].symbol : 0;
+    self_receiver_[i] = self_receiver_[nodes[i].parent];
+    if (symbol != g.function_definition && symbol != g.lambda) continue;
+    std::vector<std::string_view> params = parameter_names(tree, nodes[i].node);
+    if (std::find(params.begin(), params.end(), "self") == params.end()) continue;
+    self_receiver_[i] = symbol == g.function_definition && params.front() == "self" &&
+                        is_method(tree, nodes, i);
+  }
+}
+
+bool FileFacts::is_method(const SyntaxTree& tree, std::span<const FlatNode> nodes,
+                          uint32_t i) const {
+  const Grammar& g = python_grammar();
+  TSNode node = nodes[i].node;
+  auto parent_of = [nodes](uint32_t n) { return nodes[n].parent; };
+  uint32_t up = i;
+  bool is_static = false;
+  if (nodes[parent_of(up)].symbol == g.decorated_definition) {
+    TSNode decorated = nodes[parent_of(up)].node;
+    is_static = decorated_as(tree, decorated, "staticmethod") ||
+                decorated_as(tree, decorated, "classmethod");
+    up = parent_of(up);
+  }
+  bool in_class = up != 0 && parent_of(up) != 0 && nodes[parent_of(up)].symbol == g.block &&
+                  nodes[parent_of(parent_of(up))].symbol == g.class_definition;
+  return in_class && !is_static &&
+         !rebinds_self_within(ts_node_start_byte(node), ts_node_end_byte(node));
 }
 
 std::string_view FileFacts::binding(std::string_view local) const {
@@ -151,15 +183,36 @@ bool FileFacts::rebinds_self_within(uint32_t begin, uint32_t end) const {
   return it != self_rebinds_.end() && *it < end;
 }
 
+bool Context::attribute_read(TSNode node, TSNode* object, std::string_view* name) const {
+  const Grammar& g = grammar_;
+  TSSymbol symbol = ts_node_symbol(node);
+  if (symbol == g.attribute) {
+    *object = field(node, g.field_object);
+    TSNode attribute = field(node, g.field_attribute);
+    if (ts_node_is_null(*object) || ts_node_is_null(attribute)) return false;
+    *name = text(attribute);
+    return true;
+  }
+  if (symbol != g.call) return false;
+  TSNode function = field(node, g.field_function);
+  if (ts_node_is_null(function) || ts_node_symbol(function) != g.identifier) return false;
+  std::string_view callee = text(function);
+  std::string_view bound = facts_.binding(callee);
+  if ((bound.empty() ? callee : bound) != "getattr" || !ts_node_is_null(unpacked_argument(node)))
+    return false;
+  *object = positional_argument(node, 0);
+  TSNode literal = positional_argument(node, 1);
+  return !ts_node_is_null(*object) && !ts_node_is_null(literal) && string_literal(literal, name);
+}
+
 std::string Context::qualified_name(TSNode expr) const {
   const Grammar& g = grammar_;
   // The head identifier first: most chains (`self.conv`, `x.shape`) are not
   // bound to anything and end there, without allocating.
   TSNode node = expr;
-  while (ts_node_symbol(node) == g.attribute) {
-    node = field(node, g.field_object);
-    if (ts_node_is_null(node)) return {};
-  }
+  TSNode object;
+  std::string_view name;
+  while (attribute_read(node, &object, &name)) node = object;
   if (ts_node_symbol(node) != g.identifier) return {};
   std::string_view head = text(node);
   std::string_view bound = facts_.binding(head);
@@ -169,11 +222,9 @@ std::string Context::qualified_name(TSNode expr) const {
   }
   std::vector<std::string_view> attributes;  // from the last one back
   size_t size = bound.size();
-  for (node = expr; ts_node_symbol(node) == g.attribute; node = field(node, g.field_object)) {
-    TSNode attribute = field(node, g.field_attribute);
-    if (ts_node_is_null(attribute)) return {};
-    attributes.push_back(text(attribute));
-    size += 1 + attributes.back().size();
+  for (node = expr; attribute_read(node, &object, &name); node = object) {
+    attributes.push_back(name);
+    size += 1 + name.size();
   }
   std::string out;
   out.reserve(size);
@@ -186,11 +237,20 @@ const std::string& Context::reference_name() const {
   if (reference_done_) return reference_;
   reference_done_ = true;
   const Grammar& g = grammar_;
-  if (symbol() != g.identifier && symbol() != g.attribute) return reference_;
+  TSNode object;
+  std::string_view name;
+  if (symbol() != g.identifier && symbol() != g.attribute &&
+      !(symbol() == g.call && attribute_read(node(), &object, &name)))
+    return reference_;
   TSSymbol parent = parent_symbol();
   if (parent == g.attribute || parent == g.dotted_name || parent == g.aliased_import)
     return reference_;
   if (parent == g.keyword_argument && ts_node_eq(field(this->parent(), g.field_name), node()))
+    return reference_;
+  // The object of a literal getattr is part of that longer name.
+  if (parent == g.argument_list &&
+      attribute_read(nodes_[nodes_[nodes_[index_].parent].parent].node, &object, &name) &&
+      ts_node_eq(object, node()))
     return reference_;
   reference_ = qualified_name(node());
   return reference_;
@@ -252,7 +312,8 @@ bool Context::string_literal(TSNode node, std::string_view* content) const {
     TSSymbol symbol = ts_node_symbol(part);
     if (symbol == g.interpolation) return false;
     if (symbol == g.string_content) {
-      if (!result.empty()) return false;
+      // An escape (`"\x5f_class__"`) makes the value differ from the text.
+      if (!result.empty() || ts_node_named_child_count(part) > 0) return false;
       result = text(part);
     }
   }
@@ -260,33 +321,33 @@ bool Context::string_literal(TSNode node, std::string_view* content) const {
   return true;
 }
 
-bool Context::self_is_method_receiver() const {
+TSNode Context::positional_argument(TSNode call, uint32_t index) const {
   const Grammar& g = grammar_;
-  auto parent_of = [this](uint32_t i) { return nodes_[i].parent; };
-  for (uint32_t i = index_;; i = parent_of(i)) {
-    TSSymbol symbol = nodes_[i].symbol;
-    if (symbol == g.function_definition || symbol == g.lambda) {
-      TSNode node = nodes_[i].node;
-      std::vector<std::string_view> params = parameter_names(tree_, node);
-      if (std::find(params.begin(), params.end(), "self") != params.end()) {
-        if (symbol == g.lambda || params.front() != "self") return false;
-        uint32_t up = i;
-        bool is_static = false;
-        if (up != 0 && nodes_[parent_of(up)].symbol == g.decorated_definition) {
-          TSNode decorated = nodes_[parent_of(up)].node;
-          is_static = decorated_as(tree_, decorated, "staticmethod") ||
-                      decorated_as(tree_, decorated, "classmethod");
-          up = parent_of(up);
-        }
-        bool in_class = up != 0 && parent_of(up) != 0 &&
-                        nodes_[parent_of(up)].symbol == g.block &&
-                        nodes_[parent_of(parent_of(up))].symbol == g.class_definition;
-        return in_class && !is_static &&
-               !facts_.rebinds_self_within(ts_node_start_byte(node), ts_node_end_byte(node));
-      }
-    }
-    if (i == 0) return false;
+  TSNode arguments = field(call, g.field_arguments);
+  if (ts_node_is_null(arguments) || ts_node_symbol(arguments) != g.argument_list) return TSNode{};
+  uint32_t n = ts_node_named_child_count(arguments);
+  for (uint32_t i = 0; i < n; ++i) {
+    TSNode a = ts_node_named_child(arguments, i);
+    TSSymbol symbol = ts_node_symbol(a);
+    if (ts_node_is_extra(a) || symbol == g.keyword_argument || symbol == g.list_splat ||
+        symbol == g.dictionary_splat)
+      continue;
+    if (index-- == 0) return a;
   }
+  return TSNode{};
+}
+
+TSNode Context::unpacked_argument(TSNode call) const {
+  const Grammar& g = grammar_;
+  TSNode arguments = field(call, g.field_arguments);
+  if (ts_node_is_null(arguments) || ts_node_symbol(arguments) != g.argument_list) return TSNode{};
+  uint32_t n = ts_node_named_child_count(arguments);
+  for (uint32_t i = 0; i < n; ++i) {
+    TSNode a = ts_node_named_child(arguments, i);
+    TSSymbol symbol = ts_node_symbol(a);
+    if (symbol == g.list_splat || symbol == g.dictionary_splat) return a;
+  }
+  return TSNode{};
 }
 
 std::string written(std::string_view text) {
@@ -294,13 +355,18 @@ std::string written(std::string_view text) {
   std::string out;
   for (char c : text) {
     if (std::isspace(static_cast<unsigned char>(c)) || c == '\\') continue;
-    if (out.size() == kMax) {
-      out += "...";
-      break;
-    }
+    if (out.size() > kMax) break;
     out.push_back(c);
   }
+  if (out.size() > kMax) out = std::string(utf8_prefix(out, kMax)) + "...";
   return out;
+}
+
+std::string_view utf8_prefix(std::string_view text, size_t max) {
+  if (text.size() <= max) return text;
+  // Back off over continuation bytes (10xxxxxx) to the start of a character.
+  while (max > 0 && (static_cast<unsigned char>(text[max]) & 0xC0) == 0x80) --max;
+  return text.substr(0, max);
 }
 
 }  // namespace kmem::check_internal

@@ -1,6 +1,6 @@
 // What a rule may know when it looks at one node: the file's import bindings
 // (so that aliases resolve to qualified names), whether it defines ModelNew,
-// where `self` is rebound, and the node's ancestors.
+// where `self` is the method's receiver, and the node's ancestors.
 #pragma once
 
 #include <span>
@@ -24,8 +24,10 @@ class FileFacts {
   // alias assignment (`c = torch.cuda`); empty when none.
   std::string_view binding(std::string_view local) const;
   bool defines_model_new() const { return defines_model_new_; }
-  // Whether `self` is rebound (assigned, a loop target...) in [begin, end).
-  bool rebinds_self_within(uint32_t begin, uint32_t end) const;
+  // Whether `self`, seen at nodes[index], is the first parameter of the
+  // innermost function binding `self`, that function being a method of a
+  // class (not a static or class method) that does not rebind `self`.
+  bool self_is_method_receiver(uint32_t index) const { return self_receiver_[index]; }
 
  private:
   struct Hash {
@@ -34,7 +36,14 @@ class FileFacts {
   };
   std::unordered_map<std::string, std::string, Hash, std::equal_to<>> bindings_;
   std::vector<uint32_t> self_rebinds_;  // start bytes, ascending
+  std::vector<bool> self_receiver_;     // per node: self_is_method_receiver
   bool defines_model_new_ = false;
+
+  // Whether `self` is rebound (assigned, a loop target...) in [begin, end).
+  bool rebinds_self_within(uint32_t begin, uint32_t end) const;
+  // Whether the function nodes[i] is a method (directly in a class body, not
+  // a static or class method) that does not rebind `self`.
+  bool is_method(const SyntaxTree& tree, std::span<const FlatNode> nodes, uint32_t i) const;
 };
 
 // An imported name as written in an import statement, fully qualified.
@@ -61,27 +70,34 @@ class Context {
   TSSymbol parent_symbol() const { return index_ == 0 ? 0 : nodes_[nodes_[index_].parent].symbol; }
 
   // "threading.Thread" for `th.Thread` after `import threading as th`; bare
-  // builtins resolve to their own name; empty when `expr` is no resolvable
-  // dotted name.
+  // builtins resolve to their own name; `getattr(x, "a")` reads as `x.a`
+  // ("torch.cuda.Stream" for `getattr(torch.cuda, "Stream")`); empty when
+  // `expr` is no resolvable dotted name.
   std::string qualified_name(TSNode expr) const;
   // The names the current node imports when it is an import statement;
   // empty otherwise. Computed once per node.
   const std::vector<ImportedName>& imported_names() const;
   // The qualified name of the current node when it is a whole name reference
-  // (an identifier or attribute chain not part of a longer chain nor of an
-  // import); empty otherwise. Computed once per node.
+  // (an identifier, attribute chain or literal getattr not part of a longer
+  // chain nor of an import); empty otherwise. Computed once per node.
   const std::string& reference_name() const;
   // The qualified name of the function the current node calls when it is a
   // call; empty otherwise. Computed once per node.
   const std::string& callee_name() const;
 
-  // Whether `node` is a plain string literal (no interpolation, not
-  // concatenated); its content goes to `content`.
+  // Whether `node` is a plain string literal (no interpolation, no escape
+  // sequence, not concatenated); its content goes to `content`.
   bool string_literal(TSNode node, std::string_view* content) const;
 
-  // Whether `self`, seen inside the current node, is the first parameter of
-  // the enclosing method of a class (not rebound, not a static method).
-  bool self_is_method_receiver() const;
+  // The n-th positional argument (0-based) of `call`, or a null node;
+  // unpacked arguments (*a, **k) are not counted.
+  TSNode positional_argument(TSNode call, uint32_t index) const;
+  // The first unpacked argument (*a or **k) of `call`, or a null node.
+  TSNode unpacked_argument(TSNode call) const;
+
+  // Whether `self`, seen at the current node, is the method's receiver
+  // (FileFacts::self_is_method_receiver).
+  bool self_is_method_receiver() const { return facts_.self_is_method_receiver(index_); }
 
  private:
   const Grammar& grammar_;
@@ -89,6 +105,12 @@ class Context {
   const FileFacts& facts_;
   std::span<const FlatNode> nodes_;
   uint32_t index_;
+
+  // Whether `node` reads an attribute by a name known here: `obj.name`, or
+  // `getattr(obj, "name")` (the builtin, a plain literal name, nothing
+  // unpacked); its parts go to `object` and `name`.
+  bool attribute_read(TSNode node, TSNode* object, std::string_view* name) const;
+
   mutable bool reference_done_ = false;
   mutable bool callee_done_ = false;
   mutable bool imports_done_ = false;
@@ -97,7 +119,12 @@ class Context {
   mutable std::vector<ImportedName> imports_;
 };
 
-// The target `m.conv1` as written, without whitespace, shortened when long.
+// The target `m.conv1` as written, without whitespace, shortened when long
+// (on a UTF-8 character boundary).
 std::string written(std::string_view text);
+
+// The longest prefix of `text` of at most `max` bytes that does not end
+// inside a UTF-8 character.
+std::string_view utf8_prefix(std::string_view text, size_t max);
 
 }  // namespace kmem::check_internal

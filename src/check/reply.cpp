@@ -1,6 +1,7 @@
 // Reads an agent's reply: finds the ```python fenced blocks and the action
-// line. Markdown fences only: a line starting with ``` opens a block (its
-// info string names the language) and a bare ``` line closes it.
+// line. Markdown fences only: a line starting with three or more backticks
+// opens a block (its info string names the language) and a line of only
+// backticks, at least as many, closes it.
 #include <algorithm>
 #include <cctype>
 #include <string>
@@ -15,6 +16,11 @@ std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
   return s;
+}
+
+// The number of backticks `line` starts with (a fence from 3 on).
+size_t backticks(std::string_view line) {
+  return std::min(line.find_first_not_of('`'), line.size());
 }
 
 bool is_python_info(std::string_view info) {
@@ -50,6 +56,7 @@ Reply parse_reply(std::string_view text) {
   State state = State::kOutside;
   std::string block;
   int block_first_line = 0;
+  size_t fence_length = 0;  // the open block's fence
   int line_number = 0;
   size_t pos = 0;
   while (pos < text.size()) {
@@ -59,12 +66,16 @@ Reply parse_reply(std::string_view text) {
     pos = end + 1;
     ++line_number;
     std::string_view line = trim(raw);
-    bool fence = line.starts_with("```");
+    size_t run = backticks(line);
+    bool fence = run >= 3;
+    // Inside a block: only backticks, at least as many as opened it.
+    bool closes = run >= fence_length && run == line.size();
     switch (state) {
       case State::kOutside:
         if (fence) {
-          bool python = is_python_info(trim(line.substr(3)));
+          bool python = is_python_info(trim(line.substr(run)));
           state = python ? State::kInPython : State::kInOther;
+          fence_length = run;
           block.clear();
           block_first_line = line_number + 1;
         } else if (Action a = action_of(line); a != Action::kNone) {
@@ -72,7 +83,7 @@ Reply parse_reply(std::string_view text) {
         }
         break;
       case State::kInPython:
-        if (fence && trim(line.substr(3)).empty()) {
+        if (closes) {
           reply.source = block;
           reply.block_index = reply.block_count++;
           reply.first_line = block_first_line;
@@ -83,7 +94,7 @@ Reply parse_reply(std::string_view text) {
         }
         break;
       case State::kInOther:
-        if (fence && trim(line.substr(3)).empty()) state = State::kOutside;
+        if (closes) state = State::kOutside;
         break;
     }
   }

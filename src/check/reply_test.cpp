@@ -46,6 +46,19 @@ TEST(ParseReply, OtherLanguageBlocksAreSkippedWhole) {
   EXPECT_EQ(reply.block_count, 1);
 }
 
+// A fence of more backticks closes only at a line of at least as many, so
+// that a block may quote ``` lines (CommonMark).
+TEST(ParseReply, LongerFencesCloseOnAsManyBackticks) {
+  Reply reply = parse_reply("````python\nx = 1\n```\ny = 2\n````\nACTION: CHECK\n");
+  EXPECT_TRUE(reply.verdicts.empty());
+  EXPECT_EQ(reply.source, "x = 1\n```\ny = 2\n");
+  EXPECT_EQ(reply.block_count, 1);
+  EXPECT_EQ(reply.action, Action::kCheck);
+  // A longer closing run closes a shorter fence; an unclosed one stays open.
+  EXPECT_EQ(parse_reply("```python\nz = 3\n`````\n").source, "z = 3\n");
+  EXPECT_EQ(parse_reply("````cuda\n```\n```python\nw = 4\n```\n````\n").block_count, 0);
+}
+
 TEST(CheckReply, MapsVerdictLinesOntoTheReply) {
   std::vector<Verdict> verdicts =
       check_reply("Here it is.\n\n```python\nclass ModelNew:\n    pass\nimport gc\n```\nACTION: CHECK\n");

@@ -5,6 +5,7 @@
 #include "rules.h"
 
 #include <algorithm>
+#include <cctype>
 #include <vector>
 
 #include "grammar.h"
@@ -32,7 +33,7 @@ constexpr std::string_view kPatchingNames[] = {
     "unittest.mock", "mock", "torch.library", "torch.overrides", "torch.utils._python_dispatch",
     "vars", "globals", "kmem_worker"};
 constexpr std::string_view kPatchingAttributes[] = {"__dict__", "__setattr__", "__delattr__",
-                                                    "__builtins__"};
+                                                    "__getattribute__", "__builtins__"};
 
 constexpr std::string_view kIntrospectionNames[] = {
     "gc", "inspect", "ctypes", "_ctypes", "cffi", "traceback", "tracemalloc", "dis", "mmap",
@@ -42,7 +43,7 @@ constexpr std::string_view kIntrospectionAttributes[] = {
     "f_back", "f_locals", "f_globals", "f_builtins", "f_code", "tb_frame", "gi_frame", "cr_frame",
     "ag_frame", "__globals__", "__code__", "__closure__", "__subclasses__", "__bases__", "__base__",
     "__mro__", "__self__", "__func__"};
-constexpr std::string_view kIntrospectionStrings[] = {"/proc", "/dev/mem"};
+constexpr std::string_view kIntrospectionPaths[] = {"/proc", "/dev/mem"};
 
 constexpr std::string_view kFallbackNames[] = {"contextlib.suppress"};
 
@@ -115,21 +116,37 @@ void match_strings(const Context& c, Names list, std::vector<Finding>& out) {
     if (text.find(token) != std::string_view::npos) out.push_back({c.node(), std::string(token)});
 }
 
+// String literals naming one of the paths in `list`: the path followed by
+// the end of the string or a character that cannot continue a name ("/proc/",
+// "/proc'"; not "loads/processes").
+void match_paths(const Context& c, Names list, std::vector<Finding>& out) {
+  if (c.symbol() != c.grammar().string_content) return;
+  std::string_view text = c.text(c.node());
+  auto continues_name = [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+  };
+  for (std::string_view path : list) {
+    for (size_t at = text.find(path); at != std::string_view::npos; at = text.find(path, at + 1)) {
+      size_t end = at + path.size();
+      if (end == text.size() || !continues_name(text[end])) {
+        out.push_back({c.node(), std::string(path)});
+        break;
+      }
+    }
+  }
+}
+
 // The n-th positional argument of the current call (0-based), or null.
 TSNode positional_argument(const Context& c, uint32_t index) {
-  const Grammar& g = c.grammar();
-  TSNode arguments = field(c.node(), g.field_arguments);
-  if (ts_node_is_null(arguments) || ts_node_symbol(arguments) != g.argument_list) return TSNode{};
-  uint32_t n = ts_node_named_child_count(arguments);
-  for (uint32_t i = 0; i < n; ++i) {
-    TSNode a = ts_node_named_child(arguments, i);
-    TSSymbol symbol = ts_node_symbol(a);
-    if (ts_node_is_extra(a) || symbol == g.keyword_argument || symbol == g.list_splat ||
-        symbol == g.dictionary_splat)
-      continue;
-    if (index-- == 0) return a;
-  }
-  return TSNode{};
+  return c.positional_argument(c.node(), index);
+}
+
+// The builtin `name` used as a value rather than called (`map(setattr, ...)`,
+// `f = getattr`): whatever it is later called with is out of sight.
+bool uncalled_builtin(const Context& c, std::string_view name) {
+  if (c.symbol() != c.grammar().identifier || c.reference_name() != name) return false;
+  return !(c.parent_symbol() == c.grammar().call &&
+           ts_node_eq(field(c.parent(), c.grammar().field_function), c.node()));
 }
 
 bool is_setattr_call(const Context& c) {
@@ -143,13 +160,21 @@ void defines_model(const Context& c, std::vector<Finding>& out) {
   if (!ts_node_is_null(name) && c.text(name) == "Model") out.push_back({name, ""});
 }
 
+// Reported at the start of the file (a null node), whatever comes first.
 void no_model_new(const Context& c, std::vector<Finding>& out) {
   if (c.symbol() == c.grammar().module && !c.facts().defines_model_new())
-    out.push_back({c.node(), ""});
+    out.push_back({TSNode{}, ""});
 }
 
+// getattr with a name that is not a plain, public literal, with unpacked
+// arguments (`getattr(torch, *names)`), or passed around uncalled.
 void dynamic_getattr(const Context& c, std::vector<Finding>& out) {
+  if (uncalled_builtin(c, "getattr")) out.push_back({c.node(), "getattr"});
   if (c.callee_name() != "getattr") return;
+  if (TSNode unpacked = c.unpacked_argument(c.node()); !ts_node_is_null(unpacked)) {
+    out.push_back({unpacked, written(c.text(unpacked))});
+    return;
+  }
   TSNode name = positional_argument(c, 1);
   if (ts_node_is_null(name)) return;
   std::string_view literal;
@@ -157,12 +182,29 @@ void dynamic_getattr(const Context& c, std::vector<Finding>& out) {
     out.push_back({name, written(c.text(name))});
 }
 
+// setattr/delattr with a name that is not a plain literal, with unpacked
+// arguments, or passed around uncalled.
 void dynamic_setattr(const Context& c, std::vector<Finding>& out) {
+  for (std::string_view builtin : {"setattr", "delattr"})
+    if (uncalled_builtin(c, builtin)) out.push_back({c.node(), std::string(builtin)});
   if (!is_setattr_call(c)) return;
+  if (TSNode unpacked = c.unpacked_argument(c.node()); !ts_node_is_null(unpacked)) {
+    out.push_back({unpacked, written(c.text(unpacked))});
+    return;
+  }
   TSNode name = positional_argument(c, 1);
   std::string_view literal;
   if (!ts_node_is_null(name) && !c.string_literal(name, &literal))
     out.push_back({name, written(c.text(name))});
+}
+
+// Names CPython would read differently from the checker: it folds non-ASCII
+// identifiers to NFKC (`ｇｃ` is gc), the rules match names as written.
+void non_ascii_name(const Context& c, std::vector<Finding>& out) {
+  if (c.symbol() != c.grammar().identifier) return;
+  std::string_view name = c.text(c.node());
+  if (std::any_of(name.begin(), name.end(), [](char ch) { return (ch & 0x80) != 0; }))
+    out.push_back({c.node(), "non-ASCII name '" + written(name) + "'"});
 }
 
 // Whether writing `<object>.<name>` is allowed: only a direct, non-dunder
@@ -236,7 +278,7 @@ void runtime_patching(const Context& c, std::vector<Finding>& out) {
 void introspection(const Context& c, std::vector<Finding>& out) {
   match_names(c, kIntrospectionNames, out);
   match_attributes(c, kIntrospectionAttributes, out);
-  match_strings(c, kIntrospectionStrings, out);
+  match_paths(c, kIntrospectionPaths, out);
 }
 
 // A try with an except clause, unless its body only imports (an optional
@@ -311,18 +353,18 @@ void dynamic_code(const Context& c, std::vector<Finding>& out) { match_names(c, 
 // The node types the matchers look at.
 constexpr std::string_view kModule[] = {"module"};
 constexpr std::string_view kClass[] = {"class_definition"};
-constexpr std::string_view kCall[] = {"call"};
+constexpr std::string_view kCallIdentifier[] = {"call", "identifier"};
 constexpr std::string_view kIdentifier[] = {"identifier"};
 constexpr std::string_view kTargets[] = {"assignment", "augmented_assignment", "for_statement",
                                          "for_in_clause", "as_pattern", "delete_statement", "call"};
-// match_names: imports and name references.
+// match_names: imports and name references (literal getattr calls included).
 constexpr std::string_view kNames[] = {"import_statement", "import_from_statement", "identifier",
-                                       "attribute"};
+                                       "attribute", "call"};
 // match_names and match_strings (match_attributes looks at attributes).
 constexpr std::string_view kNamesStrings[] = {"import_statement", "import_from_statement",
-                                              "identifier", "attribute", "string_content"};
+                                              "identifier", "attribute", "call", "string_content"};
 constexpr std::string_view kNamesTry[] = {"import_statement", "import_from_statement",
-                                          "identifier", "attribute", "try_statement"};
+                                          "identifier", "attribute", "call", "try_statement"};
 constexpr std::string_view kPrecision[] = {"import_statement", "import_from_statement",
                                            "identifier", "attribute", "string_content", "call",
                                            "keyword_argument"};
@@ -331,10 +373,11 @@ constexpr Rule kRules[] = {
     {"no_model_new", "the candidate defines no class named ModelNew", no_model_new, kModule},
     {"defines_model", "do not define a class named Model (the reference); define ModelNew only",
      defines_model, kClass},
+    {kUnreadableSource.code, kUnreadableSource.message, non_ascii_name, kIdentifier},
     {"dynamic_getattr", "getattr needs a literal, non-private attribute name", dynamic_getattr,
-     kCall},
+     kCallIdentifier},
     {"dynamic_setattr", "setattr and delattr need a literal attribute name (got '{target}')",
-     dynamic_setattr, kCall},
+     dynamic_setattr, kCallIdentifier},
     {"foreign_attribute_assignment",
      "assignment to attribute '{target}' is not allowed (only self.<x>)",
      foreign_attribute_assignment, kTargets},
@@ -365,6 +408,8 @@ constexpr Rule kRules[] = {
 };
 
 }  // namespace
+
+std::span<const Rule> rule_table() { return kRules; }
 
 std::span<const Rule* const> rules_for(TSSymbol symbol) {
   // Built once from the constant table and grammar, then only read.

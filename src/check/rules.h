@@ -1,7 +1,8 @@
 // The checker's rule table: one entry per rule (code, message template,
 // matcher, the node types it looks at). Adding a rule is adding one entry in
-// rules.cpp and one row in docs/verdicts.md. The two verdicts given before any rule runs (no code
-// block, syntax error) are the constants below.
+// rules.cpp and one row in docs/verdicts.md. The verdicts given before any
+// rule runs (no code block, unreadable source, syntax error) are the
+// constants below.
 #pragma once
 
 #include <span>
@@ -22,8 +23,16 @@ inline constexpr CodeMessage kNoCodeBlock{
     "no_code_block", "A reply without a ```python fenced code block was rejected by the checker."};
 // {detail} is "unexpected 'x'" or "missing ')'".
 inline constexpr CodeMessage kSyntaxError{"syntax_error", "the candidate is not valid Python: {detail}"};
+// Source that CPython would read other than as the checker does; {target}
+// says how ("coding declaration 'utf-7'", "non-ASCII name 'ｇｃ'"). Given
+// before parsing for a coding declaration, and by a rule for names.
+inline constexpr CodeMessage kUnreadableSource{
+    "unreadable_source",
+    "the candidate must be UTF-8 source with ASCII names, read alike by the checker and by Python: "
+    "{target}"};
 
-// One offence a matcher found: where, and the text that fills {target}.
+// One offence a matcher found: where (a null node for the start of the
+// file, 1:1), and the text that fills {target}.
 struct Finding {
   TSNode at;
   std::string target;
@@ -40,6 +49,9 @@ struct Rule {
   // nodes of these types only.
   std::span<const std::string_view> types;
 };
+
+// Every rule, in table order.
+std::span<const Rule> rule_table();
 
 // The rules whose types hold `symbol`, in table order.
 std::span<const Rule* const> rules_for(TSSymbol symbol);

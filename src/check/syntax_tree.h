@@ -19,7 +19,6 @@ class SyntaxTree {
   SyntaxTree(TSParser* parser, std::string_view source);
 
   TSNode root() const { return ts_tree_root_node(tree_.get()); }
-  std::string_view source() const { return source_; }
   std::string_view text(TSNode node) const;
 
   // The first ERROR or MISSING node in document order, if any.

@@ -34,6 +34,12 @@ nlohmann::json to_json(const std::vector<Verdict>& verdicts) {
   return list;
 }
 
+// JSON text; bytes that are not UTF-8 (a reply in another encoding, quoted
+// in a message) become U+FFFD instead of aborting the dump.
+std::string dump(const nlohmann::json& value) {
+  return value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 void print_text(const std::string& name, const std::vector<Verdict>& verdicts) {
   for (const Verdict& v : verdicts) {
     std::cout << name << ':';
@@ -71,11 +77,11 @@ int run_check(const CheckOptions& options) {
     if (!options.json)
       print_text(name, verdicts);
     else if (options.dir.empty())
-      std::cout << to_json(verdicts).dump(2) << '\n';
+      std::cout << dump(to_json(verdicts)) << '\n';
     else
       by_file[name] = to_json(verdicts);
   }
-  if (options.json && !options.dir.empty()) std::cout << by_file.dump(2) << '\n';
+  if (options.json && !options.dir.empty()) std::cout << dump(by_file) << '\n';
   return rejected ? kExitRejected : kExitOk;
 }
 

@@ -2,11 +2,11 @@
 // kmem-memory-store/1 JSON, to stdout by default.
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
 #include "commands.h"
+#include "files.h"
 #include "kmem/store.h"
 
 namespace kmem::cli {
@@ -24,7 +24,7 @@ int run_export(const ExportOptions& options) {
   if (!memory) return report_error("export", memory.error());
   std::string text = memory_to_json(*memory);
   if (options.out.empty()) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    if (Status s = write_stdout(text); !s) return report_error("export", s.error());
     return kExitOk;
   }
   std::ofstream out(options.out, std::ios::binary | std::ios::trunc);

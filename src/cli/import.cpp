@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "files.h"
 #include "kmem/store.h"
 
 namespace kmem::cli {
@@ -20,8 +21,9 @@ int run_import(const ImportOptions& options) {
   auto db = Database::open(options.db);
   if (!db) return report_error("import", db.error());
   if (Status s = db->replace(*memory); !s) return report_error("import", s.error());
-  fmt::print("{}: imported {} readers, {} problems, {} items from {}\n", options.db, memory->readers.size(),
-             memory->problems.size(), memory->items.size(), options.store);
+  std::string report = fmt::format("{}: imported {} readers, {} problems, {} items from {}\n", options.db,
+                                   memory->readers.size(), memory->problems.size(), memory->items.size(), options.store);
+  if (Status s = write_stdout(report); !s) return report_error("import", s.error());
   return kExitOk;
 }
 

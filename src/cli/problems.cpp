@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "files.h"
 #include "kmem/catalog.h"
 #include "kmem/store.h"
 
@@ -33,14 +34,17 @@ int run_import(const ProblemsOptions& options) {
   auto db = Database::open(options.db);
   if (!db) return report_error("problems", db.error());
   if (Status s = db->upsert_problems(problems); !s) return report_error("problems", s.error());
-  fmt::print("{}: stored {} problems from {}\n", options.db, problems.size(), options.kernelbench);
+  if (Status s = write_stdout(fmt::format("{}: stored {} problems from {}\n", options.db, problems.size(),
+                                         options.kernelbench));
+      !s)
+    return report_error("problems", s.error());
   return kExitOk;
 }
 
 int run_list(const ProblemsOptions& options) {
   if (!std::filesystem::exists(options.db))
     return report_error("problems", Error(options.db + ": no such database"));
-  auto db = Database::open(options.db);
+  auto db = Database::open_existing(options.db);
   if (!db) return report_error("problems", db.error());
   auto by_id = db->problems();
   if (!by_id) return report_error("problems", by_id.error());
@@ -49,15 +53,17 @@ int run_list(const ProblemsOptions& options) {
   std::sort(problems.begin(), problems.end(), [](const Problem& a, const Problem& b) {
     return std::pair(a.level, a.number) < std::pair(b.level, b.number);
   });
+  std::string text;
   if (options.json) {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (const Problem& p : problems)
       out.push_back({{"id", p.id}, {"level", p.level}, {"number", p.number}, {"name", p.name},
                      {"category", p.category}});
-    fmt::print("{}\n", out.dump(1));
-    return kExitOk;
+    text = out.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  } else {
+    for (const Problem& p : problems) text += fmt::format("{:<7} {} {:<15} {}\n", p.id, p.level, p.category, p.name);
   }
-  for (const Problem& p : problems) fmt::print("{:<7} {} {:<15} {}\n", p.id, p.level, p.category, p.name);
+  if (Status s = write_stdout(text); !s) return report_error("problems", s.error());
   return kExitOk;
 }
 

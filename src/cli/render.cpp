@@ -2,7 +2,6 @@
 // {policy: {reader: {problem: text}}} for the store's targets.
 #include <fmt/format.h>
 
-#include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
@@ -49,7 +48,7 @@ int run_render(const RenderArgs& args) {
         }
       }
     }
-    std::cout << dump.dump(1, ' ', false) << "\n";
+    if (Status s = write_stdout(dump.dump(1, ' ', false) + "\n"); !s) return report_error("render", s.error());
     return kExitOk;
   }
 
@@ -65,7 +64,7 @@ int run_render(const RenderArgs& args) {
     return report_error("render", Error(fmt::format("unknown problem '{}' (choose from: {})", args.problem, choices(memory->problems))));
   auto text = render(index, *pack, policy->second, args.reader, problem->second);
   if (!text) return report_error("render", text.error());
-  std::cout << *text;
+  if (Status s = write_stdout(*text); !s) return report_error("render", s.error());
   return kExitOk;
 }
 

@@ -2,8 +2,10 @@
 // the spec's memory-dump.json and covers the store's targets (else all
 // problems), one render is byte-exact without a trailing newline (from a JSON
 // store or a database), and unknown names exit 2 with one line listing the
-// valid choices.
+// valid choices; bad input (an unrelated SQLite file, a folder, a number out
+// of range) and a failed write to stdout exit 2 and change nothing.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -116,6 +118,38 @@ TEST_F(RenderCommand, UnknownNamesExit2WithTheChoices) {
   EXPECT_EQ(problem.err.rfind("kmem render: unknown problem 'L4_001' (choose from: L1_008, L1_012, ", 0), 0u);
   EXPECT_EQ(problem.err.find('\n'), problem.err.size() - 1);
   EXPECT_TRUE(policy.out.empty() && reader.out.empty() && problem.out.empty());
+}
+
+TEST_F(RenderCommand, AnUnrelatedSqliteFileIsRefusedAndLeftAsItWas) {
+  std::string path = (dir_ / "other.db").string();
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "CREATE TABLE notes(text); INSERT INTO notes VALUES ('mine');", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  std::string before = read_file(path);
+  Outcome run = kmem("render --all --store " + path);
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.err, "kmem render: " + path + ": not a kmem database\n");
+  EXPECT_EQ(read_file(path), before);
+}
+
+TEST_F(RenderCommand, BadPacksAndFailedWritesExit2WithoutACrash) {
+  std::string pack = read_file(std::string(KMEM_DATA_DIR) + "/seed/prompt-pack.json");
+  pack.replace(pack.find("\"max_pitfalls\": 6"), 17, "\"max_pitfalls\": 1e400");
+  std::ofstream(dir_ / "big.json") << pack;
+  Outcome big = kmem("render --all --pack " + (dir_ / "big.json").string());
+  EXPECT_EQ(big.exit_code, 2);
+  EXPECT_EQ(big.err.rfind("kmem render: " + (dir_ / "big.json").string() + ": malformed JSON: ", 0), 0u) << big.err;
+  Outcome folder = kmem("render --all --pack " + dir_.string());
+  EXPECT_EQ(folder.exit_code, 2);
+  EXPECT_EQ(folder.err, "kmem render: " + dir_.string() + ": is a directory\n");
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  for (const char* args : {"render --all", "render --policy fg_target --reader claude-opus-5-5 --problem L2_006"}) {
+    Outcome full = kmem(std::string(args) + " >/dev/full");
+    EXPECT_EQ(full.exit_code, 2) << args;
+    EXPECT_EQ(full.err.rfind("kmem render: stdout: write failed: ", 0), 0u) << args << ": " << full.err;
+  }
 }
 
 TEST_F(RenderCommand, UsageAndFileErrorsExit2) {

@@ -1,5 +1,7 @@
 // Runs the kmem program for import, export and problems: exit codes, the one
-// error line naming file and entry, and that a refused import changes nothing.
+// error line naming file and entry, that a refused import changes nothing,
+// that reading a database leaves it as it was, and that a failed write to
+// stdout is an error.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,8 +21,10 @@ struct Outcome {
   std::string output;  // stdout and stderr together
 };
 
-Outcome kmem(const std::string& arguments) {
-  std::string command = std::string(KMEM_BINARY) + " " + arguments + " 2>&1";
+// Runs kmem with `arguments`; stdout goes to `out` (a shell redirection
+// target), else is kept with stderr in the output.
+Outcome kmem(const std::string& arguments, const std::string& out = "") {
+  std::string command = std::string(KMEM_BINARY) + " " + arguments + (out.empty() ? " 2>&1" : " 2>&1 >" + out);
   FILE* pipe = popen(command.c_str(), "r");
   std::string output;
   char buffer[4096];
@@ -100,6 +104,44 @@ TEST_F(StoreCommands, ProblemsImportKeepsTheMemoryAndLists) {
   ASSERT_EQ(after.exit_code, 0) << after.output;
   EXPECT_NE(after.output.find("\"L1_019\""), std::string::npos);
   EXPECT_EQ(after.output.size() > before.size(), true);
+}
+
+TEST_F(StoreCommands, ReadingADatabaseLeavesItAsItWas) {
+  ASSERT_EQ(kmem("import " + seed_ + " --db " + path("a.db")).exit_code, 0);
+  std::string before = read_file(path("a.db"));
+  EXPECT_EQ(kmem("export --db " + path("a.db")).exit_code, 0);
+  EXPECT_EQ(kmem("problems list --db " + path("a.db")).exit_code, 0);
+  EXPECT_EQ(kmem("import " + path("a.db") + " --db " + path("b.db")).exit_code, 0);
+  EXPECT_EQ(read_file(path("a.db")), before);
+}
+
+TEST_F(StoreCommands, AFolderIsRefusedAsAStore) {
+  Outcome run = kmem("import " + dir_.string() + " --db " + path("a.db"));
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.output, "kmem import: " + dir_.string() + ": is a directory\n");
+  EXPECT_FALSE(fs::exists(path("a.db")));
+}
+
+TEST_F(StoreCommands, DatabasePathsThatKeepNothingAreRefused) {
+  Outcome empty = kmem("import " + seed_ + " --db ''");
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_EQ(empty.output, "kmem import: '': not a database file (SQLite would keep nothing there)\n");
+  Outcome memory = kmem("import " + seed_ + " --db :memory:");
+  EXPECT_EQ(memory.exit_code, 2);
+  EXPECT_EQ(memory.output, "kmem import: ':memory:': not a database file (SQLite would keep nothing there)\n");
+}
+
+TEST_F(StoreCommands, AFailedWriteToStdoutIsAnError) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  ASSERT_EQ(kmem("import " + seed_ + " --db " + path("a.db")).exit_code, 0);
+  ASSERT_EQ(kmem("problems import " + std::string(KMEM_CATALOG_TESTDATA) + "/kernelbench --db " + path("a.db")).exit_code, 0);
+  for (const std::string& command :
+       {"export --db " + path("a.db"), "problems list --db " + path("a.db"),
+        "problems list --json --db " + path("a.db"), "import " + seed_ + " --db " + path("b.db")}) {
+    Outcome run = kmem(command, "/dev/full");
+    EXPECT_EQ(run.exit_code, 2) << command;
+    EXPECT_NE(run.output.find(": stdout: write failed: "), std::string::npos) << command << ": " << run.output;
+  }
 }
 
 TEST_F(StoreCommands, ProblemsImportOfAFolderWithoutLevelsFails) {

@@ -164,6 +164,19 @@ TEST_F(MemoryEngine, SourceAndTargetGateAlsoNeedsToBeatTheTargetGroup) {
 
 TEST_F(MemoryEngine, FixedTextPolicyPrintsTheTextAlone) { EXPECT_EQ(text("none", "alpha"), ""); }
 
+TEST_F(MemoryEngine, APackBuiltInCodeWithoutANeededTextFailsToRender) {
+  Pack partial = pack;
+  partial.texts.erase("kernel_header_reader");
+  auto r = render(index, partial, pack.policies.at("relative"), "beta", memory.problems.at("L1_001"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message(), "policy relative: the pack has no text 'kernel_header_reader'");
+  partial.texts.erase("empty");
+  r = render(index, partial, pack.policies.at("none"), "beta", memory.problems.at("L1_001"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message(), "policy none: the pack has no text 'empty'");
+  EXPECT_TRUE(render(index, partial, pack.policies.at("all"), "beta", memory.problems.at("L1_001")).ok());
+}
+
 TEST_F(MemoryEngine, TargetsDefaultToAllProblems) {
   EXPECT_EQ(target_ids(memory), (std::vector<std::string>{"L1_001", "L1_002", "L1_003", "L2_004"}));
   memory.targets = std::vector<std::string>{"L2_004", "L1_002"};
@@ -189,6 +202,14 @@ TEST(PackParsing, RefusesBadPoliciesNamingFileAndEntry) {
   auto bad_gate = with_policy(R"({"sections": ["recipes"], "gate": "always"})");
   ASSERT_FALSE(bad_gate.ok());
   EXPECT_NE(bad_gate.error().message().find("unknown gate"), std::string::npos);
+  auto misspelt = with_policy(R"({"sections": ["recipes"], "gates": "source"})");
+  ASSERT_FALSE(misspelt.ok());
+  EXPECT_EQ(misspelt.error().message().rfind("my-pack.json: policies.bad: unknown key 'gates' (expected sections, ", 0), 0u)
+      << misspelt.error().message();
+  auto mixed = with_policy(R"({"fixed_text": "empty", "sections": ["recipes"]})");
+  ASSERT_FALSE(mixed.ok());
+  EXPECT_EQ(mixed.error().message(),
+            "my-pack.json: policies.bad: unknown key 'sections' (a fixed_text policy has no other key)");
   auto missing_text = with_policy(R"({"fixed_text": "nowhere"})");
   ASSERT_FALSE(missing_text.ok());
   EXPECT_NE(missing_text.error().message().find("needs the text 'nowhere'"), std::string::npos);
@@ -211,6 +232,23 @@ TEST(PackParsing, RefusesBadFormatAndLimitsWithoutThrowing) {
   const std::string recipes = R"("max_recipes": 6)";
   for (const char* bad : {R"("max_recipes": 4294967298)", R"("max_recipes": -1)", R"("max_recipes": 1.5)"})
     EXPECT_EQ(refused(recipes, bad), "my-pack.json: selection.max_recipes must be a non-negative integer");
+}
+
+TEST(PackParsing, RefusesOutOfRangeNumbersAndDuplicateKeysWithoutThrowing) {
+  std::string pack = kPack;
+  const std::string pitfalls = R"("max_pitfalls": 6)";
+  pack.replace(pack.find(pitfalls), pitfalls.size(), R"("max_pitfalls": 1e400)");
+  auto huge = parse_pack_json(pack, "my-pack.json");
+  ASSERT_FALSE(huge.ok());
+  EXPECT_EQ(huge.error().message().rfind("my-pack.json: malformed JSON: ", 0), 0u) << huge.error().message();
+  EXPECT_NE(huge.error().message().find("1e400"), std::string::npos) << huge.error().message();
+
+  pack = kPack;
+  pack.insert(pack.find("\"policies\": {") + 14, R"("all": {"fixed_text": "empty"}, )");
+  auto duplicate = parse_pack_json(pack, "my-pack.json");
+  ASSERT_FALSE(duplicate.ok());
+  EXPECT_NE(duplicate.error().message().find("my-pack.json: policies.all: duplicate key"), std::string::npos)
+      << duplicate.error().message();
 }
 
 TEST(PackParsing, AUserPolicyNeedsNoRecompile) {

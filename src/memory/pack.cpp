@@ -1,10 +1,14 @@
 // Reads and validates a kmem-prompt-pack/1 document into a Pack.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <climits>
 #include <nlohmann/json.hpp>
 
 #include "kmem/memory.h"
+#include "memory/needed_texts.h"
+#include "store/strict_json.h"
 
 namespace kmem {
 namespace {
@@ -13,17 +17,34 @@ using Json = nlohmann::json;
 
 constexpr const char* kFormat = "kmem-prompt-pack/1";
 
-// The templates every filtering policy may use, by the feature that needs them.
-const std::vector<std::string> kAlwaysNeeded = {"h1", "section_join", "bullet"};
-
 Result<bool> flag(const Json& policy, const char* key, bool fallback, const std::string& where) {
   if (!policy.contains(key) || policy.at(key).is_null()) return fallback;
   if (!policy.at(key).is_boolean()) return Error(fmt::format("{}: '{}' must be true or false", where, key));
   return policy.at(key).get<bool>();
 }
 
+// Refuses any key of policy `j` that parse_policy does not read, so a
+// misspelt option is not silently left at its default.
+Status check_policy_keys(const Json& j, const std::string& where) {
+  if (j.contains("fixed_text")) {
+    for (const auto& [key, value] : j.items())
+      if (key != "fixed_text")
+        return Error(fmt::format("{}: unknown key '{}' (a fixed_text policy has no other key)", where, key));
+    return Status::success();
+  }
+  constexpr std::array<std::string_view, 7> kKeys = {
+      "sections", "numbers", "how_to_read", "you_alone", "drop_prohibitions", "pitfalls_correctness_only", "gate"};
+  for (const auto& [key, value] : j.items())
+    if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end())
+      return Error(fmt::format("{}: unknown key '{}' (expected sections, numbers, how_to_read, you_alone, "
+                               "drop_prohibitions, pitfalls_correctness_only or gate)",
+                               where, key));
+  return Status::success();
+}
+
 Result<Policy> parse_policy(const std::string& name, const Json& j, const std::string& where) {
   if (!j.is_object()) return Error(where + ": a policy is an object");
+  if (Status s = check_policy_keys(j, where); !s) return s.error();
   Policy p;
   p.name = name;
   if (j.contains("fixed_text")) {
@@ -58,40 +79,12 @@ Result<Policy> parse_policy(const std::string& name, const Json& j, const std::s
   return p;
 }
 
-// The texts a policy's rendering reads; each must exist in the pack.
-std::vector<std::string> needed_texts(const Policy& p) {
-  if (p.fixed_text) return {*p.fixed_text};
-  std::vector<std::string> needed = kAlwaysNeeded;
-  std::string suffix = p.numbers ? (p.you_alone ? "_reader" : "") : "_no_numbers";
-  if (p.how_to_read) {
-    needed.push_back("how_header");
-    needed.push_back(p.gate != Gate::kNone ? "how_to_read_gated" : "how_to_read_self");
-    if (p.gate == Gate::kNone) needed.push_back("how_to_read_other");
-  }
-  if (p.lessons) needed.push_back("lessons_header");
-  if (p.pitfalls) needed.push_back("pitfalls_header");
-  if (p.recipes) {
-    needed.push_back(p.numbers ? "recipes_header" : "recipes_header_no_numbers");
-    needed.push_back("recipe_bullet" + suffix);
-  }
-  if (p.kernels) {
-    needed.push_back("kernel_header" + suffix);
-    needed.push_back("kernel_code");
-  }
-  if (p.you_alone && p.numbers && (p.recipes || p.kernels))
-    for (const char* t : {"you_alone_own", "you_alone_est", "you_alone_unknown"}) needed.push_back(t);
-  return needed;
-}
-
 }  // namespace
 
 Result<Pack> parse_pack_json(std::string_view text, const std::string& source_name) {
-  Json doc;
-  try {
-    doc = Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    return Error(fmt::format("{}: malformed JSON at byte {}: {}", source_name, e.byte, e.what()));
-  }
+  auto parsed = parse_strict_json(text, source_name);
+  if (!parsed) return parsed.error();
+  const Json& doc = *parsed;
   if (!doc.is_object()) return Error(source_name + ": a prompt pack is a JSON object");
   if (!doc.contains("format") || doc.at("format") != kFormat)
     return Error(fmt::format("{}: format must be '{}'", source_name, kFormat));
@@ -120,8 +113,8 @@ Result<Pack> parse_pack_json(std::string_view text, const std::string& source_na
     std::string where = fmt::format("{}: policies.{}", source_name, name);
     auto policy = parse_policy(name, value, where);
     if (!policy) return policy.error();
-    for (const std::string& t : needed_texts(*policy))
-      if (!pack.texts.contains(t)) return Error(fmt::format("{}: needs the text '{}', which the pack lacks", where, t));
+    if (auto missing = missing_text(pack, *policy))
+      return Error(fmt::format("{}: needs the text '{}', which the pack lacks", where, *missing));
     pack.policies.emplace(name, std::move(*policy));
   }
   return pack;

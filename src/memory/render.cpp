@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "kmem/memory.h"
+#include "memory/needed_texts.h"
 #include "memory/policy.h"
 #include "memory/template.h"
 
@@ -93,12 +94,9 @@ class Renderer {
 
 Result<std::string> render(const MemoryIndex& index, const Pack& pack, const Policy& policy, const std::string& reader,
                            const Problem& target) {
-  if (policy.fixed_text) {
-    auto found = pack.texts.find(*policy.fixed_text);
-    if (found == pack.texts.end())
-      return Error(fmt::format("policy {}: the pack has no text '{}'", policy.name, *policy.fixed_text));
-    return found->second;
-  }
+  if (auto missing = missing_text(pack, policy))
+    return Error(fmt::format("policy {}: the pack has no text '{}'", policy.name, *missing));
+  if (policy.fixed_text) return pack.texts.at(*policy.fixed_text);
   const Memory& memory = index.memory();
   Shown shown = apply_policy(index.select(target, pack.selection), policy, memory, reader);
   Renderer r(pack, policy, memory, target);

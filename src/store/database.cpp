@@ -14,26 +14,48 @@ struct Database::Impl {
 
 namespace {
 
-Status migrate(sqlite::Connection& db) {
-  auto version_query = db.prepare("PRAGMA user_version");
-  if (!version_query) return version_query.error();
-  auto row = version_query->step();
+constexpr int kCurrentVersion = static_cast<int>(kMigrations.size());
+
+Result<int> schema_version(sqlite::Connection& db) {
+  auto query = db.prepare("PRAGMA user_version");
+  if (!query) return query.error();
+  auto row = query->step();
   if (!row) return row.error();
-  int version = version_query->integer(0);
-  if (version > static_cast<int>(kMigrations.size()))
-    return Error(fmt::format("{}: schema version {} is newer than this kmem understands ({})", db.path(), version,
-                             kMigrations.size()));
-  for (int v = version; v < static_cast<int>(kMigrations.size()); ++v) {
+  return query->integer(0);
+}
+
+Error newer_schema(const std::string& path, int version) {
+  return Error(fmt::format("{}: schema version {} is newer than this kmem understands ({})", path, version,
+                           kCurrentVersion));
+}
+
+// Runs the next migration, if the schema needs one, inside the caller's
+// transaction: true when one ran, false when the schema is current.
+Result<bool> next_migration(sqlite::Connection& db) {
+  auto version = schema_version(db);
+  if (!version) return version.error();
+  if (*version > kCurrentVersion) return newer_schema(db.path(), *version);
+  if (*version == kCurrentVersion) return false;
+  Status s = db.exec(kMigrations[*version]);
+  if (s) s = db.exec(fmt::format("PRAGMA user_version = {}", *version + 1));
+  if (!s) return s.error().wrap(fmt::format("migration {}", *version + 1));
+  return true;
+}
+
+// Brings the schema to the current version, one migration per transaction.
+// The version is read inside the transaction, so processes opening a fresh
+// database at once take turns instead of racing.
+Status migrate(sqlite::Connection& db) {
+  while (true) {
     if (Status s = db.exec("BEGIN IMMEDIATE"); !s) return s;
-    Status s = db.exec(kMigrations[v]);
-    if (s) s = db.exec(fmt::format("PRAGMA user_version = {}", v + 1));
-    if (!s) {
+    auto ran = next_migration(db);
+    if (!ran) {
       (void)db.exec("ROLLBACK");
-      return s.error().wrap(fmt::format("migration {}", v + 1));
+      return ran.error();
     }
-    if (Status c = db.exec("COMMIT"); !c) return c;
+    if (Status s = db.exec("COMMIT"); !s) return s;
+    if (!*ran) return Status::success();
   }
-  return Status::success();
 }
 
 // Runs `body` inside one transaction, rolling back on any error.
@@ -196,10 +218,29 @@ Database& Database::operator=(Database&&) noexcept = default;
 Database::~Database() = default;
 
 Result<Database> Database::open(const std::string& path) {
-  auto connection = sqlite::Connection::open(path);
+  auto connection = sqlite::Connection::open(path, sqlite::Connection::Mode::kReadWrite);
   if (!connection) return connection.error();
-  if (Status s = connection->exec("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;"); !s) return s.error();
+  if (Status s = connection->use_wal(); !s) return s.error();
+  if (Status s = connection->exec("PRAGMA foreign_keys = ON"); !s) return s.error();
   if (Status s = migrate(*connection); !s) return s.error();
+  return Database(std::make_unique<Impl>(Impl{std::move(*connection)}));
+}
+
+Result<Database> Database::open_existing(const std::string& path) {
+  auto connection = sqlite::Connection::open(path, sqlite::Connection::Mode::kReadOnly);
+  if (!connection) return connection.error();
+  auto version = schema_version(*connection);
+  if (!version) return version.error();
+  if (*version == 0) return Error(path + ": not a kmem database");
+  if (*version > kCurrentVersion) return newer_schema(path, *version);
+  if (*version < kCurrentVersion) {  // migrated in memory; the file stays as it is
+    auto copy = connection->copy_in_memory();
+    if (!copy) return copy.error();
+    if (Status s = migrate(*copy); !s) return s.error();
+    connection = std::move(copy);
+  }
+  // The in-memory copy too must refuse writes, which would be lost.
+  if (Status s = connection->exec("PRAGMA query_only = ON"); !s) return s.error();
   return Database(std::make_unique<Impl>(Impl{std::move(*connection)}));
 }
 

@@ -1,7 +1,9 @@
-// Tests of the kmem database: WAL mode, migrations, lossless import/read, and
-// that a refused or failed import leaves the previous content untouched.
+// Tests of the kmem database: WAL mode, migrations, lossless import/read, that
+// a refused or failed import leaves the previous content untouched, that
+// reading never changes the file, and that concurrent opens all succeed.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -59,6 +61,13 @@ class DatabaseTest : public ::testing::Test {
     sqlite3_close(db);
   }
 
+  std::string file_bytes() const {
+    std::ifstream in(db_path(), std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    return bytes.str();
+  }
+
   fs::path dir_;
   Memory seed_;
 };
@@ -110,6 +119,33 @@ TEST_F(DatabaseTest, MigratesToTheCurrentVersionAndReopensUnchanged) {
   EXPECT_EQ(memory_to_json(*back), memory_to_json(seed_));
 }
 
+TEST_F(DatabaseTest, ProcessesCreatingOneDatabaseAtOnceAllSucceed) {
+  for (int round = 0; round < 10; ++round) {
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    std::vector<pid_t> children;
+    for (int i = 0; i < 4; ++i) {
+      pid_t pid = ::fork();
+      ASSERT_GE(pid, 0);
+      if (pid == 0) {
+        auto db = Database::open(db_path());
+        Status s = db ? db->replace(seed_) : Status(db.error());
+        if (!s) std::fprintf(stderr, "%s\n", s.error().message().c_str());
+        ::_exit(s ? 0 : 1);
+      }
+      children.push_back(pid);
+    }
+    for (pid_t pid : children) {
+      int status = 0;
+      ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+      EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "round " << round;
+    }
+  }
+  auto back = Database::open_existing(db_path());
+  ASSERT_TRUE(back) << back.error().message();
+  EXPECT_EQ(memory_to_json(*back->read()), memory_to_json(seed_));
+}
+
 TEST_F(DatabaseTest, MigratesAnExistingVersionZeroFile) {
   raw_query("CREATE TABLE unrelated(x)");  // an SQLite file kmem never touched
   EXPECT_EQ(raw_query("PRAGMA user_version"), "0");
@@ -159,6 +195,68 @@ TEST_F(DatabaseTest, RefusesANewerSchema) {
   ASSERT_FALSE(db);
   EXPECT_NE(db.error().message().find(db_path()), std::string::npos);
   EXPECT_NE(db.error().message().find("99"), std::string::npos);
+}
+
+TEST_F(DatabaseTest, ReadingNeverChangesTheFile) {
+  {
+    auto db = Database::open(db_path());
+    ASSERT_TRUE(db);
+    ASSERT_TRUE(db->replace(seed_));
+  }
+  std::string before = file_bytes();
+  auto loaded = load_memory(db_path());
+  ASSERT_TRUE(loaded) << loaded.error().message();
+  EXPECT_EQ(memory_to_json(*loaded), memory_to_json(seed_));
+  auto db = Database::open_existing(db_path());
+  ASSERT_TRUE(db) << db.error().message();
+  ASSERT_TRUE(db->problems());
+  EXPECT_FALSE(db->replace(seed_));
+  EXPECT_FALSE(db->upsert_problems({seed_.problems.begin()->second}));
+  EXPECT_EQ(file_bytes(), before);
+}
+
+TEST_F(DatabaseTest, ReadingRefusesAnUnrelatedSqliteFileAndLeavesIt) {
+  raw_exec("CREATE TABLE unrelated(x); INSERT INTO unrelated VALUES (1);");
+  std::string before = file_bytes();
+  auto loaded = load_memory(db_path());
+  ASSERT_FALSE(loaded);
+  EXPECT_EQ(loaded.error().message(), db_path() + ": not a kmem database");
+  EXPECT_FALSE(Database::open_existing(db_path()));
+  EXPECT_EQ(file_bytes(), before);
+  EXPECT_EQ(raw_query("SELECT count(*) FROM sqlite_master"), "1");
+}
+
+TEST_F(DatabaseTest, ReadingAnOlderSchemaMigratesOnlyInMemory) {
+  raw_exec(kMigrations[0]);
+  raw_exec(
+      "PRAGMA user_version = 1;"
+      "INSERT INTO store VALUES (1, 'alice', 10.0, 0);"
+      "INSERT INTO readers VALUES ('alice', 'Alice');"
+      "INSERT INTO group_baselines VALUES ('alice', 'L1|matmul', 1.5);");
+  std::string before = file_bytes();
+  auto loaded = load_memory(db_path());
+  ASSERT_TRUE(loaded) << loaded.error().message();
+  EXPECT_EQ(loaded->baselines.at("alice").groups.at("L1|matmul"), 1.5);
+  auto db = Database::open_existing(db_path());
+  ASSERT_TRUE(db) << db.error().message();
+  EXPECT_FALSE(db->upsert_problems({seed_.problems.begin()->second}));
+  EXPECT_EQ(file_bytes(), before);
+  EXPECT_EQ(raw_query("PRAGMA user_version"), "1");
+}
+
+TEST_F(DatabaseTest, ReadingRefusesANewerSchema) {
+  raw_query("PRAGMA user_version = 99");
+  auto db = Database::open_existing(db_path());
+  ASSERT_FALSE(db);
+  EXPECT_NE(db.error().message().find(db_path() + ": schema version 99"), std::string::npos) << db.error().message();
+}
+
+TEST_F(DatabaseTest, PathsThatKeepNothingAreRefused) {
+  for (const std::string& path : {std::string(), std::string(":memory:")}) {
+    auto db = Database::open(path);
+    ASSERT_FALSE(db) << "'" << path << "' was accepted";
+    EXPECT_EQ(db.error().message().rfind("'" + path + "': not a database file", 0), 0u) << db.error().message();
+  }
 }
 
 TEST_F(DatabaseTest, InvalidMemoryIsRefusedAndTheDatabaseKeepsItsContent) {

@@ -1,4 +1,6 @@
 // Reads and writes the kmem-memory-store/1 JSON format, validating every entry.
+#include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -10,6 +12,7 @@
 
 #include "kmem/store.h"
 #include "store/item_kind.h"
+#include "store/strict_json.h"
 
 namespace kmem {
 namespace {
@@ -111,6 +114,9 @@ Status parse_problems(const Fields& top, Memory& memory) {
   return Status::success();
 }
 
+// The labels memory.md defines; policies filter on the first two.
+constexpr std::array<std::string_view, 3> kLabels = {"prohibition", "correctness", "environment"};
+
 Result<std::vector<std::string>> parse_labels(const Json& entry, const Fields& f) {
   std::vector<std::string> labels;
   if (!f.has("labels")) return labels;
@@ -119,8 +125,27 @@ Result<std::vector<std::string>> parse_labels(const Json& entry, const Fields& f
   for (const Json& label : list) {
     if (!label.is_string()) return f.error("field 'labels' must be a list of strings");
     labels.push_back(label.get<std::string>());
+    if (std::find(kLabels.begin(), kLabels.end(), labels.back()) == kLabels.end())
+      return f.error(fmt::format("unknown label '{}' (expected prohibition, correctness or environment)", labels.back()));
   }
   return labels;
+}
+
+// Refuses any field parse_item does not read for an item of `kind`, so a
+// misspelt or misplaced field is not silently dropped.
+Status check_item_fields(const Json& entry, const Fields& f, ItemKind kind) {
+  std::vector<std::string> allowed = {"id", "kind", "labels", "order"};
+  if (kind != ItemKind::kLesson) allowed.push_back("category");
+  if (kind == ItemKind::kRecipe || kind == ItemKind::kKernel) allowed.insert(allowed.end(), {"source", "speedup"});
+  allowed.push_back(kind == ItemKind::kKernel ? "code" : "text");
+  allowed.push_back("text_no_numbers");
+  for (const auto& [key, value] : entry.items())
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+      std::string expected;
+      for (const std::string& a : allowed) expected += (expected.empty() ? "" : ", ") + a;
+      return f.error(fmt::format("unknown field '{}' for a {} (expected {})", key, item_kind_name(kind), expected));
+    }
+  return Status::success();
 }
 
 Result<Item> parse_item(const Json& entry, const Fields& f, const Memory& memory) {
@@ -132,6 +157,7 @@ Result<Item> parse_item(const Json& entry, const Fields& f, const Memory& memory
   auto parsed_kind = item_kind_from_name(kind);
   if (!parsed_kind) return f.error(fmt::format("unknown kind '{}' (expected lesson, pitfall, recipe or kernel)", kind));
   item.kind = *parsed_kind;
+  if (Status s = check_item_fields(entry, f, item.kind); !s) return s.error();
   KMEM_TRY_ASSIGN(item.labels, parse_labels(entry, f));
   if (f.has("order")) KMEM_TRY_ASSIGN(item.order, f.integer("order"));
   if (item.kind != ItemKind::kLesson) KMEM_TRY_ASSIGN(item.category, f.string("category"));
@@ -219,90 +245,11 @@ Status parse_targets(const Json& doc, const Fields& top, Memory& memory) {
   return Status::success();
 }
 
-// Where `byte` (1-based count of bytes read, as nlohmann reports it) falls in
-// `text`, as "line:column".
-std::string line_and_column(std::string_view text, std::size_t byte) {
-  std::size_t end = std::min(byte == 0 ? 0 : byte - 1, text.size());
-  std::size_t line = 1, column = 1;
-  for (std::size_t i = 0; i < end; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return fmt::format("{}:{}", line, column);
-}
-
-// The path of the key being parsed, as "readers.alice": the parser callback
-// keeps one set of seen keys per open object to catch duplicates, which
-// nlohmann would otherwise silently collapse to the last one.
-class DuplicateKeyGuard {
- public:
-  bool operator()(int depth, nlohmann::json::parse_event_t event, Json& parsed) {
-    using Event = nlohmann::json::parse_event_t;
-    if (event == Event::object_start) {
-      frames_.resize(depth + 1);
-      frames_[depth] = Frame{};
-    } else if (event == Event::array_start) {
-      frames_.resize(depth + 1);
-      frames_[depth] = Frame{{}, "[]"};
-    } else if (event == Event::key && duplicate_.empty()) {
-      Frame& frame = frames_.at(depth - 1);
-      frame.key = parsed.get<std::string>();
-      if (!frame.seen.insert(frame.key).second) duplicate_ = path(depth);
-    }
-    return true;
-  }
-  // The path of the first duplicated key, empty when there was none.
-  const std::string& duplicate() const { return duplicate_; }
-
- private:
-  struct Frame {
-    std::set<std::string> seen;
-    std::string key;
-  };
-  std::string path(int depth) const {
-    std::string out;
-    for (int d = 0; d < depth; ++d) {
-      if (frames_[d].key == "[]") {
-        out += "[]";
-        continue;
-      }
-      if (!out.empty()) out += '.';
-      out += frames_[d].key;
-    }
-    return out;
-  }
-  std::vector<Frame> frames_;
-  std::string duplicate_;
-};
-
-Result<Json> parse_json(std::string_view text, const std::string& source_name) {
-  DuplicateKeyGuard guard;
-  Json doc;
-  try {
-    doc = Json::parse(text, std::ref(guard), /*allow_exceptions=*/true, /*ignore_comments=*/false);
-  } catch (const Json::parse_error& e) {
-    std::string what = e.what();  // "[json.exception...] parse error at line L, column C: <reason>"
-    if (auto reason = what.find(": "); reason != std::string::npos) what = what.substr(reason + 2);
-    return Error(fmt::format("{}:{}: malformed JSON: {}", source_name, line_and_column(text, e.byte), what));
-  } catch (const Json::exception& e) {  // e.g. a number too large for a double
-    std::string what = e.what();
-    if (auto close = what.find("] "); close != std::string::npos) what = what.substr(close + 2);
-    return Error(fmt::format("{}: malformed JSON: {}", source_name, what));
-  }
-  if (!guard.duplicate().empty())
-    return Error(fmt::format("{}: {}: duplicate key (each id may appear once)", source_name, guard.duplicate()));
-  return doc;
-}
-
 }  // namespace
 
 Result<Memory> parse_memory_json(std::string_view text, const std::string& source_name) {
   Json doc;
-  KMEM_TRY_ASSIGN(doc, parse_json(text, source_name));
+  KMEM_TRY_ASSIGN(doc, parse_strict_json(text, source_name));
   Fields top(doc, source_name);
   if (!doc.is_object()) return top.error("a store is a JSON object");
   std::string format;

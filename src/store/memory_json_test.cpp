@@ -170,6 +170,14 @@ std::vector<BadCase> bad_cases() {
       {"text not string", mutate([](Json& d) { d["items"][0]["text"] = 3; }), {"lesson:0", "'text'", "string"}},
       {"labels not list", mutate([](Json& d) { d["items"][0]["labels"] = "environment"; }), {"lesson:0", "labels"}},
       {"label not string", mutate([](Json& d) { d["items"][0]["labels"] = {1}; }), {"lesson:0", "labels"}},
+      {"unknown label", mutate([](Json& d) { d["items"][1]["labels"] = {"correctness", "style"}; }),
+       {"pitfall:norm:0", "unknown label 'style'"}},
+      {"unknown field", mutate([](Json& d) { d["items"][2]["speed_up"] = 2.0; }),
+       {"recipe:x", "unknown field 'speed_up' for a recipe"}},
+      {"field of another kind", mutate([](Json& d) { d["items"][4]["text"] = "t"; }),
+       {"kernel:L1_008", "unknown field 'text' for a kernel", "code"}},
+      {"category on a lesson", mutate([](Json& d) { d["items"][0]["category"] = "conv"; }),
+       {"lesson:0", "unknown field 'category' for a lesson"}},
       {"speedup string", mutate([](Json& d) { d["items"][2]["speedup"] = "2.5"; }), {"recipe:x", "'speedup'"}},
       {"speedup NaN literal", nan_literal, {"malformed JSON"}},
       {"speedup overflow", huge, {"malformed JSON", "1e999"}},
@@ -238,13 +246,16 @@ TEST(MemoryJson, NonFiniteValuesBuiltInCodeAreRefusedOnReimport) {
   EXPECT_NE(back.error().message().find("baselines.bob"), std::string::npos) << back.error().message();
 }
 
-TEST(LoadMemory, ReadsJsonFilesAndNamesMissingOnes) {
+TEST(LoadMemory, ReadsJsonFilesAndRefusesMissingOnesAndFolders) {
   auto seed = load_memory(kSeedPath);
   ASSERT_TRUE(seed) << seed.error().message();
   EXPECT_EQ(seed->problems.size(), 93u);
   auto missing = load_memory("/nonexistent/store.json");
   ASSERT_FALSE(missing);
   EXPECT_NE(missing.error().message().find("/nonexistent/store.json"), std::string::npos);
+  auto folder = load_memory(KMEM_TEST_DATA_DIR);
+  ASSERT_FALSE(folder);
+  EXPECT_EQ(folder.error().message(), std::string(KMEM_TEST_DATA_DIR) + ": is a directory");
 }
 
 }  // namespace

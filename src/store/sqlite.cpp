@@ -3,17 +3,38 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+#include <thread>
+
 namespace kmem::sqlite {
+
+// How long a connection waits for another one's lock before failing.
+constexpr int kBusyTimeoutMs = 5000;
 
 Connection::Connection(sqlite3* db, std::string path) : db_(db, sqlite3_close), path_(std::move(path)) {}
 
-Result<Connection> Connection::open(const std::string& path) {
+Result<Connection> Connection::open(const std::string& path, Mode mode) {
+  if (path.empty() || path == ":memory:")
+    return Error(fmt::format("'{}': not a database file (SQLite would keep nothing there)", path));
+  int flags = mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
   sqlite3* db = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
   Connection connection(db, path);
   if (rc != SQLITE_OK) return connection.error("cannot open database");
-  sqlite3_busy_timeout(db, 5000);
+  sqlite3_busy_timeout(db, kBusyTimeoutMs);
   return connection;
+}
+
+Result<Connection> Connection::copy_in_memory() const {
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE, nullptr);
+  Connection copy(db, path_);
+  if (rc != SQLITE_OK) return copy.error("cannot open an in-memory copy");
+  sqlite3_backup* backup = sqlite3_backup_init(db, "main", db_.get(), "main");
+  if (backup == nullptr) return copy.error("cannot copy the database");
+  sqlite3_backup_step(backup, -1);
+  if (sqlite3_backup_finish(backup) != SQLITE_OK) return copy.error("cannot copy the database");
+  return copy;
 }
 
 Error Connection::error(const std::string& what) const {
@@ -23,6 +44,24 @@ Error Connection::error(const std::string& what) const {
 Status Connection::exec(const std::string& sql) {
   if (sqlite3_exec(db_.get(), sql.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) return error("SQL failed");
   return Status::success();
+}
+
+Status Connection::use_wal() {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+  while (true) {
+    std::string mode;
+    auto read_mode = [](void* out, int, char** values, char**) {
+      *static_cast<std::string*>(out) = values[0] != nullptr ? values[0] : "";
+      return 0;
+    };
+    int rc = sqlite3_exec(db_.get(), "PRAGMA journal_mode = WAL", read_mode, &mode, nullptr);
+    if (rc == SQLITE_OK && mode == "wal") return Status::success();
+    bool busy = rc == SQLITE_BUSY || rc == SQLITE_OK;  // a refused switch may just report the old mode
+    if (!busy || std::chrono::steady_clock::now() >= deadline)
+      return rc == SQLITE_OK ? Error(fmt::format("{}: cannot switch to WAL mode (it stays '{}')", path_, mode))
+                             : error("cannot switch to WAL mode");
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
 }
 
 Result<Statement> Connection::prepare(const std::string& sql) {

@@ -16,9 +16,22 @@ class Statement;
 
 class Connection {
  public:
-  static Result<Connection> open(const std::string& path);
+  enum class Mode {
+    kReadWrite,  // created if missing
+    kReadOnly,   // must exist; nothing through this connection can change it
+  };
+  // Opens the file at `path`; an empty path or ":memory:" (SQLite's names for
+  // databases that keep nothing) is refused.
+  static Result<Connection> open(const std::string& path, Mode mode);
+
+  // A writable in-memory copy of this database; its errors still name path().
+  Result<Connection> copy_in_memory() const;
 
   Status exec(const std::string& sql);
+  // Switches the file to WAL mode (a no-op when it is already). Switching
+  // needs exclusive access and SQLite runs no busy handler for it, so this
+  // retries while other connections hold the file, up to the busy timeout.
+  Status use_wal();
   Result<Statement> prepare(const std::string& sql);
   Error error(const std::string& what) const;
   const std::string& path() const { return path_; }

@@ -1,0 +1,96 @@
+// Strict JSON parsing: duplicate keys and out-of-range numbers are errors.
+#include "store/strict_json.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <vector>
+
+namespace kmem {
+namespace {
+
+using Json = nlohmann::json;
+
+// Where `byte` (1-based count of bytes read, as nlohmann reports it) falls in
+// `text`, as "line:column".
+std::string line_and_column(std::string_view text, std::size_t byte) {
+  std::size_t end = std::min(byte == 0 ? 0 : byte - 1, text.size());
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < end; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return fmt::format("{}:{}", line, column);
+}
+
+// The path of the key being parsed, as "readers.alice": the parser callback
+// keeps one set of seen keys per open object to catch duplicates, which
+// nlohmann would otherwise silently collapse to the last one.
+class DuplicateKeyGuard {
+ public:
+  bool operator()(int depth, nlohmann::json::parse_event_t event, Json& parsed) {
+    using Event = nlohmann::json::parse_event_t;
+    if (event == Event::object_start) {
+      frames_.resize(depth + 1);
+      frames_[depth] = Frame{};
+    } else if (event == Event::array_start) {
+      frames_.resize(depth + 1);
+      frames_[depth] = Frame{{}, "[]"};
+    } else if (event == Event::key && duplicate_.empty()) {
+      Frame& frame = frames_.at(depth - 1);
+      frame.key = parsed.get<std::string>();
+      if (!frame.seen.insert(frame.key).second) duplicate_ = path(depth);
+    }
+    return true;
+  }
+  // The path of the first duplicated key, empty when there was none.
+  const std::string& duplicate() const { return duplicate_; }
+
+ private:
+  struct Frame {
+    std::set<std::string> seen;
+    std::string key;
+  };
+  std::string path(int depth) const {
+    std::string out;
+    for (int d = 0; d < depth; ++d) {
+      if (frames_[d].key == "[]") {
+        out += "[]";
+        continue;
+      }
+      if (!out.empty()) out += '.';
+      out += frames_[d].key;
+    }
+    return out;
+  }
+  std::vector<Frame> frames_;
+  std::string duplicate_;
+};
+
+}  // namespace
+
+Result<Json> parse_strict_json(std::string_view text, const std::string& source_name) {
+  DuplicateKeyGuard guard;
+  Json doc;
+  try {
+    doc = Json::parse(text, std::ref(guard), /*allow_exceptions=*/true, /*ignore_comments=*/false);
+  } catch (const Json::parse_error& e) {
+    std::string what = e.what();  // "[json.exception...] parse error at line L, column C: <reason>"
+    if (auto reason = what.find(": "); reason != std::string::npos) what = what.substr(reason + 2);
+    return Error(fmt::format("{}:{}: malformed JSON: {}", source_name, line_and_column(text, e.byte), what));
+  } catch (const Json::exception& e) {  // e.g. a number too large for a double
+    std::string what = e.what();
+    if (auto close = what.find("] "); close != std::string::npos) what = what.substr(close + 2);
+    return Error(fmt::format("{}: malformed JSON: {}", source_name, what));
+  }
+  if (!guard.duplicate().empty())
+    return Error(fmt::format("{}: {}: duplicate key (a key may appear once per object)", source_name, guard.duplicate()));
+  return doc;
+}
+
+}  // namespace kmem
