@@ -321,10 +321,16 @@ bool Context::string_literal(TSNode node, std::string_view* content) const {
   return true;
 }
 
+TSNode Context::argument_list(TSNode call) const {
+  TSNode arguments = field(call, grammar_.field_arguments);
+  if (ts_node_is_null(arguments) || ts_node_symbol(arguments) != grammar_.argument_list) return TSNode{};
+  return arguments;
+}
+
 TSNode Context::positional_argument(TSNode call, uint32_t index) const {
   const Grammar& g = grammar_;
-  TSNode arguments = field(call, g.field_arguments);
-  if (ts_node_is_null(arguments) || ts_node_symbol(arguments) != g.argument_list) return TSNode{};
+  TSNode arguments = argument_list(call);
+  if (ts_node_is_null(arguments)) return TSNode{};
   uint32_t n = ts_node_named_child_count(arguments);
   for (uint32_t i = 0; i < n; ++i) {
     TSNode a = ts_node_named_child(arguments, i);
@@ -339,8 +345,8 @@ TSNode Context::positional_argument(TSNode call, uint32_t index) const {
 
 TSNode Context::unpacked_argument(TSNode call) const {
   const Grammar& g = grammar_;
-  TSNode arguments = field(call, g.field_arguments);
-  if (ts_node_is_null(arguments) || ts_node_symbol(arguments) != g.argument_list) return TSNode{};
+  TSNode arguments = argument_list(call);
+  if (ts_node_is_null(arguments)) return TSNode{};
   uint32_t n = ts_node_named_child_count(arguments);
   for (uint32_t i = 0; i < n; ++i) {
     TSNode a = ts_node_named_child(arguments, i);

@@ -89,6 +89,9 @@ class Context {
   // sequence, not concatenated); its content goes to `content`.
   bool string_literal(TSNode node, std::string_view* content) const;
 
+  // The argument list of `call`, or a null node (`f(x for x in y)` has a
+  // generator instead).
+  TSNode argument_list(TSNode call) const;
   // The n-th positional argument (0-based) of `call`, or a null node;
   // unpacked arguments (*a, **k) are not counted.
   TSNode positional_argument(TSNode call, uint32_t index) const;
