@@ -23,6 +23,12 @@ size_t backticks(std::string_view line) {
   return std::min(line.find_first_not_of('`'), line.size());
 }
 
+// The number of backticks `line` ends with.
+size_t trailing_backticks(std::string_view line) {
+  size_t last = line.find_last_not_of('`');
+  return last == std::string_view::npos ? line.size() : line.size() - last - 1;
+}
+
 bool is_python_info(std::string_view info) {
   std::string lower(info);
   std::transform(lower.begin(), lower.end(), lower.begin(),
@@ -68,8 +74,11 @@ Reply parse_reply(std::string_view text) {
     std::string_view line = trim(raw);
     size_t run = backticks(line);
     bool fence = run >= 3;
-    // Inside a block: only backticks, at least as many as opened it.
+    // Inside a block: only backticks, at least as many as opened it; or a
+    // line of code that ends with such a fence.
     bool closes = run >= fence_length && run == line.size();
+    size_t tail = trailing_backticks(trim(raw));
+    bool closes_after_code = !closes && fence_length >= 3 && tail >= fence_length;
     switch (state) {
       case State::kOutside:
         if (fence) {
@@ -83,7 +92,12 @@ Reply parse_reply(std::string_view text) {
         }
         break;
       case State::kInPython:
-        if (closes) {
+        if (closes_after_code) {
+          std::string_view code = raw.substr(0, raw.find_last_not_of(" \t\r`") + 1);
+          block.append(code);
+          block.push_back('\n');
+        }
+        if (closes || closes_after_code) {
           reply.source = block;
           reply.block_index = reply.block_count++;
           reply.first_line = block_first_line;
@@ -94,7 +108,7 @@ Reply parse_reply(std::string_view text) {
         }
         break;
       case State::kInOther:
-        if (closes) state = State::kOutside;
+        if (closes || closes_after_code) state = State::kOutside;
         break;
     }
   }

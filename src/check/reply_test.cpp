@@ -68,5 +68,27 @@ TEST(CheckReply, MapsVerdictLinesOntoTheReply) {
   EXPECT_EQ(verdicts[0].column, 8);
 }
 
+
+TEST(ParseReply, AFenceAtTheEndOfACodeLineClosesTheBlock) {
+  Reply reply = parse_reply(
+      "Here:\n```python\nimport torch\ndef f(x):\n    return out```\nACTION: SUBMIT\n");
+  ASSERT_EQ(reply.block_count, 1);
+  EXPECT_EQ(reply.source, "import torch\ndef f(x):\n    return out\n");
+  EXPECT_EQ(reply.action, Action::kSubmit);
+  EXPECT_TRUE(reply.verdicts.empty());
+}
+
+TEST(ParseReply, AFenceAtTheEndOfTheLastLineClosesTheBlockAtTheEndOfText) {
+  Reply reply = parse_reply("```python\nx = 1\ny = 2```");
+  ASSERT_EQ(reply.block_count, 1);
+  EXPECT_EQ(reply.source, "x = 1\ny = 2\n");
+}
+
+TEST(ParseReply, ShorterRunsAtTheEndOfALineDoNotCloseALongerFence) {
+  Reply reply = parse_reply("````python\ns = 1```\nt = 2\n````\n");
+  ASSERT_EQ(reply.block_count, 1);
+  EXPECT_EQ(reply.source, "s = 1```\nt = 2\n");
+}
+
 }  // namespace
 }  // namespace kmem
