@@ -4,6 +4,7 @@
 // facts from the nodes and offers every named node to the rules that look at
 // its type.
 #include <algorithm>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -73,7 +74,7 @@ std::vector<Verdict> Checker::check_source(std::string_view python_source) {
   std::vector<check_internal::FlatNode>& nodes = state_->nodes;
   check_internal::flatten(tree.root(), nodes);
   FileFacts facts(tree, nodes);
-  std::vector<Verdict> verdicts;
+  std::vector<Verdict> verdicts, backstops;
   std::vector<Finding> findings;
   for (uint32_t i = 0; i < nodes.size(); ++i) {
     // Every rule looks at named nodes only (no punctuation, no keywords).
@@ -86,11 +87,17 @@ std::vector<Verdict> Checker::check_source(std::string_view python_source) {
       rule->match(context, findings);
       for (const Finding& f : findings) {
         auto [line, column] = place(f);
-        verdicts.push_back({std::string(rule->code),
-                            check_internal::fill(rule->message, "target", f.target), line, column});
+        (rule->backstop ? backstops : verdicts)
+            .push_back({std::string(rule->code),
+                        check_internal::fill(rule->message, "target", f.target), line, column});
       }
     }
   }
+  // Backstop verdicts only on lines no specific rule reported on.
+  std::set<int> lines;
+  for (const Verdict& v : verdicts) lines.insert(v.line);
+  for (Verdict& v : backstops)
+    if (!lines.count(v.line)) verdicts.push_back(std::move(v));
   // The buffer is kept for the next file unless it grew large (2.5 MB).
   if (nodes.capacity() > (1u << 16)) nodes = {};
   std::stable_sort(verdicts.begin(), verdicts.end(), [](const Verdict& a, const Verdict& b) {

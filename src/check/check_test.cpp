@@ -73,7 +73,7 @@ TEST(Check, NoModelNew) {
   EXPECT_CODES("import torch\nclass Other:\n    pass\n", "no_model_new");
   EXPECT_CODES("", "no_model_new");
   EXPECT_CLEAN("class ModelNew:\n    pass\n");
-  EXPECT_CLEAN("from x import Net\nModelNew = Net\n");
+  EXPECT_CLEAN("from torch.nn import Identity\nModelNew = Identity\n");
   // At the start of the file, as documented, not at the first statement.
   std::vector<Verdict> v = check_source("\n\n# a comment\nx = 1\n");
   ASSERT_EQ(v.size(), 1u);
@@ -101,7 +101,11 @@ TEST(Check, DynamicGetattr) {
   EXPECT_EQ(v[0].line, 11);
   EXPECT_EQ(v[0].column, 28);
   EXPECT_CODES(candidate("", "getattr(self, '_private')\nreturn x"), "dynamic_getattr");
-  EXPECT_CODES(candidate("", "getattr(self, f'w{1}')\nreturn x"), "dynamic_getattr");
+  EXPECT_CODES(candidate("", "getattr(self, f'{w}1')\nreturn x"), "dynamic_getattr");
+  EXPECT_CODES(candidate("", "getattr(self, f'_w{1}')\nreturn x"), "dynamic_getattr");
+  EXPECT_CODES(candidate("", "getattr(torch, f'w{1}')\nreturn x"), "dynamic_getattr");
+  // The method's own submodules by an f-string with a public prefix (issue 18).
+  EXPECT_CLEAN(candidate("", "layer = getattr(self, f'fc{1}')\nreturn x"));
   EXPECT_CODES(candidate("", "getattr(self, 'w' 'x')\nreturn x"), "dynamic_getattr");
 }
 
@@ -179,10 +183,13 @@ TEST(Check, ForeignAttributeAssignmentEveryForm) {
   EXPECT_CLEAN(candidate("", "self.cache[0] = x\nreturn x"));
 }
 
-// Decision: only a direct attribute of the method's own self may be written.
+// Decision: only a direct attribute of the method's own self may be written,
+// and the tensor attributes of its submodules (`self.linear.bias = None`);
 // `self.a.b = x` writes into another object (self.a may be torch itself).
 TEST(Check, NestedSelfAttributeIsForeign) {
-  EXPECT_CODES(candidate("", "self.conv.weight = None\nreturn x"), "foreign_attribute_assignment");
+  EXPECT_CLEAN(candidate("", "self.conv.weight = None\nself.bn.running_mean.data = x\nreturn x"));
+  EXPECT_CODES(candidate("", "self.conv.__dict__.weight = None\nreturn x"), "foreign_attribute_assignment",
+               "runtime_patching");
   EXPECT_CODES(candidate("", "self.t = torch\nself.t.matmul = None\nreturn x"),
                "foreign_attribute_assignment");
   EXPECT_CODES(candidate("", "self.__class__ = object\nreturn x"), "foreign_attribute_assignment");
@@ -206,7 +213,8 @@ TEST(Check, SelfMustBeTheMethodReceiver) {
 
 TEST(Check, UsesThreadsWithAliases) {
   EXPECT_CODES(candidate("import threading as th", "th.Thread(target=f).start()\nreturn x"),
-               "uses_threads", "uses_threads");
+               "uses_threads");
+  EXPECT_CODES(candidate("import _thread"), "uses_threads");
   EXPECT_CODES(candidate("from concurrent.futures import ThreadPoolExecutor"), "uses_threads");
   EXPECT_CODES(candidate("import os", "os.fork()\nreturn x"), "uses_threads");
   EXPECT_CODES(candidate("import subprocess"), "uses_threads");
@@ -339,7 +347,7 @@ TEST(Check, TryFallback) {
   EXPECT_CODES(candidate("", "try:\n    y = kernel(x)\nexcept Exception:\n    y = torch.relu(x)\nreturn y"),
                "try_fallback");
   EXPECT_CODES(candidate("import contextlib", "with contextlib.suppress(Exception):\n    x = k(x)\nreturn x"),
-               "try_fallback");
+               "try_fallback", "try_fallback");
   // Guarding an optional import, and try/finally, are allowed.
   EXPECT_CLEAN(candidate("try:\n    import triton\nexcept ImportError:\n    triton = None"));
   EXPECT_CLEAN(candidate("", "try:\n    y = x\nfinally:\n    pass\nreturn y"));
@@ -385,7 +393,7 @@ TEST(Check, DynamicCode) {
 }
 
 TEST(Check, VerdictsComeInSourceOrder) {
-  std::vector<Verdict> v = check_source(candidate("import gc\nimport threading"));
+  std::vector<Verdict> v = check_source(candidate("import gc\nimport subprocess"));
   ASSERT_EQ(v.size(), 2u);
   EXPECT_EQ(v[0].line, 3);
   EXPECT_EQ(v[1].line, 4);
@@ -489,7 +497,7 @@ TEST(Check, VerdictsDocListsEveryCheckerMessage) {
     add(fixed.code, fixed.message);
   for (const check_internal::Rule& rule : check_internal::rule_table()) add(rule.code, rule.message);
   std::map<std::string, std::string> documented = documented_checker_messages();
-  EXPECT_EQ(documented.size(), 17u);
+  EXPECT_EQ(documented.size(), 20u);
   EXPECT_EQ(documented, templates);
 }
 

@@ -110,6 +110,12 @@ FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) {
     if (symbol == g.import_statement || symbol == g.import_from_statement) {
       Context statement(tree, *this, nodes, i);
       for (const ImportedName& name : statement.imported_names()) {
+        if (symbol == g.import_statement) {  // `import a.b` names the modules a and a.b
+          for (size_t dot = name.qualified.find('.'); dot != std::string::npos;
+               dot = name.qualified.find('.', dot + 1))
+            modules_.insert(name.qualified.substr(0, dot));
+          modules_.insert(name.qualified);
+        }
         if (!ts_node_is_null(name.alias)) {
           bindings_[std::string(tree.text(name.alias))] = name.qualified;
         } else if (symbol == g.import_statement) {
@@ -128,12 +134,27 @@ FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) {
       TSNode right = field(node, g.field_right);
       if (!ts_node_is_null(left) && ts_node_symbol(left) == g.identifier) {
         if (tree.text(left) == "ModelNew") defines_model_new_ = true;
-        if (!ts_node_is_null(right)) {
-          std::string target = top.qualified_name(right);
-          if (!target.empty() && tree.text(left) != target)
-            bindings_[std::string(tree.text(left))] = target;
-        }
+        if (nodes[nodes[i].parent].parent == 0)  // module > expression_statement > assignment
+          defined_.insert(std::string(tree.text(left)));
       }
+      if (!ts_node_is_null(left) && !ts_node_is_null(right)) bind_pairs(top, left, right);
+    } else if (symbol == g.named_expression) {
+      // (c := torch.cuda) binds c as `c = torch.cuda` does.
+      TSNode name = field(node, g.field_name);
+      TSNode value = field(node, g.field_value);
+      if (!ts_node_is_null(name) && !ts_node_is_null(value)) bind_pairs(top, name, value);
+    } else if (symbol == g.default_parameter || symbol == g.typed_default_parameter) {
+      // def f(s=torch.cuda.Stream) and lambda s=torch.cuda.Stream: bind s.
+      TSNode name = field(node, g.field_name);
+      TSNode value = field(node, g.field_value);
+      if (!ts_node_is_null(name) && !ts_node_is_null(value)) bind_pairs(top, name, value);
+    } else if (symbol == g.function_definition || symbol == g.class_definition) {
+      // Names the module itself defines (`def compile(...)` at the top
+      // level is no longer the builtin there).
+      uint32_t up = nodes[i].parent;
+      if (up != 0 && nodes[up].symbol == g.decorated_definition) up = nodes[up].parent;
+      TSNode name = field(node, g.field_name);
+      if (up == 0 && !ts_node_is_null(name)) defined_.insert(std::string(tree.text(name)));
     }
     TSNode target = binding_target(g, node, symbol);
     if (!ts_node_is_null(target) && pattern_binds(tree, target, "self"))
@@ -143,11 +164,15 @@ FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) {
   // `self` and inherited by the nodes inside it (a parent comes before its
   // children), so that no rule walks the chain of parents.
   self_receiver_.assign(nodes.size(), false);
+  ctx_parameter_.assign(nodes.size(), false);
   for (uint32_t i = 1; i < nodes.size(); ++i) {
     TSSymbol symbol = nodes[i].named ? nodes[i].symbol : 0;
     self_receiver_[i] = self_receiver_[nodes[i].parent];
+    ctx_parameter_[i] = ctx_parameter_[nodes[i].parent];
     if (symbol != g.function_definition && symbol != g.lambda) continue;
     std::vector<std::string_view> params = parameter_names(tree, nodes[i].node);
+    // An autograd.Function's forward/backward/setup_context take `ctx` first.
+    ctx_parameter_[i] = symbol == g.function_definition && !params.empty() && params.front() == "ctx";
     if (std::find(params.begin(), params.end(), "self") == params.end()) continue;
     self_receiver_[i] = symbol == g.function_definition && params.front() == "self" &&
                         is_method(tree, nodes, i);
@@ -171,6 +196,53 @@ bool FileFacts::is_method(const SyntaxTree& tree, std::span<const FlatNode> node
                   nodes[parent_of(parent_of(up))].symbol == g.class_definition;
   return in_class && !is_static &&
          !rebinds_self_within(ts_node_start_byte(node), ts_node_end_byte(node));
+}
+
+void FileFacts::bind_pairs(const Context& top, TSNode target, TSNode value) {
+  const Grammar& g = python_grammar();
+  std::vector<std::pair<TSNode, TSNode>> stack{{target, value}};
+  while (!stack.empty()) {
+    auto [left, right] = stack.back();
+    stack.pop_back();
+    TSSymbol l = ts_node_symbol(left), r = ts_node_symbol(right);
+    if (l == g.identifier) {
+      std::string bound = top.qualified_name(right);
+      std::string name(top.text(left));
+      if (!bound.empty() && name != bound) bindings_[name] = bound;
+      continue;
+    }
+    // a, b = torch.cuda, 1 (and nested groups of the same shape)
+    bool left_group = l == g.pattern_list || l == g.tuple_pattern || l == g.list_pattern ||
+                      l == g.tuple || l == g.list || l == g.expression_list;
+    bool right_group = r == g.expression_list || r == g.tuple || r == g.list;
+    if (l == g.parenthesized_expression && ts_node_named_child_count(left) == 1) {
+      stack.push_back({ts_node_named_child(left, 0), right});
+      continue;
+    }
+    if (r == g.parenthesized_expression && ts_node_named_child_count(right) == 1) {
+      stack.push_back({left, ts_node_named_child(right, 0)});
+      continue;
+    }
+    if (!left_group || !right_group) continue;
+    uint32_t n = ts_node_named_child_count(left);
+    if (n != ts_node_named_child_count(right)) continue;
+    for (uint32_t i = 0; i < n; ++i) stack.push_back({ts_node_named_child(left, i), ts_node_named_child(right, i)});
+  }
+}
+
+bool FileFacts::defines(std::string_view name) const { return defined_.find(name) != defined_.end(); }
+
+bool FileFacts::is_module(std::string_view qualified) const {
+  static constexpr std::string_view kKnownModules[] = {
+      "torch", "torch.nn", "torch.nn.functional", "torch.cuda", "torch.backends",
+      "torch.backends.cuda", "torch.backends.cuda.matmul", "torch.backends.cudnn", "torch.utils",
+      "torch.utils.cpp_extension", "torch.autograd", "torch.jit", "torch.ops", "torch.library",
+      "torch.random", "torch.linalg", "torch.fft", "torch.special", "torch.testing", "triton",
+      "triton.language", "triton.runtime", "triton.testing", "os", "os.path", "sys", "threading",
+      "time", "functools", "operator", "builtins", "importlib", "numpy", "math", "itertools"};
+  for (std::string_view known : kKnownModules)
+    if (qualified == known) return true;
+  return modules_.find(qualified) != modules_.end();
 }
 
 std::string_view FileFacts::binding(std::string_view local) const {
@@ -207,28 +279,34 @@ bool Context::attribute_read(TSNode node, TSNode* object, std::string_view* name
 
 std::string Context::qualified_name(TSNode expr) const {
   const Grammar& g = grammar_;
-  // The head identifier first: most chains (`self.conv`, `x.shape`) are not
-  // bound to anything and end there, without allocating.
+  // Walk down the chain to its head, through `(c := torch.cuda)` and
+  // parentheses; most chains (`self.conv`, `x.shape`) end at a head bound
+  // to nothing, without allocating.
+  std::vector<std::string_view> attributes;  // from the last one back
   TSNode node = expr;
   TSNode object;
   std::string_view name;
-  while (attribute_read(node, &object, &name)) node = object;
+  for (;;) {
+    if (attribute_read(node, &object, &name)) {
+      attributes.push_back(name);
+      node = object;
+    } else if (ts_node_symbol(node) == g.parenthesized_expression && ts_node_named_child_count(node) == 1) {
+      node = ts_node_named_child(node, 0);
+    } else if (ts_node_symbol(node) == g.named_expression && node.id != expr.id) {
+      node = field(node, g.field_value);
+      if (ts_node_is_null(node)) return {};
+    } else {
+      break;
+    }
+  }
   if (ts_node_symbol(node) != g.identifier) return {};
   std::string_view head = text(node);
   std::string_view bound = facts_.binding(head);
   if (bound.empty()) {
-    if (!is_builtin(head)) return {};
+    if (!is_builtin(head) || facts_.defines(head)) return {};
     bound = head;
   }
-  std::vector<std::string_view> attributes;  // from the last one back
-  size_t size = bound.size();
-  for (node = expr; attribute_read(node, &object, &name); node = object) {
-    attributes.push_back(name);
-    size += 1 + name.size();
-  }
-  std::string out;
-  out.reserve(size);
-  out.append(bound);
+  std::string out(bound);
   for (auto it = attributes.rbegin(); it != attributes.rend(); ++it) out.append(1, '.').append(*it);
   return out;
 }

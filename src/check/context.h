@@ -3,6 +3,7 @@
 // where `self` is the method's receiver, and the node's ancestors.
 #pragma once
 
+#include <set>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -13,6 +14,8 @@
 #include "syntax_tree.h"
 
 namespace kmem::check_internal {
+
+class Context;
 
 // Facts about the whole file, gathered from its nodes before the rules run.
 class FileFacts {
@@ -28,6 +31,15 @@ class FileFacts {
   // innermost function binding `self`, that function being a method of a
   // class (not a static or class method) that does not rebind `self`.
   bool self_is_method_receiver(uint32_t index) const { return self_receiver_[index]; }
+  // Whether nodes[index] is inside a function whose first parameter is `ctx`
+  // (an autograd.Function's forward, backward or setup_context).
+  bool inside_ctx_function(uint32_t index) const { return ctx_parameter_[index]; }
+  // Whether the module defines `name` at its top level (def, class or
+  // assignment), so that a builtin of that name is not meant there.
+  bool defines(std::string_view name) const;
+  // Whether `qualified` names a module: one the file imports with `import`,
+  // or a well-known module (torch.cuda, os, ...).
+  bool is_module(std::string_view qualified) const;
 
  private:
   struct Hash {
@@ -37,6 +49,12 @@ class FileFacts {
   std::unordered_map<std::string, std::string, Hash, std::equal_to<>> bindings_;
   std::vector<uint32_t> self_rebinds_;  // start bytes, ascending
   std::vector<bool> self_receiver_;     // per node: self_is_method_receiver
+  std::vector<bool> ctx_parameter_;     // per node: inside_ctx_function
+  std::set<std::string, std::less<>> defined_;  // top-level names
+  std::set<std::string, std::less<>> modules_;  // imported with `import`
+  // Binds the identifiers of `target` to what the same places of `value`
+  // name (`a, b = torch.cuda, os`), as a plain alias assignment does.
+  void bind_pairs(const class Context& top, TSNode target, TSNode value);
   bool defines_model_new_ = false;
 
   // Whether `self` is rebound (assigned, a loop target...) in [begin, end).
@@ -101,6 +119,20 @@ class Context {
   // Whether `self`, seen at the current node, is the method's receiver
   // (FileFacts::self_is_method_receiver).
   bool self_is_method_receiver() const { return facts_.self_is_method_receiver(index_); }
+  bool inside_ctx_function() const { return facts_.inside_ctx_function(index_); }
+  // Whether `node` reads an attribute by a name known here (`obj.name` or a
+  // literal getattr); its parts go to `object` and `name`.
+  bool reads_attribute(TSNode node, TSNode* object, std::string_view* name) const {
+    return attribute_read(node, object, name);
+  }
+  // The node's ancestors: the index of nodes[index]'s parent (0 at the root).
+  uint32_t index() const { return index_; }
+  TSNode ancestor(uint32_t levels) const {
+    uint32_t at = index_;
+    for (uint32_t i = 0; i < levels && at != 0; ++i) at = nodes_[at].parent;
+    return nodes_[at].node;
+  }
+  const SyntaxTree& tree() const { return tree_; }
 
  private:
   const Grammar& grammar_;

@@ -28,6 +28,16 @@ Grammar look_up() {
   g.attribute = python_symbol("attribute");
   g.augmented_assignment = python_symbol("augmented_assignment");
   g.block = python_symbol("block");
+  g.binary_operator = python_symbol("binary_operator");
+  g.break_statement = python_symbol("break_statement");
+  g.comparison_operator = python_symbol("comparison_operator");
+  g.concatenated_string = python_symbol("concatenated_string");
+  g.continue_statement = python_symbol("continue_statement");
+  g.escape_sequence = python_symbol("escape_sequence");
+  g.false_ = python_symbol("false");
+  g.finally_clause = python_symbol("finally_clause");
+  g.none = python_symbol("none");
+  g.return_statement = python_symbol("return_statement");
   g.call = python_symbol("call");
   g.class_definition = python_symbol("class_definition");
   g.decorated_definition = python_symbol("decorated_definition");

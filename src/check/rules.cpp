@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <vector>
 
 #include "grammar.h"
+#include "native_source.h"
 
 namespace kmem::check_internal {
 namespace {
@@ -16,36 +18,56 @@ namespace {
 using Names = std::span<const std::string_view>;
 
 constexpr std::string_view kThreadNames[] = {
-    "threading", "_thread", "multiprocessing", "concurrent", "asyncio", "subprocess", "signal",
+    "threading.Thread", "threading.Timer", "threading.excepthook", "threading.setprofile",
+    "threading.settrace", "_thread", "multiprocessing", "concurrent", "asyncio", "subprocess", "signal",
     "pty", "os.fork", "os.forkpty", "os.register_at_fork", "os.system", "os.popen", "os.spawn*",
     "os.exec*", "os.posix_spawn*", "torch.multiprocessing", "torch.jit.fork", "torch.jit._fork",
-    "torch.futures", "torch.distributed"};
-constexpr std::string_view kThreadStrings[] = {"std::thread", "std::async", "pthread_create"};
+    "torch.futures", "torch.distributed", "torch.utils.data", "os.kill", "os.killpg", "os.abort",
+    "os.sys", "os.wait*", "os.setsid", "os.setpgid", "os.pidfd*"};
+// What `threading` offers that starts nothing: locks and thread ids.
+constexpr std::string_view kThreadAllowed[] = {"threading.Lock", "threading.RLock",
+                                               "threading.get_ident"};
+// Native identifiers (C++/CUDA sources) that start threads or processes or
+// signal them; a call of the libc names (`fork(`), the others wherever named.
+constexpr std::string_view kThreadStrings[] = {"pthread_create", "std::async", "std::jthread",
+                                               "at::launch", "std::launch", "boost::thread"};
+constexpr std::string_view kProcessCalls[] = {
+    "fork", "vfork", "clone", "clone3", "system", "popen", "execv", "execve", "execvp", "execvpe",
+    "execl", "execle", "execlp", "posix_spawn", "posix_spawnp", "kill", "killpg", "tgkill",
+    "signal", "sigaction", "ptrace", "setsid", "daemon", "dlopen", "dlsym", "mprotect", "syscall",
+    "process_vm_readv", "process_vm_writev", "pthread_kill"};
 
 constexpr std::string_view kStreamNames[] = {
     "torch.cuda.Stream", "torch.cuda.stream", "torch.cuda.ExternalStream", "torch.cuda.set_stream",
     "torch.cuda.StreamContext", "torch.cuda.streams", "torch.Stream", "torch.stream",
     "cupy.cuda.Stream", "cupy.cuda.ExternalStream", "numba.cuda.stream"};
-constexpr std::string_view kStreamStrings[] = {"cudaStreamCreate", "getStreamFromPool"};
+constexpr std::string_view kStreamStrings[] = {
+    "cudaStreamCreate", "cudaStreamCreateWithFlags", "cudaStreamCreateWithPriority",
+    "cuStreamCreate", "cuStreamCreateWithPriority", "getStreamFromPool", "cudaStreamPerThread",
+    "CU_STREAM_PER_THREAD", "cudaStreamNonBlocking", "CU_STREAM_NON_BLOCKING",
+    "getStreamFromExternal", "cudaGraphLaunch", "cuLaunchKernel"};
+// Flags of nvcc or the driver that put kernels on per-thread streams.
+constexpr std::string_view kStreamFlags[] = {"per-thread", "per_thread", "CUDA_API_PER_THREAD_DEFAULT_STREAM"};
 
 constexpr std::string_view kPatchingNames[] = {
     "builtins", "__builtin__", "__builtins__", "importlib", "sys.modules", "sys.meta_path",
     "unittest.mock", "mock", "torch.library", "torch.overrides", "torch.utils._python_dispatch",
-    "vars", "globals", "kmem_worker"};
+    "vars", "globals", "kmem_worker", "functools.update_wrapper", "os.sys", "sys.modules",
+    "locals"};
 constexpr std::string_view kPatchingAttributes[] = {"__dict__", "__setattr__", "__delattr__",
                                                     "__getattribute__", "__builtins__"};
 
 constexpr std::string_view kIntrospectionNames[] = {
     "gc", "inspect", "ctypes", "_ctypes", "cffi", "traceback", "tracemalloc", "dis", "mmap",
     "sys._getframe", "sys._current_frames", "sys.settrace", "sys.setprofile", "sys.exc_info",
-    "sys.getrefcount"};
+    "sys.getrefcount", "sys.setrecursionlimit", "sys.addaudithook", "os.sys"};
 constexpr std::string_view kIntrospectionAttributes[] = {
     "f_back", "f_locals", "f_globals", "f_builtins", "f_code", "tb_frame", "gi_frame", "cr_frame",
     "ag_frame", "__globals__", "__code__", "__closure__", "__subclasses__", "__bases__", "__base__",
     "__mro__", "__self__", "__func__"};
 constexpr std::string_view kIntrospectionPaths[] = {"/proc", "/dev/mem"};
 
-constexpr std::string_view kFallbackNames[] = {"contextlib.suppress"};
+constexpr std::string_view kFallbackNames[] = {"contextlib"};
 
 constexpr std::string_view kSeedNames[] = {
     "torch.manual_seed", "torch.seed", "torch.initial_seed", "torch.get_rng_state",
@@ -53,7 +75,8 @@ constexpr std::string_view kSeedNames[] = {
     "torch.cuda.manual_seed_all", "torch.cuda.seed", "torch.cuda.seed_all",
     "torch.cuda.initial_seed", "torch.cuda.get_rng_state", "torch.cuda.get_rng_state_all",
     "torch.cuda.set_rng_state", "torch.cuda.set_rng_state_all", "torch.cuda.random",
-    "torch.cuda.default_generators", "random.seed", "random.getstate", "random.setstate",
+    "torch.cuda.default_generators", "torch.Generator", "torch.cuda.Generator",
+    "torch.cuda.graphs", "random.seed", "random.getstate", "random.setstate",
     "numpy.random.seed", "numpy.random.get_state", "numpy.random.set_state"};
 
 constexpr std::string_view kPrecisionNames[] = {
@@ -65,11 +88,48 @@ constexpr std::string_view kPrecisionNames[] = {
     "torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction",
     "torch.backends.cuda.matmul.fp32_precision", "torch.backends.cudnn.fp32_precision",
     "torch.backends.fp32_precision", "triton.language.float16", "triton.language.bfloat16",
-    "triton.language.float8*", "numpy.float16", "numpy.half"};
+    "triton.language.float8*", "numpy.float16", "numpy.half", "torch.float8*", "torch.cuda.amp",
+    "torch.set_default_dtype", "torch.set_autocast*", "torch.float8_e4m3fn", "torch.float8_e5m2"};
 constexpr std::string_view kPrecisionMethods[] = {"half", "bfloat16"};
-constexpr std::string_view kPrecisionStrings[] = {"__half", "__nv_bfloat16", "precision::tf32"};
+// Native identifiers of reduced-precision types and math (after comments are dropped).
+constexpr std::string_view kPrecisionStrings[] = {
+    "__half", "__half2", "__nv_bfloat16", "__nv_bfloat162", "__nv_fp8_e4m3", "__nv_fp8_e5m2",
+    "precision::tf32", "wmma::precision::tf32", "__float2half", "__float2bfloat16", "half2",
+    "at::Half", "at::BFloat16", "c10::Half", "c10::BFloat16", "kHalf", "kBFloat16", "kFloat16",
+    "nvcuda::wmma", "mma_sync", "__hmul", "__hadd", "__hfma"};
+// Flags that set TF32 or other reduced precision: false is the only value a candidate may set.
+constexpr std::string_view kPrecisionFlags[] = {
+    "torch.backends.cuda.matmul.allow_tf32", "torch.backends.cudnn.allow_tf32",
+    "torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction",
+    "torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction"};
+// Settings a candidate may set to either value: they change no result.
+constexpr std::string_view kFreeFlags[] = {"torch.backends.cudnn.benchmark",
+                                           "torch.backends.cudnn.deterministic",
+                                           "torch.backends.cudnn.enabled"};
+// Tensor attributes of a submodule of self that a candidate may set
+// (`self.linear.bias = None`, `self.bn.weight.data = ...`).
+constexpr std::string_view kSubmoduleAttributes[] = {"weight", "bias", "running_mean",
+                                                     "running_var", "num_batches_tracked",
+                                                     "requires_grad", "data"};
 
-constexpr std::string_view kDynamicCodeNames[] = {"exec", "eval", "compile", "__import__", "runpy"};
+constexpr std::string_view kDynamicCodeNames[] = {"exec", "eval", "compile", "__import__", "runpy",
+                                                 "pickle", "marshal", "timeit", "code", "codeop",
+                                                 "pkgutil", "types", "shelve",
+                                                 "dill", "cloudpickle", "torch.load",
+                                                 "torch.jit.load", "torch.package"};
+// getattr in another form.
+constexpr std::string_view kDynamicGetattrNames[] = {"operator.attrgetter", "operator.methodcaller"};
+
+// The modules a candidate may import (and everything under them), except
+// private parts (`torch._C`): see docs/verdicts.md. Any other import, a star
+// import and a relative import are `forbidden_import`.
+constexpr std::string_view kAllowedImports[] = {
+    "torch", "triton", "math", "cmath", "typing", "typing_extensions", "functools", "itertools",
+    "operator", "collections", "dataclasses", "enum", "abc", "numbers", "__future__", "os",
+    "sys", "time", "threading", "numpy", "warnings", "re", "string", "copy", "hashlib",
+    "textwrap", "random", "einops"};
+// Dunder attributes a candidate may read: `super().__init__`, `torch.__version__`.
+constexpr std::string_view kAllowedDunders[] = {"__init__", "__version__", "__name__", "__call__"};
 
 bool name_in(std::string_view name, Names list) {
   return std::any_of(list.begin(), list.end(), [name](std::string_view entry) {
@@ -80,6 +140,31 @@ bool name_in(std::string_view name, Names list) {
 
 bool is_dunder(std::string_view name) {
   return name.size() > 4 && name.starts_with("__") && name.ends_with("__");
+}
+
+bool listed(std::string_view name, Names list) {
+  return std::find(list.begin(), list.end(), name) != list.end();
+}
+
+// Whether the current node is the target of `= False` (`torch.backends.cudnn.allow_tf32 = False`).
+bool assigned_false(const Context& c) {
+  const Grammar& g = c.grammar();
+  if (c.parent_symbol() != g.assignment) return false;
+  TSNode right = field(c.parent(), g.field_right);
+  return ts_node_eq(field(c.parent(), g.field_left), c.node()) && !ts_node_is_null(right) &&
+         ts_node_symbol(right) == g.false_;
+}
+
+// Whether the current node is only compared with (`x.dtype == torch.half`,
+// `x.dtype in (torch.float16, torch.bfloat16)`): reading a dtype casts nothing.
+bool only_compared(const Context& c) {
+  const Grammar& g = c.grammar();
+  for (uint32_t up = 1; up < 4; ++up) {
+    TSSymbol s = ts_node_symbol(c.ancestor(up));
+    if (s == g.comparison_operator) return true;
+    if (s != g.tuple && s != g.list && s != g.parenthesized_expression) return false;
+  }
+  return false;
 }
 
 // Imports and references of the names in `list`.
@@ -108,20 +193,89 @@ void match_attributes(const Context& c, Names list, std::vector<Finding>& out) {
     out.push_back({attribute, std::string(name)});
 }
 
-// String literals (e.g. CUDA sources) holding one of the tokens in `list`.
-void match_strings(const Context& c, Names list, std::vector<Finding>& out) {
-  if (c.symbol() != c.grammar().string_content) return;
-  std::string_view text = c.text(c.node());
-  for (std::string_view token : list)
-    if (text.find(token) != std::string_view::npos) out.push_back({c.node(), std::string(token)});
+// The native source a string node holds, as the compiler reads its tokens
+// (native_source.h); empty for a string that is part of a longer
+// concatenation, which is read whole at the concatenation.
+std::string string_tokens(const Context& c) {
+  const Grammar& g = c.grammar();
+  if (c.symbol() != g.string && c.symbol() != g.concatenated_string) return {};
+  if (c.symbol() == g.string && c.parent_symbol() == g.concatenated_string) return {};
+  return native_tokens(python_string_value(c.tree(), c.node()));
 }
 
-// String literals naming one of the paths in `list`: the path followed by
+// String literals (e.g. CUDA sources) naming one of the identifiers in `list`.
+void match_strings(const Context& c, Names list, std::vector<Finding>& out,
+                   std::string_view unless_member = {}) {
+  std::string text = string_tokens(c);
+  if (text.empty()) return;
+  for (std::string_view token : list)
+    if (has_identifier(text, token, unless_member)) out.push_back({c.node(), std::string(token)});
+}
+
+// The value of a string expression made of literals only: a literal, an
+// implicit or `+` concatenation, `os.path.join(...)` or `"sep".join([...])`
+// of such; nullopt for anything else.
+std::optional<std::string> folded_string(const Context& c, TSNode node, int depth = 0) {
+  const Grammar& g = c.grammar();
+  if (depth > 64 || ts_node_is_null(node)) return std::nullopt;
+  TSSymbol s = ts_node_symbol(node);
+  if (s == g.string || s == g.concatenated_string) return python_string_value(c.tree(), node);
+  if (s == g.parenthesized_expression && ts_node_named_child_count(node) == 1)
+    return folded_string(c, ts_node_named_child(node, 0), depth + 1);
+  if (s == g.binary_operator) {
+    auto left = folded_string(c, field(node, g.field_left), depth + 1);
+    auto right = folded_string(c, field(node, g.field_right), depth + 1);
+    if (left && right) return *left + *right;
+    return std::nullopt;
+  }
+  if (s != g.call) return std::nullopt;
+  TSNode function = field(node, g.field_function);
+  TSNode arguments = field(node, g.field_arguments);
+  if (ts_node_is_null(function) || ts_node_is_null(arguments)) return std::nullopt;
+  std::vector<std::string> parts;
+  auto collect = [&](TSNode list) {
+    uint32_t n = ts_node_named_child_count(list);
+    for (uint32_t i = 0; i < n; ++i) {
+      auto part = folded_string(c, ts_node_named_child(list, i), depth + 1);
+      if (!part) return false;
+      parts.push_back(*part);
+    }
+    return true;
+  };
+  std::string joined;
+  if (c.qualified_name(function) == "os.path.join") {
+    if (!collect(arguments)) return std::nullopt;
+    for (const std::string& part : parts) {
+      if (part.starts_with('/')) joined.clear();
+      else if (!joined.empty() && !joined.ends_with('/')) joined.push_back('/');
+      joined += part;
+    }
+    return joined;
+  }
+  TSNode object;
+  std::string_view method;
+  if (!c.reads_attribute(function, &object, &method) || method != "join") return std::nullopt;
+  auto separator = folded_string(c, object, depth + 1);
+  if (!separator || ts_node_named_child_count(arguments) != 1) return std::nullopt;
+  TSNode list = ts_node_named_child(arguments, 0);
+  if (ts_node_symbol(list) != g.list && ts_node_symbol(list) != g.tuple) return std::nullopt;
+  if (!collect(list)) return std::nullopt;
+  for (size_t i = 0; i < parts.size(); ++i) joined += (i ? *separator : "") + parts[i];
+  return joined;
+}
+
+// String expressions naming one of the paths in `list`: the path followed by
 // the end of the string or a character that cannot continue a name ("/proc/",
-// "/proc'"; not "loads/processes").
+// "/proc'"; not "loads/processes"). Literals, concatenations and joins of
+// literals are read as their value.
 void match_paths(const Context& c, Names list, std::vector<Finding>& out) {
-  if (c.symbol() != c.grammar().string_content) return;
-  std::string_view text = c.text(c.node());
+  const Grammar& g = c.grammar();
+  TSSymbol s = c.symbol();
+  if (s != g.string && s != g.concatenated_string && s != g.binary_operator && s != g.call) return;
+  if (s == g.string && c.parent_symbol() == g.concatenated_string) return;
+  auto value = folded_string(c, c.node());
+  if (!value) return;
+  std::string_view text = *value;
   auto continues_name = [](char ch) {
     return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
   };
@@ -166,6 +320,27 @@ void no_model_new(const Context& c, std::vector<Finding>& out) {
     out.push_back({TSNode{}, ""});
 }
 
+// `getattr(self, f"fc{i}")`: the method's own attribute by an f-string
+// that starts with a public name (so never a dunder or private one).
+bool own_submodule_name(const Context& c, TSNode object, TSNode name) {
+  const Grammar& g = c.grammar();
+  if (ts_node_is_null(object) || ts_node_symbol(object) != g.identifier || c.text(object) != "self" ||
+      !c.self_is_method_receiver() || ts_node_symbol(name) != g.string)
+    return false;
+  // The first part after the quote must be literal text starting with a letter.
+  uint32_t n = ts_node_named_child_count(name);
+  for (uint32_t i = 0; i < n; ++i) {
+    TSNode part = ts_node_named_child(name, i);
+    TSSymbol s = ts_node_symbol(part);
+    if (s == g.string_content) {
+      std::string_view text = c.text(part);
+      return !text.empty() && std::isalpha(static_cast<unsigned char>(text.front()));
+    }
+    if (s == g.interpolation || s == g.escape_sequence) return false;
+  }
+  return false;
+}
+
 // getattr with a name that is not a plain, public literal, with unpacked
 // arguments (`getattr(torch, *names)`), or passed around uncalled.
 void dynamic_getattr(const Context& c, std::vector<Finding>& out) {
@@ -178,8 +353,15 @@ void dynamic_getattr(const Context& c, std::vector<Finding>& out) {
   TSNode name = positional_argument(c, 1);
   if (ts_node_is_null(name)) return;
   std::string_view literal;
-  if (!c.string_literal(name, &literal) || literal.starts_with('_'))
-    out.push_back({name, written(c.text(name))});
+  if (c.string_literal(name, &literal) && !literal.starts_with('_')) return;
+  if (own_submodule_name(c, positional_argument(c, 0), name)) return;
+  out.push_back({name, written(c.text(name))});
+}
+
+// operator.attrgetter and operator.methodcaller are getattr by another name.
+void dynamic_getattr_names(const Context& c, std::vector<Finding>& out) {
+  const std::string& reference = c.reference_name();
+  if (!reference.empty() && name_in(reference, kDynamicGetattrNames)) out.push_back({c.node(), reference});
 }
 
 // setattr/delattr with a name that is not a plain literal, with unpacked
@@ -210,8 +392,34 @@ void non_ascii_name(const Context& c, std::vector<Finding>& out) {
 // Whether writing `<object>.<name>` is allowed: only a direct, non-dunder
 // attribute of the method's own `self`.
 bool own_attribute(const Context& c, TSNode object, std::string_view name) {
-  return ts_node_symbol(object) == c.grammar().identifier && c.text(object) == "self" &&
-         !is_dunder(name) && c.self_is_method_receiver();
+  const Grammar& g = c.grammar();
+  if (is_dunder(name)) return false;
+  if (ts_node_symbol(object) == g.identifier) {
+    std::string_view root = c.text(object);
+    // self.<x> in a method; ctx.<x> in an autograd.Function's static methods.
+    return (root == "self" && c.self_is_method_receiver()) || (root == "ctx" && c.inside_ctx_function());
+  }
+  // self.<sub>...<weight|bias|...>: a tensor attribute of one's own submodule.
+  if (!listed(name, kSubmoduleAttributes)) return false;
+  TSNode inner;
+  std::string_view inner_name;
+  while (ts_node_symbol(object) == g.attribute && c.reads_attribute(object, &inner, &inner_name)) {
+    if (is_dunder(inner_name)) return false;
+    object = inner;
+  }
+  return ts_node_symbol(object) == g.identifier && c.text(object) == "self" && c.self_is_method_receiver();
+}
+
+// A setting a candidate may write: a precision flag set to False, or a flag
+// that changes no result (cudnn.benchmark), set to a boolean.
+bool allowed_setting(const Context& c, TSNode target) {
+  const Grammar& g = c.grammar();
+  if (c.symbol() != g.assignment) return false;
+  TSNode right = field(c.node(), g.field_right);
+  if (ts_node_is_null(right)) return false;
+  std::string name = c.qualified_name(target);
+  if (listed(name, kPrecisionFlags)) return ts_node_symbol(right) == g.false_;
+  return listed(name, kFreeFlags) && (ts_node_symbol(right) == g.false_ || ts_node_symbol(right) == g.true_);
 }
 
 // Every attribute written by a target pattern (through tuples, lists, stars).
@@ -224,7 +432,7 @@ void foreign_targets(const Context& c, TSNode target, std::vector<Finding>& out)
       TSNode object = field(node, g.field_object);
       TSNode attribute = field(node, g.field_attribute);
       if (!ts_node_is_null(object) && !ts_node_is_null(attribute) &&
-          !own_attribute(c, object, c.text(attribute)))
+          !own_attribute(c, object, c.text(attribute)) && !allowed_setting(c, node))
         out.push_back({node, written(c.text(node))});
     } else if (g.is_target_group(symbol)) {
       uint32_t n = ts_node_named_child_count(node);
@@ -261,18 +469,38 @@ void foreign_attribute_assignment(const Context& c, std::vector<Finding>& out) {
 }
 
 void uses_threads(const Context& c, std::vector<Finding>& out) {
-  match_names(c, kThreadNames, out);
+  std::vector<Finding> found;
+  match_names(c, kThreadNames, found);
+  for (Finding& f : found)
+    if (!name_in(f.target, kThreadAllowed)) out.push_back(std::move(f));
+  std::string text = string_tokens(c);
+  if (text.empty()) return;
   match_strings(c, kThreadStrings, out);
+  if (has_identifier(text, "std::thread", "hardware_concurrency")) out.push_back({c.node(), "std::thread"});
+  // `using namespace std;` then `thread t(...)` / `async(...)`.
+  if (has_identifier(text, "using namespace std") &&
+      ((has_identifier(text, "thread") && !has_identifier(text, "thread::hardware_concurrency")) ||
+       has_call(text, "async")))
+    out.push_back({c.node(), "thread (using namespace std)"});
+  for (std::string_view call : kProcessCalls)
+    if (has_call(text, call)) out.push_back({c.node(), std::string(call)});
 }
 
 void side_stream(const Context& c, std::vector<Finding>& out) {
   match_names(c, kStreamNames, out);
   match_strings(c, kStreamStrings, out);
+  std::string text = string_tokens(c);
+  for (std::string_view flag : kStreamFlags)
+    if (text.find(flag) != std::string::npos) out.push_back({c.node(), std::string(flag)});
 }
 
 void runtime_patching(const Context& c, std::vector<Finding>& out) {
   match_names(c, kPatchingNames, out);
   match_attributes(c, kPatchingAttributes, out);
+  // functools.wraps(f, updated=...) copies attributes like update_wrapper.
+  const Grammar& g = c.grammar();
+  if (c.symbol() == g.keyword_argument && c.text(field(c.node(), g.field_name)) == "updated")
+    out.push_back({c.node(), "updated="});
 }
 
 void introspection(const Context& c, std::vector<Finding>& out) {
@@ -287,6 +515,31 @@ void try_fallback(const Context& c, std::vector<Finding>& out) {
   match_names(c, kFallbackNames, out);
   const Grammar& g = c.grammar();
   TSNode node = c.node();
+  // `return`, `break` or `continue` in a finally swallows the exception; a
+  // context manager's __exit__ that returns does too (when it returns true).
+  if (c.symbol() == g.return_statement || c.symbol() == g.break_statement ||
+      c.symbol() == g.continue_statement) {
+    for (uint32_t up = 1; up < 64; ++up) {
+      TSNode a = c.ancestor(up);
+      TSSymbol s = ts_node_symbol(a);
+      if (s == g.function_definition || s == g.lambda || s == g.module) {
+        TSNode name = field(a, g.field_name);
+        bool exits = s == g.function_definition && !ts_node_is_null(name) && c.text(name) == "__exit__";
+        TSNode value = ts_node_named_child_count(node) ? ts_node_named_child(node, 0) : TSNode{};
+        bool returns_something = c.symbol() == g.return_statement && !ts_node_is_null(value) &&
+                                 ts_node_symbol(value) != g.none && ts_node_symbol(value) != g.false_;
+        if (exits && returns_something) out.push_back({node, ""});
+        return;
+      }
+      if (s == g.finally_clause) {
+        out.push_back({node, ""});
+        return;
+      }
+      if (c.symbol() != g.return_statement && (s == g.for_statement || s == python_symbol("while_statement")))
+        return;  // break/continue of a loop inside the finally
+    }
+    return;
+  }
   if (c.symbol() != g.try_statement) return;
   bool handles = false;
   uint32_t n = ts_node_named_child_count(node);
@@ -321,19 +574,43 @@ void references_model(const Context& c, std::vector<Finding>& out) {
 
 void seed_manipulation(const Context& c, std::vector<Finding>& out) { match_names(c, kSeedNames, out); }
 
+// A call of triton.language.dot that leaves its precision to Triton (TF32
+// for fp32 operands): it must say input_precision="ieee" or allow_tf32=False.
+bool default_precision_dot(const Context& c) {
+  if (c.callee_name() != "triton.language.dot") return false;
+  const Grammar& g = c.grammar();
+  TSNode arguments = c.argument_list(c.node());
+  if (ts_node_is_null(arguments)) return true;
+  uint32_t n = ts_node_named_child_count(arguments);
+  for (uint32_t i = 0; i < n; ++i) {
+    TSNode a = ts_node_named_child(arguments, i);
+    if (ts_node_symbol(a) != g.keyword_argument) continue;
+    std::string_view key = c.text(field(a, g.field_name));
+    if (key == "input_precision" || key == "allow_tf32") return false;  // judged below
+  }
+  return positional_argument(c, 3).id == nullptr;  // dot(a, b, acc, allow_tf32)
+}
+
 void precision_downcast(const Context& c, std::vector<Finding>& out) {
-  match_names(c, kPrecisionNames, out);
+  if (!assigned_false(c) && !only_compared(c)) match_names(c, kPrecisionNames, out);
   match_strings(c, kPrecisionStrings, out);
   const Grammar& g = c.grammar();
   TSNode node = c.node();
   if (c.symbol() == g.call) {
+    if (default_precision_dot(c)) out.push_back({node, "tl.dot without input_precision=\"ieee\""});
     TSNode function = field(node, g.field_function);
-    if (!ts_node_is_null(function) && ts_node_symbol(function) == g.attribute) {
-      TSNode method = field(function, g.field_attribute);
-      std::string_view name = ts_node_is_null(method) ? std::string_view{} : c.text(method);
-      if (std::find(std::begin(kPrecisionMethods), std::end(kPrecisionMethods), name) !=
-          std::end(kPrecisionMethods))
-        out.push_back({method, std::string(".").append(name).append("()")});
+    TSNode object;
+    std::string_view name;
+    if (!ts_node_is_null(function) && c.reads_attribute(function, &object, &name)) {
+      if (listed(name, kPrecisionMethods))
+        out.push_back({function, std::string(".").append(name).append("()")});
+      // x.type("torch.HalfTensor"), x.to("torch.float16"): a type by its name.
+      TSNode first = positional_argument(c, 0);
+      std::string_view literal;
+      if ((name == "type" || name == "to") && !ts_node_is_null(first) && c.string_literal(first, &literal) &&
+          (literal.find("Half") != std::string_view::npos || literal.find("BFloat16") != std::string_view::npos ||
+           literal.find("float16") != std::string_view::npos || literal.find("float8") != std::string_view::npos))
+        out.push_back({first, std::string(literal)});
     }
   } else if (c.symbol() == g.keyword_argument) {
     TSNode name = field(node, g.field_name);
@@ -348,7 +625,107 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
   }
 }
 
-void dynamic_code(const Context& c, std::vector<Finding>& out) { match_names(c, kDynamicCodeNames, out); }
+void dynamic_code(const Context& c, std::vector<Finding>& out) {
+  match_names(c, kDynamicCodeNames, out);
+  // A macro that pastes tokens (`a ## b`) makes identifiers no text shows.
+  const Grammar& g = c.grammar();
+  if (c.symbol() != g.string && c.symbol() != g.concatenated_string) return;
+  if (c.symbol() == g.string && c.parent_symbol() == g.concatenated_string) return;
+  std::string value = python_string_value(c.tree(), c.node());
+  if (value.find("#define") != std::string::npos && value.find("##") != std::string::npos)
+    out.push_back({c.node(), "## token pasting"});
+}
+
+// Imports outside the allowed modules (kAllowedImports), of private parts,
+// star and relative imports.
+void forbidden_import(const Context& c, std::vector<Finding>& out) {
+  const Grammar& g = c.grammar();
+  if (c.symbol() != g.import_statement && c.symbol() != g.import_from_statement) return;
+  if (c.symbol() == g.import_from_statement) {
+    TSNode module = field(c.node(), g.field_module_name);
+    if (!ts_node_is_null(module) && ts_node_symbol(module) != g.dotted_name) {
+      out.push_back({module, "relative import " + written(c.text(module))});
+      return;
+    }
+  }
+  for (const ImportedName& name : c.imported_names()) {
+    std::string_view qualified = name.qualified;
+    if (qualified.ends_with(".*")) {
+      out.push_back({name.at, "from " + std::string(qualified.substr(0, qualified.size() - 2)) + " import *"});
+      continue;
+    }
+    std::string_view top = qualified.substr(0, qualified.find('.'));
+    bool private_part = false;
+    for (size_t at = 0; at < qualified.size();) {
+      size_t end = std::min(qualified.find('.', at), qualified.size());
+      std::string_view part = qualified.substr(at, end - at);
+      private_part = private_part || (part.starts_with('_') && part != "__future__");
+      at = end + 1;
+    }
+    if (!listed(top, kAllowedImports) || private_part) out.push_back({name.at, std::string(qualified)});
+  }
+}
+
+// Private (`x._y`) and dunder attributes, except one's own private ones
+// (`self._cache`, `ctx._saved`) and the few dunders in kAllowedDunders.
+void private_attribute(const Context& c, std::vector<Finding>& out) {
+  const Grammar& g = c.grammar();
+  if (c.symbol() != g.attribute) return;
+  TSNode object = field(c.node(), g.field_object);
+  TSNode attribute = field(c.node(), g.field_attribute);
+  if (ts_node_is_null(object) || ts_node_is_null(attribute)) return;
+  std::string_view name = c.text(attribute);
+  if (!name.starts_with('_')) return;
+  if (is_dunder(name)) {
+    if (!listed(name, kAllowedDunders)) out.push_back({attribute, std::string(name)});
+    return;
+  }
+  if (ts_node_symbol(object) == g.identifier) {
+    std::string_view root = c.text(object);
+    if ((root == "self" && c.self_is_method_receiver()) || (root == "ctx" && c.inside_ctx_function()) ||
+        root == "cls")
+      return;
+  }
+  out.push_back({attribute, std::string(name)});
+}
+
+// A module used as a value (put in a container, passed to a call, returned)
+// rather than through its attributes: whatever receives it is out of the
+// checker's sight. Plain aliases (`c = torch.cuda`, walrus, defaults,
+// `a, b = x, y`) are resolved instead.
+void module_as_value(const Context& c, std::vector<Finding>& out) {
+  const Grammar& g = c.grammar();
+  const std::string& reference = c.reference_name();
+  if (reference.empty() || !c.facts().is_module(reference)) return;
+  TSSymbol parent = c.parent_symbol();
+  TSNode node = c.node();
+  if (parent == g.import_statement || parent == g.import_from_statement) return;
+  // Places that bind a name rather than use a value.
+  static const TSSymbol kBinding[] = {python_symbol("parameters"), python_symbol("lambda_parameters"),
+                                      python_symbol("global_statement"),
+                                      python_symbol("nonlocal_statement"), g.typed_parameter,
+                                      g.as_pattern_target, g.pattern_list, g.tuple_pattern};
+  if (std::find(std::begin(kBinding), std::end(kBinding), parent) != std::end(kBinding)) return;
+  if ((parent == g.for_statement || parent == g.for_in_clause) &&
+      ts_node_eq(field(c.parent(), g.field_left), node))
+    return;
+  if ((parent == g.assignment && ts_node_eq(field(c.parent(), g.field_right), node)) ||
+      (parent == g.assignment && ts_node_eq(field(c.parent(), g.field_left), node)) ||
+      (parent == g.named_expression && ts_node_eq(field(c.parent(), g.field_value), node)) ||
+      ((parent == g.default_parameter || parent == g.typed_default_parameter) &&
+       ts_node_eq(field(c.parent(), g.field_value), node)))
+    return;
+  // a, b = torch.cuda, 1
+  if (parent == g.expression_list && ts_node_symbol(c.ancestor(2)) == g.assignment) return;
+  // getattr(torch, ...) and its kin: the rules on those calls judge them.
+  if (parent == g.argument_list) {
+    TSNode function = field(c.ancestor(2), g.field_function);
+    std::string_view callee = ts_node_is_null(function) ? std::string_view{} : c.text(function);
+    if (callee == "getattr" || callee == "setattr" || callee == "delattr" || callee == "hasattr")
+      return;
+  }
+  out.push_back({node, reference});
+}
 
 // The node types the matchers look at.
 constexpr std::string_view kModule[] = {"module"};
@@ -362,12 +739,22 @@ constexpr std::string_view kNames[] = {"import_statement", "import_from_statemen
                                        "attribute", "call"};
 // match_names and match_strings (match_attributes looks at attributes).
 constexpr std::string_view kNamesStrings[] = {"import_statement", "import_from_statement",
-                                              "identifier", "attribute", "call", "string_content"};
-constexpr std::string_view kNamesTry[] = {"import_statement", "import_from_statement",
-                                          "identifier", "attribute", "call", "try_statement"};
+                                              "identifier", "attribute", "call", "string",
+                                              "concatenated_string"};
 constexpr std::string_view kPrecision[] = {"import_statement", "import_from_statement",
-                                           "identifier", "attribute", "string_content", "call",
-                                           "keyword_argument"};
+                                           "identifier", "attribute", "string", "concatenated_string",
+                                           "call", "keyword_argument"};
+constexpr std::string_view kImports[] = {"import_statement", "import_from_statement"};
+constexpr std::string_view kAttribute[] = {"attribute"};
+constexpr std::string_view kReferences[] = {"identifier", "attribute"};
+constexpr std::string_view kPatching[] = {"import_statement", "import_from_statement", "identifier",
+                                          "attribute", "call", "keyword_argument"};
+constexpr std::string_view kPaths[] = {"import_statement", "import_from_statement", "identifier",
+                                       "attribute", "call", "string", "concatenated_string",
+                                       "binary_operator"};
+constexpr std::string_view kFallback[] = {"import_statement", "import_from_statement", "identifier",
+                                          "attribute", "call", "try_statement", "return_statement",
+                                          "break_statement", "continue_statement"};
 
 constexpr Rule kRules[] = {
     {"no_model_new", "the candidate defines no class named ModelNew", no_model_new, kModule},
@@ -387,15 +774,15 @@ constexpr Rule kRules[] = {
      kNamesStrings},
     {"runtime_patching",
      "patching the timer, torch, the reference or builtins is not allowed ('{target}')",
-     runtime_patching, kNames},
+     runtime_patching, kPatching},
     {"introspection",
      "reading other objects through gc, inspect, ctypes, sys frames or /proc is not allowed "
      "('{target}')",
-     introspection, kNamesStrings},
+     introspection, kPaths},
     {"try_fallback",
      "try/except around the custom path (a fallback to torch) is not allowed; only imports may be "
      "guarded",
-     try_fallback, kNamesTry},
+     try_fallback, kFallback},
     {"references_model", "the candidate must not use or wrap the reference Model ('{target}')",
      references_model, kIdentifier},
     {"seed_manipulation",
@@ -404,7 +791,16 @@ constexpr Rule kRules[] = {
     {"precision_downcast", "an fp32 problem must be computed in fp32 (no TF32, fp16 or bf16): '{target}'",
      precision_downcast, kPrecision},
     {"dynamic_code", "exec, eval, compile and __import__ hide code from the checker ('{target}')",
-     dynamic_code, kNames},
+     dynamic_code, kNamesStrings},
+    {"dynamic_getattr", "getattr needs a literal, non-private attribute name", dynamic_getattr_names,
+     kNames},
+    {"forbidden_import", "the candidate may import only the modules docs/verdicts.md lists ('{target}')",
+     forbidden_import, kImports, true},
+    {"private_attribute", "private and dunder attributes are not allowed ('{target}')",
+     private_attribute, kAttribute, true},
+    {"module_as_value",
+     "a module may be used only through its attributes, not passed around as a value ('{target}')",
+     module_as_value, kReferences, true},
 };
 
 }  // namespace

@@ -48,6 +48,10 @@ struct Rule {
   // The named node types ("call") the matcher looks at: it is offered the
   // nodes of these types only.
   std::span<const std::string_view> types;
+  // A backstop (an allow-list: imports, private attributes, modules as
+  // values) reports only on lines where no other rule reported, so that an
+  // offence gets its specific verdict rather than two.
+  bool backstop = false;
 };
 
 // Every rule, in table order.

@@ -1,0 +1,175 @@
+// Decoding Python string literals and normalising the native source they
+// hold (see native_source.h).
+#include "native_source.h"
+
+#include <cctype>
+#include <cstdint>
+
+#include "grammar.h"
+
+namespace kmem::check_internal {
+namespace {
+
+void append_utf8(std::string& out, uint32_t code) {
+  if (code < 0x80) {
+    out.push_back(static_cast<char>(code));
+  } else if (code < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (code >> 6)));
+    out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+  } else if (code < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (code >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (code >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((code >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+  }
+}
+
+uint32_t digits_value(std::string_view digits, int base) {
+  uint32_t value = 0;
+  for (char c : digits) {
+    int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : std::tolower(c) - 'a' + 10;
+    value = value * base + static_cast<uint32_t>(d);
+  }
+  return value;
+}
+
+// One escape sequence as Python reads it (\N{...} stays as written).
+void decode_escape(std::string_view escape, std::string& out) {
+  if (escape.size() < 2) return out.append(escape), void();
+  char kind = escape[1];
+  switch (kind) {
+    case 'n': out.push_back('\n'); return;
+    case 't': out.push_back('\t'); return;
+    case 'r': out.push_back('\r'); return;
+    case 'a': out.push_back('\a'); return;
+    case 'b': out.push_back('\b'); return;
+    case 'f': out.push_back('\f'); return;
+    case 'v': out.push_back('\v'); return;
+    case '\n': return;  // a line continuation
+    case 'x': case 'u': case 'U': append_utf8(out, digits_value(escape.substr(2), 16)); return;
+    default: break;
+  }
+  if (kind >= '0' && kind <= '7') return append_utf8(out, digits_value(escape.substr(1), 8));
+  if (kind == 'N') return out.append(escape), void();
+  out.push_back(kind);  // \\ \' \"
+}
+
+bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+}  // namespace
+
+std::string python_string_value(const SyntaxTree& tree, TSNode node) {
+  const Grammar& g = python_grammar();
+  std::string out;
+  TSSymbol symbol = ts_node_symbol(node);
+  if (symbol == g.concatenated_string) {
+    uint32_t n = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < n; ++i) out += python_string_value(tree, ts_node_named_child(node, i));
+    return out;
+  }
+  uint32_t n = ts_node_named_child_count(node);
+  for (uint32_t i = 0; i < n; ++i) {
+    TSNode part = ts_node_named_child(node, i);
+    TSSymbol s = ts_node_symbol(part);
+    if (s == g.string_content) {
+      // Escapes are children of the content in some grammar versions.
+      uint32_t start = ts_node_start_byte(part);
+      uint32_t m = ts_node_named_child_count(part);
+      for (uint32_t j = 0; j < m; ++j) {
+        TSNode escape = ts_node_named_child(part, j);
+        if (ts_node_symbol(escape) != g.escape_sequence) continue;
+        std::string_view whole = tree.text(part);
+        out.append(whole.substr(start - ts_node_start_byte(part), ts_node_start_byte(escape) - start));
+        decode_escape(tree.text(escape), out);
+        start = ts_node_end_byte(escape);
+      }
+      std::string_view whole = tree.text(part);
+      out.append(whole.substr(start - ts_node_start_byte(part)));
+    } else if (s == g.escape_sequence) {
+      decode_escape(tree.text(part), out);
+    } else if (s == g.interpolation) {
+      out.push_back(' ');
+    }
+  }
+  return out;
+}
+
+std::string native_tokens(std::string_view source) {
+  std::string out;
+  out.reserve(source.size());
+  size_t i = 0;
+  char quote = 0;  // inside a C++ string or character literal
+  while (i < source.size()) {
+    char c = source[i];
+    if (c == '\\' && i + 1 < source.size() && source[i + 1] == '\n') {  // a line splice
+      i += 2;
+      continue;
+    }
+    if (quote) {
+      out.push_back(c);
+      if (c == '\\' && i + 1 < source.size()) out.push_back(source[++i]);
+      else if (c == quote) quote = 0;
+      ++i;
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      quote = c;
+      out.push_back(c);
+      ++i;
+      continue;
+    }
+    if (source.compare(i, 2, "//") == 0) {
+      i = source.find('\n', i);
+      if (i == std::string_view::npos) break;
+      continue;
+    }
+    if (source.compare(i, 2, "/*") == 0) {
+      size_t end = source.find("*/", i + 2);
+      if (end == std::string_view::npos) break;
+      out.push_back(' ');
+      i = end + 2;
+      continue;
+    }
+    if (source.compare(i, 2, "##") == 0 || source.compare(i, 2, "::") == 0) {
+      // Paste: drop the blanks on both sides; `::` keeps itself.
+      while (!out.empty() && (out.back() == ' ' || out.back() == '\t')) out.pop_back();
+      if (c == ':') out.append("::");
+      i += 2;
+      while (i < source.size() && (source[i] == ' ' || source[i] == '\t')) ++i;
+      continue;
+    }
+    out.push_back(c);
+    ++i;
+  }
+  return out;
+}
+
+bool has_identifier(std::string_view text, std::string_view name, std::string_view unless_member) {
+  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    size_t end = at + name.size();
+    if (at > 0 && identifier_char(text[at - 1])) continue;
+    if (end < text.size() && identifier_char(text[end])) continue;
+    if (!unless_member.empty() && text.substr(end).starts_with("::") &&
+        text.substr(end + 2).starts_with(unless_member))
+      continue;
+    return true;
+  }
+  return false;
+}
+
+bool has_call(std::string_view text, std::string_view name) {
+  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    size_t end = at + name.size();
+    if (at > 0 && (identifier_char(text[at - 1]) || text[at - 1] == '.')) continue;
+    if (end < text.size() && identifier_char(text[end])) continue;
+    while (end < text.size() && std::isspace(static_cast<unsigned char>(text[end]))) ++end;
+    if (end < text.size() && text[end] == '(') return true;
+  }
+  return false;
+}
+
+}  // namespace kmem::check_internal

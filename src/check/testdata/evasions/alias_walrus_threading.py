@@ -1,0 +1,9 @@
+# expect: uses_threads
+import torch
+import torch.nn as nn
+import threading
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        t = (th := threading).Thread(target=print)
+        return x

@@ -1,0 +1,9 @@
+# expect: forbidden_import
+import torch
+import torch.nn as nn
+import logging
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        logging.threading.Thread(target=print).start()
+        return x
