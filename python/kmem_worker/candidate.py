@@ -33,20 +33,24 @@ def stage(name, call):
         raise StageError(name, error) from error
 
 
-def forward_trials(model, trial_inputs, device, kept):
+def forward_trials(model, trial_inputs, device, kept, launches):
     """Runs every correctness trial on clones, keeping the outputs in `kept`.
-    Returns whether each trial changed its inputs, and the output types."""
-    inputs_changed, types = [], set()
+    Returns whether each trial changed its inputs, the output types and how
+    many trials made no launch of the candidate's own (`launches()`: the
+    running count)."""
+    inputs_changed, types, without_own = [], set(), 0
     for i, inputs in enumerate(trial_inputs):
         clones = problem.clone_inputs(inputs)
+        before = launches()
         with torch.no_grad():
             result = model(*clones)
         problem.synchronize(device)
+        without_own += launches() == before
         values = problem.as_output_list(result)
         types |= {f"{type(v).__module__}.{type(v).__qualname__}" for v in values}
         kept.keep("trials", i, values)
         inputs_changed.append(not compare.same_inputs(inputs, clones))
-    return inputs_changed, sorted(types)
+    return inputs_changed, sorted(types), without_own
 
 
 def keep_timed_outputs(kept, measured, sets):
@@ -56,15 +60,15 @@ def keep_timed_outputs(kept, measured, sets):
 
 
 def profiled_launches(model, inputs, names):
-    """Launches of kernels called `names` in one profiled forward on clones.
-    Run after timing: the profiler is slow to start and is kept away from
-    the timed calls."""
+    """(launches of kernels called `names`, their share of the GPU time) in
+    one profiled forward on clones. Run after timing: the profiler is slow
+    to start and is kept away from the timed calls."""
     clones = problem.clone_inputs(inputs)
 
     def call():
         with torch.no_grad():
             model(*clones)
-    return kernels.count_own_launches(kernels.profiled_kernel_names(call), names)
+    return kernels.own_launches_and_share(kernels.profiled_kernels(call), names)
 
 
 def run(channel, clock):
@@ -76,6 +80,12 @@ def run(channel, clock):
     watch = kernels.KernelWatch(os.environ.get("TORCH_EXTENSIONS_DIR", cmd["workdir"]))
     watch.install()
     problem.strict_fp32()
+    found = []  # the TritonLaunches of the candidate's namespace, once imported
+
+    def own_launches():
+        return watch.extension_calls + sum(triton.launches for triton in found)
+    # Bound before any candidate code: its timing cannot be replaced (timing.py).
+    harness = timing.Harness(device, launches=own_launches)
     guarded = guards.Guards()  # after our own patch of load_inline, before any candidate code
     try:
         module = stage("build", lambda: problem.load_module(cmd["candidate"], "kmem_candidate"))
@@ -88,6 +98,7 @@ def run(channel, clock):
         saved = stage("inputs", lambda: transfer.load(go["path"], device))
         clock.lap("load_inputs")
         triton = stage("kernels", lambda: kernels.TritonLaunches(vars(module)))
+        found.append(triton)
         own_names = watch.cuda_kernel_names | triton.names
         model = stage("init", lambda: problem.build_model(
             module.ModelNew, saved["init_inputs"], cmd["init_seed"], device, saved["init_on_device"] is True))
@@ -95,20 +106,25 @@ def run(channel, clock):
         threads_before = threading.active_count()
         watch.extension_calls = triton.launches = 0  # calls at import or in __init__ do not count
         kept = outputs.Outputs(saved.get("slots"))
-        inputs_changed, types = stage("forward", lambda: forward_trials(model, saved["trials"], device, kept))
+        inputs_changed, types, trials_without_own = stage(
+            "forward", lambda: forward_trials(model, saved["trials"], device, kept, own_launches))
         # Launches of its own kernels during the trials: Triton launches are
         # counted as they happen; on the CPU, calls into its extensions; a
         # CUDA extension's kernels are seen by the profiler (after timing).
+        # Every call (trials, warm-up, timed) must make one at least:
+        # Triton launches and calls into its extensions are counted per call.
         launches = triton.launches + (watch.extension_calls if device != "cuda" else 0)
         clock.lap("trials")
         spec = cmd["timing"]
         host = host_speed.HostSpeed(host_speed.probe_ms)
-        measured = stage("timing", lambda: timing.measure_in_turns(
-            channel, clock, model, saved["timing"], spec["warmup"], spec["iters"], device, host))
+        measured = stage("timing", lambda: harness.measure_in_turns(
+            channel, clock, model, saved["timing"], spec["warmup"], spec["iters"], host))
         stage("timing", lambda: keep_timed_outputs(kept, measured, len(saved["timing"])))
         clock.lap("timing")
-        if launches == 0 and device == "cuda" and (watch.cuda_kernel_names or triton.uncounted):
-            launches = stage("forward", lambda: profiled_launches(model, saved["trials"][0], own_names))
+        own_share = None
+        if device == "cuda" and own_names:
+            profiled, own_share = stage("forward", lambda: profiled_launches(model, saved["trials"][0], own_names))
+            launches = launches or profiled
             clock.lap("profile")
         delivered = stage("forward", lambda: kept.deliver(cmd["outputs"], device))
         observations = {
@@ -119,6 +135,10 @@ def run(channel, clock):
             "host_bound": measured.host_bound,
             "timing_steady": measured.steady,
             "threads_after_forward": threading.active_count() - threads_before,
+            "calls_without_own_kernel": {"trials": trials_without_own, **measured.calls_without_own},
+            "timing_tally": {"calls": measured.calls, "measured_ms": measured.measured_ms,
+                             "fastest_ms": measured.fastest_ms, "slowest_ms": measured.slowest_ms},
+            **({"own_gpu_share": own_share} if own_share is not None else {}),
             **guarded.facts(),
         }
         clock.lap("outputs")

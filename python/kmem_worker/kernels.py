@@ -224,21 +224,37 @@ class TritonLaunches:
         return counted
 
 
-def profiled_kernel_names(call):
-    """The names of the CUDA kernels launched while call() runs, one per launch."""
+def profiled_kernels(call):
+    """(name, GPU microseconds) of each CUDA kernel launched while call() runs."""
     from torch.profiler import ProfilerActivity, profile
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
         call()
         torch.cuda.synchronize()
-    return [event.name for event in prof.events()
+    return [(event.name, max(0.0, float(event.time_range.elapsed_us()))) for event in prof.events()
             if str(getattr(event, "device_type", "")).endswith("CUDA")]
+
+
+def own_launches_and_share(launched, own_names):
+    """(how many of the `launched` kernels, (name, microseconds) pairs, are
+    the candidate's own, their share of the GPU time of all of them; None
+    when nothing measurable ran)."""
+    matches = _own_name_pattern(own_names)
+    own = [us for name, us in launched if matches(name)]
+    total = sum(us for _, us in launched)
+    return len(own), (sum(own) / total if total > 0 else None)
 
 
 def count_own_launches(kernel_names, own_names):
     """How many launches (kernel names) carry one of the candidate's kernel
     names as a whole identifier (older Triton appends a `_0d1d..` suffix)."""
+    matches = _own_name_pattern(own_names)
+    return sum(1 for name in kernel_names if matches(name))
+
+
+def _own_name_pattern(own_names):
+    """A test of a launched kernel's name: does it carry one of `own_names`?"""
     if not own_names:
-        return 0
+        return lambda name: False
     alternatives = "|".join(map(re.escape, sorted(own_names)))
     pattern = re.compile(r"(?<![\w])(?:%s)(?:_[0-9][0-9a-z]*)?(?![\w])" % alternatives)
-    return sum(1 for name in kernel_names if pattern.search(name))
+    return lambda name: pattern.search(name) is not None
