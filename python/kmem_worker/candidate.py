@@ -6,6 +6,7 @@ Reports facts (observations, runtime guards among them: guards.py) only; the
 last record it writes carries the nonce."""
 import os
 import threading
+import time
 import traceback
 
 import torch
@@ -35,22 +36,24 @@ def stage(name, call):
 
 def forward_trials(model, trial_inputs, device, kept, launches):
     """Runs every correctness trial on clones, keeping the outputs in `kept`.
-    Returns whether each trial changed its inputs, the output types and how
+    Returns whether each trial changed its inputs, the output types, how
     many trials made no launch of the candidate's own (`launches()`: the
-    running count)."""
-    inputs_changed, types, without_own = [], set(), 0
+    running count) and the seconds the calls took."""
+    inputs_changed, types, without_own, seconds = [], set(), 0, 0.0
     for i, inputs in enumerate(trial_inputs):
         clones = problem.clone_inputs(inputs)
         before = launches()
+        begin = time.perf_counter()
         with torch.no_grad():
             result = model(*clones)
         problem.synchronize(device)
+        seconds += time.perf_counter() - begin
         without_own += launches() == before
         values = problem.as_output_list(result)
         types |= {f"{type(v).__module__}.{type(v).__qualname__}" for v in values}
         kept.keep("trials", i, values)
         inputs_changed.append(not compare.same_inputs(inputs, clones))
-    return inputs_changed, sorted(types), without_own
+    return inputs_changed, sorted(types), without_own, seconds
 
 
 def keep_timed_outputs(kept, measured, sets):
@@ -106,8 +109,10 @@ def run(channel, clock):
         threads_before = threading.active_count()
         watch.extension_calls = triton.launches = 0  # calls at import or in __init__ do not count
         kept = outputs.Outputs(saved.get("slots"))
-        inputs_changed, types, trials_without_own = stage(
+        watch.extension_seconds = 0.0
+        inputs_changed, types, trials_without_own, trials_seconds = stage(
             "forward", lambda: forward_trials(model, saved["trials"], device, kept, own_launches))
+        extension_seconds = watch.extension_seconds
         # Launches of its own kernels during the trials: Triton launches are
         # counted as they happen; on the CPU, calls into its extensions; a
         # CUDA extension's kernels are seen by the profiler (after timing).
@@ -121,7 +126,11 @@ def run(channel, clock):
             channel, clock, model, saved["timing"], spec["warmup"], spec["iters"], host))
         stage("timing", lambda: keep_timed_outputs(kept, measured, len(saved["timing"])))
         clock.lap("timing")
+        # The share of a forward's time in its own kernels: GPU time from a
+        # profile on CUDA; on the CPU the time inside its extensions over the trials.
         own_share = None
+        if device != "cuda" and trials_seconds > 0 and launches:
+            own_share = min(1.0, extension_seconds / trials_seconds)
         if device == "cuda" and own_names:
             profiled, own_share = stage("forward", lambda: profiled_launches(model, saved["trials"][0], own_names))
             launches = launches or profiled
@@ -135,18 +144,24 @@ def run(channel, clock):
             "host_bound": measured.host_bound,
             "timing_steady": measured.steady,
             "threads_after_forward": threading.active_count() - threads_before,
-            "calls_without_own_kernel": {"trials": trials_without_own, **measured.calls_without_own},
+            # Where the per-call count sees its launches at all (they may go
+            # through paths only the profile sees, e.g. torch.ops).
+            **({"calls_without_own_kernel": {"trials": trials_without_own, **measured.calls_without_own}}
+               if trials_without_own < len(saved["trials"]) else {}),
             "timing_tally": {"calls": measured.calls, "measured_ms": measured.measured_ms,
                              "fastest_ms": measured.fastest_ms, "slowest_ms": measured.slowest_ms},
-            **({"own_gpu_share": own_share} if own_share is not None else {}),
+            **({"own_work_share": own_share} if own_share is not None else {}),
+            "forbidden_native_calls": watch.forbidden_calls,
             **guarded.facts(),
         }
         clock.lap("outputs")
         channel.send("result", nonce=nonce, candidate_ms=measured.ms, outputs=delivered,
                      inputs_changed=inputs_changed, observations=observations, seconds=clock.seconds)
     except StageError as error:
-        channel.send("error", nonce=nonce, stage=error.stage, message=str(error), traceback=error.trace,
-                     device_fault=error.device_fault)
+        # A built library calling a forbidden entry point: its own stage,
+        # whatever the candidate's code made of the refusal.
+        channel.send("error", nonce=nonce, stage="native" if watch.forbidden_calls else error.stage,
+                     message=str(error), traceback=error.trace, device_fault=error.device_fault)
     channel.close()
     # Let go of the reference's shared input copies (CUDA IPC) so their memory
     # returns to the reference; os._exit runs no finalizers.

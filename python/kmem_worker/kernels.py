@@ -15,7 +15,9 @@ import importlib.util
 import inspect
 import os
 import re
+import subprocess
 import sys
+import time
 
 import torch
 
@@ -34,6 +36,47 @@ def _as_list(sources):
     return [sources] if isinstance(sources, str) else list(sources)
 
 
+# Entry points a candidate's native code may not call (its built library's
+# undefined dynamic symbols, listed by `nm -D --undefined-only`): processes,
+# threads, signals, streams of its own, loading code, changing memory
+# protection, raw system calls and other processes' memory. An explicit
+# deny-list: honest extensions reference hundreds of torch, c10, CUDA
+# runtime and C library symbols, and `raise`/`abort` (its own process only),
+# pthread mutexes and std::thread::hardware_concurrency stay allowed.
+FORBIDDEN_SYMBOLS = frozenset("""
+    fork vfork clone clone3 _Fork __clone execve execv execvp execvpe execl execlp execle fexecve execveat
+    posix_spawn posix_spawnp system popen setsid daemon kill killpg tgkill tkill sigqueue pthread_kill
+    signal sigaction sigset bsd_signal sysv_signal __sysv_signal pthread_sigqueue
+    pthread_create thrd_create
+    cudaStreamCreate cudaStreamCreateWithFlags cudaStreamCreateWithPriority
+    cuStreamCreate cuStreamCreateWithPriority cuGreenCtxStreamCreate
+    dlopen dlmopen dlsym dlvsym mprotect pkey_mprotect syscall ptrace process_vm_readv process_vm_writev
+""".split())
+# Mangled C++ names by prefix: starting a std::thread (std::jthread,
+# std::async go through it too) and ATen's at::launch onto its thread pool.
+FORBIDDEN_PREFIXES = ("_ZNSt6thread15_M_start_thread", "_ZNSt6thread6_State", "_ZTVNSt6thread6_State",
+                      "_ZN2at6launch")
+
+
+class ForbiddenNativeCall(Exception):
+    def __init__(self, library, symbols):
+        super().__init__(f"{os.path.basename(library)} calls {', '.join(symbols)}: forbidden in candidate code")
+        self.symbols = symbols
+
+
+def undefined_symbols(library):
+    """The undefined dynamic symbols of a shared library, versions stripped
+    (`nm -D --undefined-only`, from binutils, which every build here has)."""
+    listed = subprocess.run(["nm", "-D", "--undefined-only", library], capture_output=True, text=True)
+    if listed.returncode != 0:
+        raise RuntimeError(f"{library}: nm could not list its symbols: {listed.stderr.strip()}")
+    return {line.split()[-1].split("@")[0] for line in listed.stdout.splitlines() if line.split()}
+
+
+def forbidden_symbols(symbols):
+    return sorted(s for s in symbols if s in FORBIDDEN_SYMBOLS or s.startswith(FORBIDDEN_PREFIXES))
+
+
 BUILT_MARKER = "kmem-built"
 CPP_EXTENSION = "torch.utils.cpp_extension"
 
@@ -50,14 +93,17 @@ def _mark_built(folder, module):
     os.replace(temporary, os.path.join(folder, BUILT_MARKER))
 
 
-def _load_built(folder, name):
+def _load_built(folder, name, check):
     """The module built earlier in `folder` (keyed by its sources and the
-    toolchain), or None."""
+    toolchain), or None; check(library) first."""
     try:
         with open(os.path.join(folder, BUILT_MARKER)) as marker:
             library = os.path.join(folder, marker.read().strip())
     except OSError:
         return None
+    if not os.path.isfile(library):
+        return None
+    check(library)
     module_name = os.path.splitext(os.path.basename(library))[0]
     spec = importlib.util.spec_from_file_location(module_name, library)
     if spec is None:
@@ -91,6 +137,17 @@ class KernelWatch:
         self.build_root = build_root
         self.cuda_kernel_names = set()
         self.extension_calls = 0
+        self.extension_seconds = 0.0  # spent inside them: on the CPU, the time of its own work
+        self.forbidden_calls = []  # forbidden symbols found in a built library (check_native)
+
+    def check_native(self, library):
+        """Refuses, before it is loaded, a built library calling a forbidden
+        entry point (FORBIDDEN_SYMBOLS); kept as a fact should the candidate
+        catch the error."""
+        found = forbidden_symbols(undefined_symbols(library))
+        if found:
+            self.forbidden_calls = sorted(set(self.forbidden_calls) | set(found))
+            raise ForbiddenNativeCall(library, found)
 
     def install(self):
         """Intercepts load_inline: at once where torch.utils.cpp_extension is
@@ -105,6 +162,14 @@ class KernelWatch:
     def _intercept(self, cpp_extension):
         original = cpp_extension.load_inline
         watch = self
+        importer = cpp_extension._import_module_from_library  # every JIT build is loaded by it
+
+        @functools.wraps(importer)
+        def checked_import(module_name, path, is_python_module):
+            watch.check_native(os.path.join(path, module_name + getattr(cpp_extension, "LIB_EXT", ".so")))
+            return importer(module_name, path, is_python_module)
+
+        cpp_extension._import_module_from_library = checked_import
 
         @functools.wraps(original)
         def load_inline(name, cpp_sources, cuda_sources=None, *args, **kwargs):
@@ -114,7 +179,7 @@ class KernelWatch:
             if _cache_may_choose_folder(original, name, cpp_sources, cuda_sources, args, kwargs):
                 folder = watch._build_directory(name, cpp_sources, cuda, args, kwargs)
                 kwargs["build_directory"] = folder
-                module = _load_built(folder, name)
+                module = _load_built(folder, name, watch.check_native)
             if module is None:
                 module = original(name, cpp_sources, cuda_sources, *args, **kwargs)
                 if kwargs.get("build_directory") is not None:
@@ -140,11 +205,15 @@ class KernelWatch:
             setattr(module, attribute, self._counted(function))
         return module
 
-    def _counted(self, function):
+    def _counted(self, function, perf_counter=time.perf_counter):
         @functools.wraps(function)
         def counted(*args, **kwargs):
             self.extension_calls += 1
-            return function(*args, **kwargs)
+            begin = perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self.extension_seconds += perf_counter() - begin
         return counted
 
 
