@@ -14,6 +14,10 @@ import torch
 from . import compare, guards, host_speed, kernels, outputs, problem, timing, transfer
 
 
+# Below this share of a forward's time in its own kernels the orchestrator
+# flags negligible_own_work (src/eval/verdict.cpp); here it decides whether
+# a profile must measure the share precisely.
+NEGLIGIBLE_SHARE = 0.10
 DEVICE_FAULTS = ("CUDA error", "illegal memory access", "misaligned address", "unspecified launch failure")
 
 
@@ -62,6 +66,18 @@ def keep_timed_outputs(kept, measured, sets):
         kept.keep("timed", i, problem.as_output_list(measured.outputs[i]))
 
 
+def event_share(model, inputs, own_time):
+    """The share of one forward's GPU time (on clones, by CUDA events)
+    spent in calls of the candidate's own kernels; None when nothing ran."""
+    clones = problem.clone_inputs(inputs)
+
+    def call():
+        with torch.no_grad():
+            model(*clones)
+    own, total = own_time.share_of(call)
+    return min(1.0, own / total) if total > 0 else None
+
+
 def profiled_launches(model, inputs, names):
     """(launches of kernels called `names`, their share of the GPU time) in
     one profiled forward on clones. Run after timing: the profiler is slow
@@ -100,7 +116,7 @@ def run(channel, clock):
             raise StageError("protocol", RuntimeError("no inputs command"))
         saved = stage("inputs", lambda: transfer.load(go["path"], device))
         clock.lap("load_inputs")
-        triton = stage("kernels", lambda: kernels.TritonLaunches(vars(module)))
+        triton = stage("kernels", lambda: kernels.TritonLaunches(vars(module), watch.own_time))
         found.append(triton)
         own_names = watch.cuda_kernel_names | triton.names
         model = stage("init", lambda: problem.build_model(
@@ -126,15 +142,26 @@ def run(channel, clock):
             channel, clock, model, saved["timing"], spec["warmup"], spec["iters"], host))
         stage("timing", lambda: keep_timed_outputs(kept, measured, len(saved["timing"])))
         clock.lap("timing")
-        # The share of a forward's time in its own kernels: GPU time from a
-        # profile on CUDA; on the CPU the time inside its extensions over the trials.
+        # The share of a forward's time in its own kernels: on CUDA by events
+        # around its launches, by a profile below the threshold; on the CPU
+        # the time inside its extensions over the trials.
         own_share = None
         if device != "cuda" and trials_seconds > 0 and launches:
             own_share = min(1.0, extension_seconds / trials_seconds)
-        if device == "cuda" and own_names:
-            profiled, own_share = stage("forward", lambda: profiled_launches(model, saved["trials"][0], own_names))
-            launches = launches or profiled
-            clock.lap("profile")
+        # Only CUDA extensions' kernels need the profile to be counted.
+        needs_count = launches == 0 and bool(watch.cuda_kernel_names or triton.uncounted)
+        if device == "cuda" and own_names and (launches or needs_count):
+            own_share = stage("forward", lambda: event_share(model, saved["trials"][0], watch.own_time))
+            clock.lap("share")
+            # A profile (seconds to start) only where it is needed: to see a
+            # CUDA extension's kernels launch, or to measure a share the
+            # events put below the threshold (they count launch gaps too).
+            if needs_count or own_share is None or own_share < NEGLIGIBLE_SHARE:
+                profiled, profiled_share = stage(
+                    "forward", lambda: profiled_launches(model, saved["trials"][0], own_names))
+                launches = launches or profiled
+                own_share = profiled_share if profiled_share is not None else own_share
+                clock.lap("profile")
         delivered = stage("forward", lambda: kept.deliver(cmd["outputs"], device))
         observations = {
             "custom_kernel_launches": launches,

@@ -138,6 +138,7 @@ class KernelWatch:
         self.cuda_kernel_names = set()
         self.extension_calls = 0
         self.extension_seconds = 0.0  # spent inside them: on the CPU, the time of its own work
+        self.own_time = OwnTime()  # GPU time of its own launches, while measuring the share
         self.forbidden_calls = []  # forbidden symbols found in a built library (check_native)
 
     def check_native(self, library):
@@ -211,7 +212,7 @@ class KernelWatch:
             self.extension_calls += 1
             begin = perf_counter()
             try:
-                return function(*args, **kwargs)
+                return self.own_time.around(function, args, kwargs)
             finally:
                 self.extension_seconds += perf_counter() - begin
         return counted
@@ -253,15 +254,58 @@ class _LoaderThen(importlib.abc.Loader):
         return getattr(self._loader, name)
 
 
+class OwnTime:
+    """While active, CUDA events around each call into the candidate's own
+    kernels (a Triton launch, a call of its extension) on the current stream:
+    the GPU time of its own work in a forward, without a profiler (whose
+    start-up takes seconds). Outside those calls nothing is recorded."""
+
+    def __init__(self):
+        self.active = False
+        self._depth = 0
+        self.pairs = []
+
+    def around(self, function, args, kwargs):
+        if not self.active or self._depth:
+            return function(*args, **kwargs)
+        self._depth += 1
+        start = torch.cuda.Event(enable_timing=True)
+        start.record()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            end = torch.cuda.Event(enable_timing=True)
+            end.record()
+            self.pairs.append((start, end))
+            self._depth -= 1
+
+    def share_of(self, call):
+        """(own GPU milliseconds, the forward's) of call(), a forward."""
+        self.pairs = []
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        torch.cuda.synchronize()
+        self.active = True
+        try:
+            start.record()
+            call()
+            end.record()
+        finally:
+            self.active = False
+        torch.cuda.synchronize()
+        own = sum(first.elapsed_time(last) for first, last in self.pairs)
+        return own, start.elapsed_time(end)
+
+
 class TritonLaunches:
     """The Triton kernels among a namespace's values (and the attributes of
     the classes it defines), each with its launches counted: every launch,
     direct or through an Autotuner / Heuristics, goes through the kernel's
     JITFunction.run, which is wrapped here."""
 
-    def __init__(self, namespace):
+    def __init__(self, namespace, own_time=None):
         self.names = set()
         self.launches = 0
+        self._own_time = own_time
         self.uncounted = False  # some kernel could not be wrapped: only a profile can tell
         try:
             from triton.runtime.jit import JITFunction
@@ -287,9 +331,12 @@ class TritonLaunches:
     def _counted(self, run):
         @functools.wraps(run)
         def counted(*args, **kwargs):
-            if not kwargs.get("warmup", False):  # warmup=True compiles without launching
-                self.launches += 1
-            return run(*args, **kwargs)
+            if kwargs.get("warmup", False):  # warmup=True compiles without launching
+                return run(*args, **kwargs)
+            self.launches += 1
+            if self._own_time is None:
+                return run(*args, **kwargs)
+            return self._own_time.around(run, args, kwargs)
         return counted
 
 

@@ -224,6 +224,34 @@ class NativeClockTest(unittest.TestCase):
                                                         host_speed.HostSpeed(lambda: 1.0)).calls_without_own)
 
 
+@unittest.skipUnless(torch.cuda.is_available(), "no CUDA device")
+class NativeClockCudaTest(unittest.TestCase):
+    """On a GPU the native clock's events (driver API, legacy default stream)
+    time what torch's own events time."""
+
+    def test_the_native_clock_agrees_with_torch_events(self):
+        a = torch.randn(4096, 4096, device="cuda")
+        model = torch.nn.Linear(4096, 4096, device="cuda")
+        with torch.no_grad():
+            model(a)
+            torch.cuda.synchronize()
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            times = []
+            for _ in range(20):
+                start.record()
+                model(a)
+                torch.cuda.synchronize()
+                end.record()
+                end.synchronize()
+                times.append(start.elapsed_time(end))
+        expected = statistics.median(times)
+        measured = timing.Harness("cuda").measure(model, [[a]], 3, 20, host_speed.HostSpeed(host_speed.probe_ms))
+        self.assertFalse(measured.host_bound)
+        self.assertGreater(measured.ms, expected * 0.7)
+        self.assertLess(measured.ms, expected * 1.5 + 0.05)
+        self.assertGreaterEqual(measured.calls, 20)
+
+
 class HostSpeedTest(unittest.TestCase):
     def test_steady_is_within_the_ratio_of_the_fastest_probe_seen_or_learnt(self):
         host = host_speed.HostSpeed(probe=lambda: 1.2)

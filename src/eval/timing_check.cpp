@@ -30,8 +30,8 @@ constexpr double kFloorOverheadMsGpu = 0.2;
 constexpr double kFloorOverheadMsCpu = 5.0;
 // The wall time may exceed the calls plus their overhead by this factor and
 // fixed allowance.
-constexpr double kWallFactorGpu = 1.5, kWallFactorCpu = 3.0;
-constexpr double kWallAllowanceMsGpu = 250.0, kWallAllowanceMsCpu = 1000.0;
+constexpr double kWallFactorGpu = 1.5, kWallFactorCpu = 2.0;
+constexpr double kWallAllowanceMsGpu = 250.0, kWallAllowanceMsCpu = 500.0;
 // Events measure inside the wall time; this much rounding is allowed.
 constexpr double kMeasuredOverWallMs = 20.0;
 
