@@ -161,6 +161,28 @@ class BuildCacheTest(unittest.TestCase):
         self.assertEqual(self.folders, ["/mine", "/theirs"])
 
 
+@unittest.skipUnless(__import__("torch").cuda.is_available(), "no CUDA device")
+class OwnTimeTest(unittest.TestCase):
+    """Events around its own calls measure their share of a forward's GPU time."""
+
+    def test_a_small_own_call_beside_a_large_product_is_a_small_share(self):
+        import torch
+        own_time = kernels.OwnTime()
+        a = torch.randn(4096, 4096, device="cuda")
+        touch = lambda x: x[:1].mul_(1.0)  # noqa: E731 (the candidate's "kernel")
+
+        def forward():
+            out = a @ a
+            own_time.around(touch, (out,), {})
+            return out
+        forward()
+        own, total = own_time.share_of(forward)
+        self.assertGreater(total, 0)
+        self.assertLess(own / total, 0.1)
+        own, total = own_time.share_of(lambda: own_time.around(lambda: a @ a, (), {}))
+        self.assertGreater(own / total, 0.5)
+
+
 FORBIDDEN_C = r"""
 #include <dlfcn.h>
 #include <pthread.h>
