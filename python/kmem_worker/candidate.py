@@ -14,10 +14,6 @@ import torch
 from . import compare, guards, host_speed, kernels, outputs, problem, timing, transfer
 
 
-# Below this share of a forward's time in its own kernels the orchestrator
-# flags negligible_own_work (src/eval/verdict.cpp); here it decides whether
-# a profile must measure the share precisely.
-NEGLIGIBLE_SHARE = 0.10
 DEVICE_FAULTS = ("CUDA error", "illegal memory access", "misaligned address", "unspecified launch failure")
 
 
@@ -143,8 +139,8 @@ def run(channel, clock):
         stage("timing", lambda: keep_timed_outputs(kept, measured, len(saved["timing"])))
         clock.lap("timing")
         # The share of a forward's time in its own kernels: on CUDA by events
-        # around its launches, by a profile below the threshold; on the CPU
-        # the time inside its extensions over the trials.
+        # around its launches (or the profile's device times); on the CPU the
+        # time inside its extensions over the trials.
         own_share = None
         if device != "cuda" and trials_seconds > 0 and launches:
             own_share = min(1.0, extension_seconds / trials_seconds)
@@ -154,12 +150,12 @@ def run(channel, clock):
             own_share = stage("forward", lambda: event_share(model, saved["trials"][0], watch.own_time))
             clock.lap("share")
             # A profile (seconds to start) only where it is needed: to see a
-            # CUDA extension's kernels launch, or to measure a share the
-            # events put below the threshold (they count launch gaps too).
-            if needs_count or own_share is None or own_share < NEGLIGIBLE_SHARE:
+            # CUDA extension's kernels launch; its device times then give the
+            # share too.
+            if needs_count:
                 profiled, profiled_share = stage(
                     "forward", lambda: profiled_launches(model, saved["trials"][0], own_names))
-                launches = launches or profiled
+                launches = profiled
                 own_share = profiled_share if profiled_share is not None else own_share
                 clock.lap("profile")
         delivered = stage("forward", lambda: kept.deliver(cmd["outputs"], device))
