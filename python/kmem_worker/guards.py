@@ -6,6 +6,7 @@ facts `precision_flags` (fp32 math allowed to run in lower precision) and
 `patched` (a function replaced). Code running in this process could fool
 them (undo its change in time, or patch this module): they catch what slipped
 past the checker; the boundary is the process, not them."""
+import json
 import sys
 import time
 
@@ -67,6 +68,7 @@ def _watched_functions():
         "outputs.Outputs.keep": (outputs.Outputs, "keep"),
         "outputs.Outputs.deliver": (outputs.Outputs, "deliver"),
         "channel.Channel.send": (channel.Channel, "send"),
+        "json.dumps": (json, "dumps"),
     }
 
 
