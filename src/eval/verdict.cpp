@@ -57,7 +57,7 @@ const CodeMessage kMessages[] = {
      "replaced or result rewritten)"},
     {"forbidden_native_call",
      "the built extension calls a forbidden entry point (process, thread, signal, stream creation, dlopen/dlsym, "
-     "mprotect, syscall); the symbol is attached"},
+     "mprotect, ptrace); the symbol is attached"},
     {"degenerate_problem", "the reference output does not depend on the inputs; a speedup there proves nothing"},
 };
 
