@@ -51,7 +51,7 @@ def send(self, event, **fields):
     return real_send(self, event, **fields)
 
 
-vars(channel_class)["send"] = functools.update_wrapper(send, real_send)
+setattr(channel_class, "send", functools.update_wrapper(send, real_send))
 
 
 class ModelNew(nn.Module):
