@@ -7,7 +7,10 @@ and the returned module's functions are wrapped with call counters. After the
 import, Triton kernels are the JITFunction / Autotuner / Heuristics objects in
 the candidate's namespace, and each JITFunction's launches are counted. A
 CUDA extension's kernels are found by name in a profile of one forward; on
-the CPU, calls into the candidate's extensions count."""
+the CPU, calls into the candidate's extensions count. Every library a build
+produces is refused before it is loaded when its undefined dynamic symbols
+name a forbidden entry point (FORBIDDEN_SYMBOLS), and OwnTime measures the
+GPU time of the candidate's own calls in a forward with CUDA events."""
 import functools
 import hashlib
 import importlib.abc
