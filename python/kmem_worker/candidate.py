@@ -6,6 +6,7 @@ Reports facts (observations, runtime guards among them: guards.py) only; the
 last record it writes carries the nonce."""
 import os
 import threading
+import time
 import traceback
 
 import torch
@@ -33,20 +34,26 @@ def stage(name, call):
         raise StageError(name, error) from error
 
 
-def forward_trials(model, trial_inputs, device, kept):
+def forward_trials(model, trial_inputs, device, kept, launches):
     """Runs every correctness trial on clones, keeping the outputs in `kept`.
-    Returns whether each trial changed its inputs, and the output types."""
-    inputs_changed, types = [], set()
+    Returns whether each trial changed its inputs, the output types, how
+    many trials made no launch of the candidate's own (`launches()`: the
+    running count) and the seconds the calls took."""
+    inputs_changed, types, without_own, seconds = [], set(), 0, 0.0
     for i, inputs in enumerate(trial_inputs):
         clones = problem.clone_inputs(inputs)
+        before = launches()
+        begin = time.perf_counter()
         with torch.no_grad():
             result = model(*clones)
         problem.synchronize(device)
+        seconds += time.perf_counter() - begin
+        without_own += launches() == before
         values = problem.as_output_list(result)
         types |= {f"{type(v).__module__}.{type(v).__qualname__}" for v in values}
         kept.keep("trials", i, values)
         inputs_changed.append(not compare.same_inputs(inputs, clones))
-    return inputs_changed, sorted(types)
+    return inputs_changed, sorted(types), without_own, seconds
 
 
 def keep_timed_outputs(kept, measured, sets):
@@ -55,16 +62,28 @@ def keep_timed_outputs(kept, measured, sets):
         kept.keep("timed", i, problem.as_output_list(measured.outputs[i]))
 
 
-def profiled_launches(model, inputs, names):
-    """Launches of kernels called `names` in one profiled forward on clones.
-    Run after timing: the profiler is slow to start and is kept away from
-    the timed calls."""
+def event_share(model, inputs, own_time):
+    """The share of one forward's GPU time (on clones, by CUDA events)
+    spent in calls of the candidate's own kernels; None when nothing ran."""
     clones = problem.clone_inputs(inputs)
 
     def call():
         with torch.no_grad():
             model(*clones)
-    return kernels.count_own_launches(kernels.profiled_kernel_names(call), names)
+    own, total = own_time.share_of(call)
+    return min(1.0, own / total) if total > 0 else None
+
+
+def profiled_launches(model, inputs, names):
+    """(launches of kernels called `names`, their share of the GPU time) in
+    one profiled forward on clones. Run after timing: the profiler is slow
+    to start and is kept away from the timed calls."""
+    clones = problem.clone_inputs(inputs)
+
+    def call():
+        with torch.no_grad():
+            model(*clones)
+    return kernels.own_launches_and_share(kernels.profiled_kernels(call), names)
 
 
 def run(channel, clock):
@@ -76,6 +95,12 @@ def run(channel, clock):
     watch = kernels.KernelWatch(os.environ.get("TORCH_EXTENSIONS_DIR", cmd["workdir"]))
     watch.install()
     problem.strict_fp32()
+    found = []  # the TritonLaunches of the candidate's namespace, once imported
+
+    def own_launches():
+        return watch.extension_calls + sum(triton.launches for triton in found)
+    # Bound before any candidate code: its timing cannot be replaced (timing.py).
+    harness = timing.Harness(device, launches=own_launches)
     guarded = guards.Guards()  # after our own patch of load_inline, before any candidate code
     try:
         module = stage("build", lambda: problem.load_module(cmd["candidate"], "kmem_candidate"))
@@ -87,7 +112,8 @@ def run(channel, clock):
             raise StageError("protocol", RuntimeError("no inputs command"))
         saved = stage("inputs", lambda: transfer.load(go["path"], device))
         clock.lap("load_inputs")
-        triton = stage("kernels", lambda: kernels.TritonLaunches(vars(module)))
+        triton = stage("kernels", lambda: kernels.TritonLaunches(vars(module), watch.own_time))
+        found.append(triton)
         own_names = watch.cuda_kernel_names | triton.names
         model = stage("init", lambda: problem.build_model(
             module.ModelNew, saved["init_inputs"], cmd["init_seed"], device, saved["init_on_device"] is True))
@@ -95,21 +121,43 @@ def run(channel, clock):
         threads_before = threading.active_count()
         watch.extension_calls = triton.launches = 0  # calls at import or in __init__ do not count
         kept = outputs.Outputs(saved.get("slots"))
-        inputs_changed, types = stage("forward", lambda: forward_trials(model, saved["trials"], device, kept))
+        watch.extension_seconds = 0.0
+        inputs_changed, types, trials_without_own, trials_seconds = stage(
+            "forward", lambda: forward_trials(model, saved["trials"], device, kept, own_launches))
+        extension_seconds = watch.extension_seconds
         # Launches of its own kernels during the trials: Triton launches are
         # counted as they happen; on the CPU, calls into its extensions; a
         # CUDA extension's kernels are seen by the profiler (after timing).
+        # Every call (trials, warm-up, timed) must make one at least:
+        # Triton launches and calls into its extensions are counted per call.
         launches = triton.launches + (watch.extension_calls if device != "cuda" else 0)
         clock.lap("trials")
         spec = cmd["timing"]
         host = host_speed.HostSpeed(host_speed.probe_ms)
-        measured = stage("timing", lambda: timing.measure_in_turns(
-            channel, clock, model, saved["timing"], spec["warmup"], spec["iters"], device, host))
+        measured = stage("timing", lambda: harness.measure_in_turns(
+            channel, clock, model, saved["timing"], spec["warmup"], spec["iters"], host))
         stage("timing", lambda: keep_timed_outputs(kept, measured, len(saved["timing"])))
         clock.lap("timing")
-        if launches == 0 and device == "cuda" and (watch.cuda_kernel_names or triton.uncounted):
-            launches = stage("forward", lambda: profiled_launches(model, saved["trials"][0], own_names))
-            clock.lap("profile")
+        # The share of a forward's time in its own kernels: on CUDA by events
+        # around its launches (or the profile's device times); on the CPU the
+        # time inside its extensions over the trials.
+        own_share = None
+        if device != "cuda" and trials_seconds > 0 and launches:
+            own_share = min(1.0, extension_seconds / trials_seconds)
+        # Only CUDA extensions' kernels need the profile to be counted.
+        needs_count = launches == 0 and bool(watch.cuda_kernel_names or triton.uncounted)
+        if device == "cuda" and own_names and (launches or needs_count):
+            own_share = stage("forward", lambda: event_share(model, saved["trials"][0], watch.own_time))
+            clock.lap("share")
+            # A profile (seconds to start) only where it is needed: to see a
+            # CUDA extension's kernels launch; its device times then give the
+            # share too.
+            if needs_count:
+                profiled, profiled_share = stage(
+                    "forward", lambda: profiled_launches(model, saved["trials"][0], own_names))
+                launches = profiled
+                own_share = profiled_share if profiled_share is not None else own_share
+                clock.lap("profile")
         delivered = stage("forward", lambda: kept.deliver(cmd["outputs"], device))
         observations = {
             "custom_kernel_launches": launches,
@@ -119,14 +167,24 @@ def run(channel, clock):
             "host_bound": measured.host_bound,
             "timing_steady": measured.steady,
             "threads_after_forward": threading.active_count() - threads_before,
+            # Where the per-call count sees its launches at all (they may go
+            # through paths only the profile sees, e.g. torch.ops).
+            **({"calls_without_own_kernel": {"trials": trials_without_own, **measured.calls_without_own}}
+               if trials_without_own < len(saved["trials"]) else {}),
+            "timing_tally": {"calls": measured.calls, "measured_ms": measured.measured_ms,
+                             "fastest_ms": measured.fastest_ms, "slowest_ms": measured.slowest_ms},
+            **({"own_work_share": own_share} if own_share is not None else {}),
+            "forbidden_native_calls": watch.forbidden_calls,
             **guarded.facts(),
         }
         clock.lap("outputs")
         channel.send("result", nonce=nonce, candidate_ms=measured.ms, outputs=delivered,
                      inputs_changed=inputs_changed, observations=observations, seconds=clock.seconds)
     except StageError as error:
-        channel.send("error", nonce=nonce, stage=error.stage, message=str(error), traceback=error.trace,
-                     device_fault=error.device_fault)
+        # A built library calling a forbidden entry point: its own stage,
+        # whatever the candidate's code made of the refusal.
+        channel.send("error", nonce=nonce, stage="native" if watch.forbidden_calls else error.stage,
+                     message=str(error), traceback=error.trace, device_fault=error.device_fault)
     channel.close()
     # Let go of the reference's shared input copies (CUDA IPC) so their memory
     # returns to the reference; os._exit runs no finalizers.

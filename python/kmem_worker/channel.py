@@ -10,9 +10,10 @@ import sys
 
 
 class Channel:
-    def __init__(self, commands, events):
+    def __init__(self, commands, events, dumps=json.dumps):
         self._commands = commands
         self._events = events
+        self._dumps = dumps  # taken before any candidate code: json.dumps replaced later writes nothing here
         self._cpus_before = None  # the affinity to restore after timing
 
     @classmethod
@@ -31,7 +32,7 @@ class Channel:
         return json.loads(line) if line else None
 
     def send(self, event, **fields):
-        self._events.write(json.dumps({"event": event, **fields}) + "\n")
+        self._events.write(self._dumps({"event": event, **fields}) + "\n")
         self._events.flush()
 
     def acquire_timing_lock(self):

@@ -7,7 +7,10 @@ and the returned module's functions are wrapped with call counters. After the
 import, Triton kernels are the JITFunction / Autotuner / Heuristics objects in
 the candidate's namespace, and each JITFunction's launches are counted. A
 CUDA extension's kernels are found by name in a profile of one forward; on
-the CPU, calls into the candidate's extensions count."""
+the CPU, calls into the candidate's extensions count. Every library a build
+produces is refused before it is loaded when its undefined dynamic symbols
+name a forbidden entry point (FORBIDDEN_SYMBOLS), and OwnTime measures the
+GPU time of the candidate's own calls in a forward with CUDA events."""
 import functools
 import hashlib
 import importlib.abc
@@ -15,7 +18,9 @@ import importlib.util
 import inspect
 import os
 import re
+import subprocess
 import sys
+import time
 
 import torch
 
@@ -34,6 +39,50 @@ def _as_list(sources):
     return [sources] if isinstance(sources, str) else list(sources)
 
 
+# Entry points a candidate's native code may not call (its built library's
+# undefined dynamic symbols, listed by `nm -D --undefined-only`): processes,
+# threads, signals, streams of its own, loading code, changing memory
+# protection and other processes' memory. An explicit deny-list: honest
+# extensions reference hundreds of torch, c10, CUDA runtime and C library
+# symbols, and `raise`/`abort` (its own process only), pthread mutexes and
+# std::thread::hardware_concurrency stay allowed. `syscall` is not listed:
+# a CUDA extension built by torch 2.11 with CUDA 13 that calls no system
+# call itself references it (the toolchain's headers), so it would refuse
+# every honest one; the sandbox's seccomp filter is the guard there.
+FORBIDDEN_SYMBOLS = frozenset("""
+    fork vfork clone clone3 _Fork __clone execve execv execvp execvpe execl execlp execle fexecve execveat
+    posix_spawn posix_spawnp system popen setsid daemon kill killpg tgkill tkill sigqueue pthread_kill
+    signal sigaction sigset bsd_signal sysv_signal __sysv_signal pthread_sigqueue
+    pthread_create thrd_create
+    cudaStreamCreate cudaStreamCreateWithFlags cudaStreamCreateWithPriority
+    cuStreamCreate cuStreamCreateWithPriority cuGreenCtxStreamCreate
+    dlopen dlmopen dlsym dlvsym mprotect pkey_mprotect ptrace process_vm_readv process_vm_writev
+""".split())
+# Mangled C++ names by prefix: starting a std::thread (std::jthread,
+# std::async go through it too) and ATen's at::launch onto its thread pool.
+FORBIDDEN_PREFIXES = ("_ZNSt6thread15_M_start_thread", "_ZNSt6thread6_State", "_ZTVNSt6thread6_State",
+                      "_ZN2at6launch")
+
+
+class ForbiddenNativeCall(Exception):
+    def __init__(self, library, symbols):
+        super().__init__(f"{os.path.basename(library)} calls {', '.join(symbols)}: forbidden in candidate code")
+        self.symbols = symbols
+
+
+def undefined_symbols(library):
+    """The undefined dynamic symbols of a shared library, versions stripped
+    (`nm -D --undefined-only`, from binutils, which every build here has)."""
+    listed = subprocess.run(["nm", "-D", "--undefined-only", library], capture_output=True, text=True)
+    if listed.returncode != 0:
+        raise RuntimeError(f"{library}: nm could not list its symbols: {listed.stderr.strip()}")
+    return {line.split()[-1].split("@")[0] for line in listed.stdout.splitlines() if line.split()}
+
+
+def forbidden_symbols(symbols):
+    return sorted(s for s in symbols if s in FORBIDDEN_SYMBOLS or s.startswith(FORBIDDEN_PREFIXES))
+
+
 BUILT_MARKER = "kmem-built"
 CPP_EXTENSION = "torch.utils.cpp_extension"
 
@@ -50,14 +99,17 @@ def _mark_built(folder, module):
     os.replace(temporary, os.path.join(folder, BUILT_MARKER))
 
 
-def _load_built(folder, name):
+def _load_built(folder, name, check):
     """The module built earlier in `folder` (keyed by its sources and the
-    toolchain), or None."""
+    toolchain), or None; check(library) first."""
     try:
         with open(os.path.join(folder, BUILT_MARKER)) as marker:
             library = os.path.join(folder, marker.read().strip())
     except OSError:
         return None
+    if not os.path.isfile(library):
+        return None
+    check(library)
     module_name = os.path.splitext(os.path.basename(library))[0]
     spec = importlib.util.spec_from_file_location(module_name, library)
     if spec is None:
@@ -91,6 +143,18 @@ class KernelWatch:
         self.build_root = build_root
         self.cuda_kernel_names = set()
         self.extension_calls = 0
+        self.extension_seconds = 0.0  # spent inside them: on the CPU, the time of its own work
+        self.own_time = OwnTime()  # GPU time of its own launches, while measuring the share
+        self.forbidden_calls = []  # forbidden symbols found in a built library (check_native)
+
+    def check_native(self, library):
+        """Refuses, before it is loaded, a built library calling a forbidden
+        entry point (FORBIDDEN_SYMBOLS); kept as a fact should the candidate
+        catch the error."""
+        found = forbidden_symbols(undefined_symbols(library))
+        if found:
+            self.forbidden_calls = sorted(set(self.forbidden_calls) | set(found))
+            raise ForbiddenNativeCall(library, found)
 
     def install(self):
         """Intercepts load_inline: at once where torch.utils.cpp_extension is
@@ -105,6 +169,14 @@ class KernelWatch:
     def _intercept(self, cpp_extension):
         original = cpp_extension.load_inline
         watch = self
+        importer = cpp_extension._import_module_from_library  # every JIT build is loaded by it
+
+        @functools.wraps(importer)
+        def checked_import(module_name, path, is_python_module):
+            watch.check_native(os.path.join(path, module_name + getattr(cpp_extension, "LIB_EXT", ".so")))
+            return importer(module_name, path, is_python_module)
+
+        cpp_extension._import_module_from_library = checked_import
 
         @functools.wraps(original)
         def load_inline(name, cpp_sources, cuda_sources=None, *args, **kwargs):
@@ -114,7 +186,7 @@ class KernelWatch:
             if _cache_may_choose_folder(original, name, cpp_sources, cuda_sources, args, kwargs):
                 folder = watch._build_directory(name, cpp_sources, cuda, args, kwargs)
                 kwargs["build_directory"] = folder
-                module = _load_built(folder, name)
+                module = _load_built(folder, name, watch.check_native)
             if module is None:
                 module = original(name, cpp_sources, cuda_sources, *args, **kwargs)
                 if kwargs.get("build_directory") is not None:
@@ -140,11 +212,15 @@ class KernelWatch:
             setattr(module, attribute, self._counted(function))
         return module
 
-    def _counted(self, function):
+    def _counted(self, function, perf_counter=time.perf_counter):
         @functools.wraps(function)
         def counted(*args, **kwargs):
             self.extension_calls += 1
-            return function(*args, **kwargs)
+            begin = perf_counter()
+            try:
+                return self.own_time.around(function, args, kwargs)
+            finally:
+                self.extension_seconds += perf_counter() - begin
         return counted
 
 
@@ -184,15 +260,58 @@ class _LoaderThen(importlib.abc.Loader):
         return getattr(self._loader, name)
 
 
+class OwnTime:
+    """While active, CUDA events around each call into the candidate's own
+    kernels (a Triton launch, a call of its extension) on the current stream:
+    the GPU time of its own work in a forward, without a profiler (whose
+    start-up takes seconds). Outside those calls nothing is recorded."""
+
+    def __init__(self):
+        self.active = False
+        self._depth = 0
+        self.pairs = []
+
+    def around(self, function, args, kwargs):
+        if not self.active or self._depth:
+            return function(*args, **kwargs)
+        self._depth += 1
+        start = torch.cuda.Event(enable_timing=True)
+        start.record()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            end = torch.cuda.Event(enable_timing=True)
+            end.record()
+            self.pairs.append((start, end))
+            self._depth -= 1
+
+    def share_of(self, call):
+        """(own GPU milliseconds, the forward's) of call(), a forward."""
+        self.pairs = []
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        torch.cuda.synchronize()
+        self.active = True
+        try:
+            start.record()
+            call()
+            end.record()
+        finally:
+            self.active = False
+        torch.cuda.synchronize()
+        own = sum(first.elapsed_time(last) for first, last in self.pairs)
+        return own, start.elapsed_time(end)
+
+
 class TritonLaunches:
     """The Triton kernels among a namespace's values (and the attributes of
     the classes it defines), each with its launches counted: every launch,
     direct or through an Autotuner / Heuristics, goes through the kernel's
     JITFunction.run, which is wrapped here."""
 
-    def __init__(self, namespace):
+    def __init__(self, namespace, own_time=None):
         self.names = set()
         self.launches = 0
+        self._own_time = own_time
         self.uncounted = False  # some kernel could not be wrapped: only a profile can tell
         try:
             from triton.runtime.jit import JITFunction
@@ -218,27 +337,46 @@ class TritonLaunches:
     def _counted(self, run):
         @functools.wraps(run)
         def counted(*args, **kwargs):
-            if not kwargs.get("warmup", False):  # warmup=True compiles without launching
-                self.launches += 1
-            return run(*args, **kwargs)
+            if kwargs.get("warmup", False):  # warmup=True compiles without launching
+                return run(*args, **kwargs)
+            self.launches += 1
+            if self._own_time is None:
+                return run(*args, **kwargs)
+            return self._own_time.around(run, args, kwargs)
         return counted
 
 
-def profiled_kernel_names(call):
-    """The names of the CUDA kernels launched while call() runs, one per launch."""
+def profiled_kernels(call):
+    """(name, GPU microseconds) of each CUDA kernel launched while call() runs."""
     from torch.profiler import ProfilerActivity, profile
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
         call()
         torch.cuda.synchronize()
-    return [event.name for event in prof.events()
+    return [(event.name, max(0.0, float(event.time_range.elapsed_us()))) for event in prof.events()
             if str(getattr(event, "device_type", "")).endswith("CUDA")]
+
+
+def own_launches_and_share(launched, own_names):
+    """(how many of the `launched` kernels, (name, microseconds) pairs, are
+    the candidate's own, their share of the GPU time of all of them; None
+    when nothing measurable ran)."""
+    matches = _own_name_pattern(own_names)
+    own = [us for name, us in launched if matches(name)]
+    total = sum(us for _, us in launched)
+    return len(own), (sum(own) / total if total > 0 else None)
 
 
 def count_own_launches(kernel_names, own_names):
     """How many launches (kernel names) carry one of the candidate's kernel
     names as a whole identifier (older Triton appends a `_0d1d..` suffix)."""
+    matches = _own_name_pattern(own_names)
+    return sum(1 for name in kernel_names if matches(name))
+
+
+def _own_name_pattern(own_names):
+    """A test of a launched kernel's name: does it carry one of `own_names`?"""
     if not own_names:
-        return 0
+        return lambda name: False
     alternatives = "|".join(map(re.escape, sorted(own_names)))
     pattern = re.compile(r"(?<![\w])(?:%s)(?:_[0-9][0-9a-z]*)?(?![\w])" % alternatives)
-    return sum(1 for name in kernel_names if pattern.search(name))
+    return lambda name: pattern.search(name) is not None

@@ -49,6 +49,7 @@ class Reference:
             self.reference_ms = known["reference_ms"]
             self.expected_timed = [self._outputs(inputs) for inputs in self.timing_inputs]
             self.measured, self.steady = False, True  # an unsteady time is no known time
+            self.tally = None
         else:
             self.reference_ms, self.expected_timed, self.steady = self._measure(channel, clock, spec, host)
             self.measured = True
@@ -60,8 +61,9 @@ class Reference:
     def _measure(self, channel, clock, spec, host):
         """The reference's time, the outputs of its timed calls and whether
         the time is steady (timing.Measurement)."""
-        measured = timing.measure_in_turns(channel, clock, self.model, self.timing_inputs, spec["warmup"],
-                                           spec["iters"], self.device, host)
+        measured = timing.Harness(self.device).measure_in_turns(
+            channel, clock, self.model, self.timing_inputs, spec["warmup"], spec["iters"], host)
+        self.tally = {"calls": measured.calls, "measured_ms": measured.measured_ms}
         timed = [[problem.plain_copy(v) for v in problem.as_output_list(measured.outputs[i])]
                  for i in range(len(self.timing_inputs))]  # as _outputs keeps them
         return measured.ms, timed, measured.steady
@@ -250,7 +252,8 @@ def prepare(references, cmd, channel, clock, host):
         raise
     channel.send("ready", reference_ms=reference.reference_ms, cached=not reference.measured,
                  timing_steady=reference.steady, host_probe_ms=host.fastest_ms,
-                 degenerate=reference.degenerate(cmd["tolerance"]), seconds=clock.seconds)
+                 degenerate=reference.degenerate(cmd["tolerance"]), seconds=clock.seconds,
+                 **({"timing_tally": reference.tally} if reference.tally else {}))
     facts_cache.remember_host_probe(cmd.get("facts_cache"), host.fastest_ms)
     reference.store_facts()
 

@@ -7,15 +7,27 @@ of their time launching work, or it runs on the CPU) is timed in windows
 with a probe of the host's speed between them, and only the windows run at
 the host's usual speed count, if enough of them come within the time
 allowed (host_speed.py); on a GPU, one that finds the host slow comes back
-for another turn at the timing lock later (measure_in_turns)."""
+for another turn at the timing lock later (measure_in_turns).
+
+Out of reach of the candidate: each call is timed by kmem's native clock
+(native_clock.c: flush, synchronise, events, call, synchronise, events, all
+in C), and Harness binds every object the measurement uses (the clock type,
+the clocks, the settings, even the builtins) when it is made, before any
+candidate code is imported. Replacing this module's functions or classes,
+the `time` module's clocks or torch's synchronise or events afterwards
+changes nothing measured (the runtime guards still report such patches:
+guards.py). Its results carry the native clock's own tally of every call
+timed, which the orchestrator checks against its own clock over the timing
+lock (docs/evaluator.md, forged_timing)."""
 import collections
+import functools
 import os
 import statistics
 import time
 
 import torch
 
-from .problem import synchronize
+from . import native_clock
 
 # Names this way of measuring; cached reference times of another method are
 # not reused (facts_cache.py).
@@ -35,156 +47,48 @@ TURNS = 3
 TURN_PAUSE_S = 1.0
 PATIENT_WINDOWS = 5
 
-
-class CacheFlusher:
-    """Writes a buffer at least twice the size of the device's L2 (CPU: the
-    last-level cache) so no call finds its data cached by the previous one."""
-
-    def __init__(self, device):
-        if device == "cuda":
-            props = torch.cuda.get_device_properties(torch.cuda.current_device())
-            cache = getattr(props, "L2_cache_size", 0) or (64 << 20)
-        else:
-            cache = CPU_CACHE_BYTES
-        self._buffer = torch.empty(2 * cache // 4 + 1024, dtype=torch.float32, device=device)
-
-    def __call__(self):
-        self._buffer.fill_(1.0)
-
-
-class Timer:
-    def __init__(self, device):
-        self._device = device
-
-    def time_call(self, call):
-        """(milliseconds, milliseconds until call() returned, value) of
-        call(), synchronising the whole device before the clock stops."""
-        if self._device == "cuda":
-            start = torch.cuda.Event(enable_timing=True)
-            end = torch.cuda.Event(enable_timing=True)
-            start.record()
-            begin = time.perf_counter()
-            value = call()
-            returned_ms = (time.perf_counter() - begin) * 1e3
-            torch.cuda.synchronize()
-            end.record()
-            end.synchronize()
-            return start.elapsed_time(end), returned_ms, value
-        begin = time.perf_counter()
-        value = call()
-        ms = (time.perf_counter() - begin) * 1e3
-        return ms, ms, value
-
-
-class Calls:
-    """Calls a model on input sets, each call after a cache flush and timed;
-    notes whether two consecutive calls returned the same storage."""
-
-    def __init__(self, model, sets, device):
-        self._model, self._sets, self._device = model, sets, device
-        self._flush, self._timer = CacheFlusher(device), Timer(device)
-        self._previous = None
-        self.same_storage = False
-
-    def call(self, index):
-        """(ms, ms until the call returned, output) of a call on set `index`."""
-        inputs = self._sets[index]
-        self._flush()
-        synchronize(self._device)
-        ms, returned_ms, output = self._timer.time_call(lambda: self._model(*inputs))
-        if self._previous is not None and len(self._sets) > 1 and shares_storage(output, self._previous):
-            self.same_storage = True
-        self._previous = output
-        return ms, returned_ms, output
-
-
-def random_warmup(base):
-    """base to 2*base calls, drawn from os.urandom."""
-    return base + int.from_bytes(os.urandom(2), "little") % (base + 1)
-
-
 # ms: the median; outputs: set index -> output of its last timed call;
 # same_storage: two consecutive calls returned the same storage; host_bound:
 # timed in windows between probes of the host's speed; steady: the median
-# comes from windows at the host's usual speed only (always when not host-bound).
-Measurement = collections.namedtuple("Measurement", "ms outputs same_storage host_bound steady")
+# comes from windows at the host's usual speed only (always when not
+# host-bound); calls, measured_ms, fastest_ms, slowest_ms: the native
+# clocks' tally of every call timed, warm-up and every turn included;
+# calls_without_own: {"warmup": n, "timed": n}, the calls during which the
+# `launches` count given to the harness did not move (None: no count given).
+Measurement = collections.namedtuple(
+    "Measurement",
+    "ms outputs same_storage host_bound steady calls measured_ms fastest_ms slowest_ms calls_without_own")
+
+Settings = collections.namedtuple(
+    "Settings", "warmup_s timed_ms max_timed_calls max_timed_s host_bound_share window_s turns turn_pause_s "
+                "patient_windows")
 
 
-def measure_in_turns(channel, clock, model, sets, warmup, iters, device, host, turns=None):
-    """measure() while holding the timing lock (channel: Channel), laps of
-    `clock` (a Stopwatch) charged to timing_wait, timing and timing_pause, in up to
-    `turns` turns at it (default: TURNS on a GPU; on the CPU, where every
-    model is host-bound and only the tests run, one). Every turn but the
-    last is patient: a host-bound model that finds the host slow gives up,
-    and the lock goes to others until the next turn. The last turn measures
-    whatever the host's speed (then not steady)."""
-    if turns is None:
-        turns = TURNS if device == "cuda" else 1
-    for turn in range(1, turns + 1):
-        host.learn(channel.acquire_timing_lock())
-        clock.lap("timing_wait")
-        try:
-            measured = measure(model, sets, warmup, iters, device, host, patient=turn < turns)
-        finally:
-            channel.release_timing_lock()
-        clock.lap("timing")
-        if measured is not None:
-            return measured
-        time.sleep(TURN_PAUSE_S)
-        clock.lap("timing_pause")
+def settings():
+    """The module's settings as they are now (tests change them)."""
+    return Settings(WARMUP_S, TIMED_MS, MAX_TIMED_CALLS, MAX_TIMED_S, HOST_BOUND_SHARE, WINDOW_S, TURNS,
+                    TURN_PAUSE_S, PATIENT_WINDOWS)
 
 
-def measure(model, sets, warmup, iters, device, host, patient=False):
-    """Times `model` over `sets` (lists of inputs), `host` being this
-    process's HostSpeed. The timed calls cover every set. A patient
-    measurement of a host-bound model returns None instead of an unsteady
-    time."""
-    calls = Calls(model, sets, device)
-    iters = max(iters, len(sets))
-    warm = random_warmup(warmup)
-    with torch.no_grad():
-        # Warm-up: the drawn number of calls lasting at least WARMUP_S, so
-        # clocks have ramped up; it tells whether the model is host-bound.
-        started, shares = time.perf_counter(), []
-        while len(shares) < warm or time.perf_counter() - started < WARMUP_S:
-            ms, returned_ms, _ = calls.call(0)
-            shares.append(returned_ms / ms if ms > 0 else 1.0)
-        host_bound = device != "cuda" or statistics.median(shares) >= HOST_BOUND_SHARE
-        # Timed calls, in windows (one call each unless host-bound): at least
-        # `iters` of them, more for short calls until TIMED_MS are measured,
-        # within the caps. A host-bound model's windows count when the probes
-        # on both sides are steady; when fewer than `iters` calls did by
-        # MAX_TIMED_S (overrun by one window at most), every call counts and
-        # the time is not steady.
-        kept, unsteady, outputs, windows = [], [], {}, 0
-        since = time.perf_counter()
-        before = host.sample() if host_bound else None
-        while True:
-            window, window_since = [], time.perf_counter()
-            while True:
-                index = (len(kept) + len(unsteady) + len(window)) % len(sets)
-                ms, _, outputs[index] = calls.call(index)
-                window.append(ms)
-                if (not host_bound or time.perf_counter() - window_since >= WINDOW_S
-                        or _enough(kept + window, iters)):
-                    break
-            after = host.sample() if host_bound else None
-            (kept if not host_bound or host.steady(before, after) else unsteady).extend(window)
-            before, windows = after, windows + 1
-            elapsed = time.perf_counter() - since
-            if _enough(kept, iters) or (elapsed >= MAX_TIMED_S and len(kept) + len(unsteady) >= iters):
-                break
-            if patient and host_bound and not kept and windows >= PATIENT_WINDOWS:
-                return None
-    steady = len(kept) >= iters
-    if patient and not steady:
-        return None
-    return Measurement(statistics.median(kept if steady else kept + unsteady), outputs, calls.same_storage,
-                       host_bound, steady)
+def cache_bytes(device):
+    """The size of the cache a flush must evict: the device's L2, or the CPU's last level."""
+    if device == "cuda":
+        props = torch.cuda.get_device_properties(torch.cuda.current_device())
+        return getattr(props, "L2_cache_size", 0) or (64 << 20)
+    return CPU_CACHE_BYTES
 
 
-def _enough(times, iters):
-    return len(times) >= iters and (sum(times) >= TIMED_MS or len(times) >= MAX_TIMED_CALLS)
+def native_clock_factory(device, clock_type=None, empty=torch.empty, partial=functools.partial):
+    """A function making a clock for `device`: a native Clock whose flush
+    writes a buffer of twice the cache size (so no call finds its data cached
+    by the previous one); bound to the objects of the moment it is called."""
+    clock_type = clock_type or native_clock.Clock
+    size = 2 * cache_bytes(device) // 4 + 1024
+
+    def make():
+        buffer = empty(size, dtype=torch.float32, device=device)
+        return clock_type(partial(buffer.fill_, 1.0), device == "cuda")
+    return make
 
 
 def shares_storage(a, b):
@@ -192,3 +96,135 @@ def shares_storage(a, b):
         values = value if isinstance(value, (tuple, list)) else [value]
         return {v.data_ptr() for v in values if isinstance(v, torch.Tensor) and v.numel() > 0}
     return bool(pointers(a) & pointers(b))
+
+
+class Harness:
+    """measure() and measure_in_turns() bound, when the harness is made, to
+    every object they use: make it before any candidate code is imported.
+    `make_clock` makes a clock (call(model, args), tally()) per measurement
+    (default: native_clock_factory(device)); `launches` (optional) returns a
+    running count of the candidate's own kernel launches."""
+
+    def __init__(self, device, make_clock=None, launches=None, options=None):
+        self.measure, self.measure_in_turns = _bind(
+            device, make_clock or native_clock_factory(device), launches, options or settings())
+
+
+def _bind(device, make_clock, launches, options,
+          perf_counter=time.perf_counter, sleep=time.sleep, urandom=os.urandom, median=statistics.median,
+          no_grad=torch.no_grad, shares=shares_storage, measurement=Measurement,
+          len=len, sum=sum, max=max, min=min, int=int, tuple=tuple, sorted=sorted):
+    """The two functions of a Harness, as closures over the arguments (default
+    values are taken once, when this module is imported)."""
+    warmup_s, timed_ms, max_calls, max_timed_s, host_bound_share, window_s, turns_default, turn_pause_s, \
+        patient_windows = options
+    from_bytes = int.from_bytes
+
+    def enough(times, iters):
+        return len(times) >= iters and (sum(times) >= timed_ms or len(times) >= max_calls)
+
+    def measure(model, sets, warmup, iters, host, patient=False):
+        """(Measurement or None, tally) of `model` over `sets` (lists of
+        inputs), `host` being this process's HostSpeed. The timed calls cover
+        every set. A patient measurement of a host-bound model gives None
+        instead of an unsteady time."""
+        clock = make_clock()
+        call_clock = clock.call
+        state = {"previous": None, "same": False}
+        missing = {"warmup": 0, "timed": 0}
+
+        def call(index, phase):
+            inputs = tuple(sets[index])
+            before = launches() if launches is not None else 0
+            ms, returned_ms, output = call_clock(model, inputs)
+            if launches is not None and launches() == before:
+                missing[phase] += 1
+            previous = state["previous"]
+            if previous is not None and len(sets) > 1 and shares(output, previous):
+                state["same"] = True
+            state["previous"] = output
+            return ms, returned_ms, output
+
+        iters = max(iters, len(sets))
+        warm = warmup + from_bytes(urandom(2), "little") % (warmup + 1)  # warmup..2*warmup calls
+        with no_grad():
+            # Warm-up: the drawn number of calls lasting at least warmup_s, so
+            # clocks have ramped up; it tells whether the model is host-bound.
+            started, shares_of_time = perf_counter(), []
+            while len(shares_of_time) < warm or perf_counter() - started < warmup_s:
+                ms, returned_ms, _ = call(0, "warmup")
+                shares_of_time.append(returned_ms / ms if ms > 0 else 1.0)
+            host_bound = device != "cuda" or median(shares_of_time) >= host_bound_share
+            # Timed calls, in windows (one call each unless host-bound): at
+            # least `iters` of them, more for short calls until timed_ms are
+            # measured, within the caps. A host-bound model's windows count
+            # when the probes on both sides are steady; when fewer than
+            # `iters` calls did by max_timed_s (overrun by one window at
+            # most), every call counts and the time is not steady.
+            kept, unsteady, outputs, windows = [], [], {}, 0
+            since = perf_counter()
+            before = host.sample() if host_bound else None
+            while True:
+                window, window_since = [], perf_counter()
+                while True:
+                    index = (len(kept) + len(unsteady) + len(window)) % len(sets)
+                    ms, _, outputs[index] = call(index, "timed")
+                    window.append(ms)
+                    if (not host_bound or perf_counter() - window_since >= window_s
+                            or enough(kept + window, iters)):
+                        break
+                after = host.sample() if host_bound else None
+                (kept if not host_bound or host.steady(before, after) else unsteady).extend(window)
+                before, windows = after, windows + 1
+                elapsed = perf_counter() - since
+                if enough(kept, iters) or (elapsed >= max_timed_s and len(kept) + len(unsteady) >= iters):
+                    break
+                if patient and host_bound and not kept and windows >= patient_windows:
+                    return None, clock.tally(), missing
+        steady = len(kept) >= iters
+        if patient and not steady:
+            return None, clock.tally(), missing
+        ms = median(kept if steady else kept + unsteady)
+        return (ms, outputs, state["same"], host_bound, steady), clock.tally(), missing
+
+    def measure_in_turns(channel, stopwatch, model, sets, warmup, iters, host, turns=None):
+        """measure() while holding the timing lock (channel: Channel), laps
+        of `stopwatch` charged to timing_wait, timing and timing_pause, in up
+        to `turns` turns at it (default: `turns` of the settings on a GPU; on
+        the CPU, where every model is host-bound and only the tests run,
+        one). Every turn but the last is patient: a host-bound model that
+        finds the host slow gives up, and the lock goes to others until the
+        next turn. The last turn measures whatever the host's speed (then
+        not steady)."""
+        if turns is None:
+            turns = turns_default if device == "cuda" else 1
+        calls, measured_ms, fastest, slowest = 0, 0.0, None, None
+        missing = {"warmup": 0, "timed": 0}
+        for turn in range(1, turns + 1):
+            host.learn(channel.acquire_timing_lock())
+            stopwatch.lap("timing_wait")
+            try:
+                result, tally, turn_missing = measure(model, sets, warmup, iters, host, patient=turn < turns)
+            finally:
+                channel.release_timing_lock()
+            stopwatch.lap("timing")
+            if tally[0] > 0:
+                calls, measured_ms = calls + tally[0], measured_ms + tally[1]
+                fastest = tally[2] if fastest is None else min(fastest, tally[2])
+                slowest = tally[3] if slowest is None else max(slowest, tally[3])
+            for phase in missing:
+                missing[phase] += turn_missing[phase]
+            if result is not None:
+                return measurement(*result, calls, measured_ms, fastest, slowest,
+                                   missing if launches is not None else None)
+            sleep(turn_pause_s)
+            stopwatch.lap("timing_pause")
+
+    def measure_once(model, sets, warmup, iters, host, patient=False):
+        """One measurement without the timing lock (tests); None as measure() gives."""
+        result, tally, missing = measure(model, sets, warmup, iters, host, patient)
+        if result is None:
+            return None
+        return measurement(*result, *tally, missing if launches is not None else None)
+
+    return measure_once, measure_in_turns

@@ -1,6 +1,9 @@
 """The runtime guards report what changed since their snapshot: functions
 replaced and fp32 precision lowered, nothing when all is as it was."""
+import functools
+import sys
 import time
+import types
 import unittest
 
 import torch
@@ -24,13 +27,32 @@ class GuardsTest(unittest.TestCase):
 
     def test_replaced_functions_are_named_until_restored(self):
         guarded = guards.Guards()
-        original_equal, original_measure = torch.equal, timing.measure
+        original_equal, original_harness = torch.equal, timing.Harness
         try:
             torch.equal = lambda a, b: True
-            timing.measure = lambda *args: (0.001, [], False)
-            self.assertEqual(guarded.facts()["patched"], ["timing.measure", "torch.equal"])
+            timing.Harness = lambda *args: None
+            self.assertEqual(guarded.facts()["patched"], ["timing.Harness", "torch.equal"])
         finally:
-            torch.equal, timing.measure = original_equal, original_measure
+            torch.equal, timing.Harness = original_equal, original_harness
+        self.assertEqual(guarded.facts()["patched"], [])
+
+    def test_a_fake_dressed_as_the_original_is_still_a_patch(self):
+        guarded = guards.Guards()
+        original = timing.shares_storage
+        timing.shares_storage = functools.update_wrapper(lambda a, b: False, original)
+        try:
+            self.assertEqual(guarded.facts()["patched"], ["timing.shares_storage"])
+        finally:
+            timing.shares_storage = original
+
+    def test_a_module_swapped_in_the_module_table_is_a_patch(self):
+        guarded = guards.Guards()
+        original = sys.modules["kmem_worker.timing"]
+        sys.modules["kmem_worker.timing"] = types.ModuleType("kmem_worker.timing")
+        try:
+            self.assertEqual(guarded.facts()["patched"], ["sys.modules['kmem_worker.timing']"])
+        finally:
+            sys.modules["kmem_worker.timing"] = original
         self.assertEqual(guarded.facts()["patched"], [])
 
     def test_a_method_set_on_a_class_is_a_patch(self):

@@ -135,12 +135,14 @@ class BuildCacheTest(unittest.TestCase):
             return types.SimpleNamespace()
         fake.__signature__ = signature
         cpp_extension.load_inline = fake
+        self.original_importer = cpp_extension._import_module_from_library
         self.root = tempfile.TemporaryDirectory()
         kernels.KernelWatch(self.root.name).install()
         self.before_folder = list(signature.parameters).index("build_directory")
 
     def tearDown(self):
         self.cpp_extension.load_inline = self.original
+        self.cpp_extension._import_module_from_library = self.original_importer
         self.root.cleanup()
 
     def test_a_call_naming_no_folder_gets_the_caches(self):
@@ -157,6 +159,109 @@ class BuildCacheTest(unittest.TestCase):
         load_inline("m", "int f();", build_directory="/mine")
         load_inline("m", "int f();", None, *([None] * (self.before_folder - 3)), "/theirs")
         self.assertEqual(self.folders, ["/mine", "/theirs"])
+
+
+@unittest.skipUnless(__import__("torch").cuda.is_available(), "no CUDA device")
+class OwnTimeTest(unittest.TestCase):
+    """Events around its own calls measure their share of a forward's GPU time."""
+
+    def test_a_small_own_call_beside_a_large_product_is_a_small_share(self):
+        import torch
+        own_time = kernels.OwnTime()
+        a = torch.randn(4096, 4096, device="cuda")
+        touch = lambda x: x[:1].mul_(1.0)  # noqa: E731 (the candidate's "kernel")
+
+        def forward():
+            out = a @ a
+            own_time.around(touch, (out,), {})
+            return out
+        forward()
+        own, total = own_time.share_of(forward)
+        self.assertGreater(total, 0)
+        self.assertLess(own / total, 0.1)
+        own, total = own_time.share_of(lambda: own_time.around(lambda: a @ a, (), {}))
+        self.assertGreater(own / total, 0.5)
+
+
+FORBIDDEN_C = r"""
+#include <dlfcn.h>
+#include <pthread.h>
+#include <unistd.h>
+static void* idle(void* arg) { return arg; }
+int spawn(void) { return fork(); }
+int start(void) { pthread_t t; return pthread_create(&t, 0, idle, 0); }
+int find(void) { return dlsym(RTLD_DEFAULT, "getpid") != 0; }
+"""
+
+HONEST_CPP = r"""
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+#include <vector>
+static std::mutex lock;
+extern "C" int work(int n) {
+  std::lock_guard<std::mutex> held(lock);
+  std::vector<float> v(n + std::thread::hardware_concurrency());
+  return static_cast<int>(v.size()) + std::abs(n);
+}
+"""
+
+
+class NativeCallsTest(unittest.TestCase):
+    """A built library's undefined dynamic symbols (nm -D) decide, before it
+    is loaded: process, thread and dlsym entry points are refused; mutexes,
+    allocation and hardware_concurrency are not."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.TemporaryDirectory()
+        cls.forbidden = cls.build("forbidden.c", FORBIDDEN_C, "cc")
+        cls.honest = cls.build("honest.cpp", HONEST_CPP, "c++")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.folder.cleanup()
+
+    @classmethod
+    def build(cls, name, text, compiler):
+        source = os.path.join(cls.folder.name, name)
+        with open(source, "w") as out:
+            out.write(text)
+        library = source + ".so"
+        subprocess.run([compiler, "-shared", "-fPIC", source, "-o", library, "-pthread", "-ldl"], check=True)
+        return library
+
+    def test_process_thread_and_dlsym_entry_points_are_found(self):
+        found = kernels.forbidden_symbols(kernels.undefined_symbols(self.forbidden))
+        self.assertEqual(found, ["dlsym", "fork", "pthread_create"])
+
+    def test_an_honest_library_using_mutexes_and_hardware_concurrency_passes(self):
+        symbols = kernels.undefined_symbols(self.honest)
+        self.assertIn("_ZNSt6thread20hardware_concurrencyEv", symbols)
+        self.assertEqual(kernels.forbidden_symbols(symbols), [])
+
+    def test_std_thread_and_at_launch_are_found_by_their_mangled_names(self):
+        self.assertEqual(kernels.forbidden_symbols({
+            "_ZNSt6thread15_M_start_threadESt10unique_ptrINS_6_StateESt14default_deleteIS1_EEPFvvE",
+            "_ZN2at6launchESt8functionIFvvEE", "_ZNSt6thread4joinEv", "memcpy"}),
+            ["_ZN2at6launchESt8functionIFvvEE",
+             "_ZNSt6thread15_M_start_threadESt10unique_ptrINS_6_StateESt14default_deleteIS1_EEPFvvE"])
+
+    def test_the_library_is_refused_before_it_is_loaded_and_the_refusal_is_kept(self):
+        loaded = []
+        extension = types.SimpleNamespace(
+            load_inline=lambda *args, **kwargs: None, LIB_EXT=".so",
+            _import_module_from_library=lambda name, path, python: loaded.append(name))
+        watch = kernels.KernelWatch("unused")
+        watch._intercept(extension)
+        folder, name = os.path.split(self.forbidden[:-len(".so")])
+        with self.assertRaises(kernels.ForbiddenNativeCall):
+            extension._import_module_from_library(name, folder, True)
+        self.assertEqual(loaded, [])
+        self.assertEqual(watch.forbidden_calls, ["dlsym", "fork", "pthread_create"])
+        folder, name = os.path.split(self.honest[:-len(".so")])
+        extension._import_module_from_library(name, folder, True)
+        self.assertEqual(loaded, [name])
 
 
 if __name__ == "__main__":

@@ -3,7 +3,11 @@ windows between probes at the host's usual speed count, unless too few come
 in time; windows are short in wall time whatever the calls measure; and the
 timed calls cover every input set; and a turn at the timing lock that finds
 the host slow gives the lock back for a later one."""
+import functools
+import statistics
+import sys
 import time
+import types
 import unittest
 from unittest import mock
 
@@ -44,20 +48,34 @@ class Host:
         return ms, ms, call()
 
     def measure(self, sets, iters, max_timed_s=timing.MAX_TIMED_S):
-        return self._faked(max_timed_s, lambda model: timing.measure(model, sets, 1, iters, "cpu", self.speed))
+        return self._faked(max_timed_s, lambda harness, model: harness.measure(model, sets, 1, iters, self.speed))
 
     def measure_in_turns(self, channel, sets, iters, turns=None, max_timed_s=timing.MAX_TIMED_S):
         clock = Stopwatch(time.monotonic())
-        return self._faked(max_timed_s, lambda model: timing.measure_in_turns(
-            channel, clock, model, sets, 1, iters, "cpu", self.speed, turns)), clock
+        return self._faked(max_timed_s, lambda harness, model: harness.measure_in_turns(
+            channel, clock, model, sets, 1, iters, self.speed, turns)), clock
 
     def _faked(self, max_timed_s, run):
-        with mock.patch.object(timing.Timer, "time_call", lambda timer, call: self.time_call(timer, call)), \
-                mock.patch.object(timing.CacheFlusher, "__call__", lambda flusher: None), \
-                mock.patch.object(timing, "WINDOW_S", self.WINDOW_S), \
+        with mock.patch.object(timing, "WINDOW_S", self.WINDOW_S), \
                 mock.patch.object(timing, "MAX_TIMED_S", max_timed_s), \
                 mock.patch.object(timing, "TURN_PAUSE_S", 0.0):
-            return run(torch.nn.Identity())
+            harness = timing.Harness("cpu", make_clock=lambda: FakeClock(self))
+        return run(harness, torch.nn.Identity())
+
+
+class FakeClock:
+    """A clock timing every call as the Host says."""
+
+    def __init__(self, host):
+        self._host = host
+        self.calls = 0
+
+    def call(self, model, args):
+        self.calls += 1
+        return self._host.time_call(self, lambda: model(*args))
+
+    def tally(self):
+        return self.calls, 0.0, 0.0, 0.0
 
 
 class Channel:
@@ -155,6 +173,83 @@ class TurnsTest(unittest.TestCase):
         measured, _ = host.measure_in_turns(channel, sets(2), 20, turns=3)
         self.assertEqual(channel.turns, 1)
         self.assertTrue(measured.steady)
+
+
+class NativeClockTest(unittest.TestCase):
+    """The real harness: kmem's native clock times each call, and nothing
+    the candidate replaces after the harness was made changes the times."""
+
+    class Sleeper(torch.nn.Module):
+        def forward(self, x):
+            time.sleep(0.004)
+            return x + 1
+
+    def measure(self, harness):
+        return harness.measure(self.Sleeper(), sets(2), 1, 10, host_speed.HostSpeed(lambda: 1.0))
+
+    def test_the_native_clock_times_the_call_and_tallies_every_call(self):
+        measured = self.measure(timing.Harness("cpu"))
+        self.assertGreaterEqual(measured.ms, 4.0)
+        self.assertLess(measured.ms, 400.0)
+        self.assertGreaterEqual(measured.calls, 10)
+        self.assertGreaterEqual(measured.measured_ms, 4.0 * measured.calls)
+        self.assertLessEqual(measured.fastest_ms, measured.ms)
+        self.assertGreaterEqual(measured.slowest_ms, measured.ms)
+
+    def test_replacing_the_timing_module_the_clocks_and_the_median_changes_nothing(self):
+        harness = timing.Harness("cpu")
+        fake = functools.update_wrapper(lambda *args, **kwargs: 0.0, time.perf_counter)
+        with mock.patch.object(time, "perf_counter", fake), \
+                mock.patch.object(statistics, "median", lambda values: 0.001), \
+                mock.patch.object(timing, "shares_storage", lambda a, b: False), \
+                mock.patch.dict(sys.modules, {"kmem_worker.timing": types.ModuleType("fake")}), \
+                mock.patch.object(timing.native_clock, "Clock", None):
+            measured = self.measure(harness)
+        self.assertGreaterEqual(measured.ms, 4.0)
+
+    def test_calls_without_a_launch_of_the_candidates_own_are_counted(self):
+        count = {"launches": 0}
+
+        class Sometimes(torch.nn.Module):
+            def forward(self, x):
+                if count["calls"] % 2 == 0:
+                    count["launches"] += 1
+                count["calls"] += 1
+                return x + 1
+        count["calls"] = 0
+        harness = timing.Harness("cpu", launches=lambda: count["launches"])
+        measured = harness.measure(Sometimes(), sets(2), 2, 10, host_speed.HostSpeed(lambda: 1.0))
+        self.assertGreater(measured.calls_without_own["warmup"] + measured.calls_without_own["timed"], 0)
+        self.assertIsNone(timing.Harness("cpu").measure(Sometimes(), sets(2), 1, 4,
+                                                        host_speed.HostSpeed(lambda: 1.0)).calls_without_own)
+
+
+@unittest.skipUnless(torch.cuda.is_available(), "no CUDA device")
+class NativeClockCudaTest(unittest.TestCase):
+    """On a GPU the native clock's events (driver API, legacy default stream)
+    time what torch's own events time."""
+
+    def test_the_native_clock_agrees_with_torch_events(self):
+        a = torch.randn(4096, 4096, device="cuda")
+        model = torch.nn.Linear(4096, 4096, device="cuda")
+        with torch.no_grad():
+            model(a)
+            torch.cuda.synchronize()
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            times = []
+            for _ in range(20):
+                start.record()
+                model(a)
+                torch.cuda.synchronize()
+                end.record()
+                end.synchronize()
+                times.append(start.elapsed_time(end))
+        expected = statistics.median(times)
+        measured = timing.Harness("cuda").measure(model, [[a]], 3, 20, host_speed.HostSpeed(host_speed.probe_ms))
+        self.assertFalse(measured.host_bound)
+        self.assertGreater(measured.ms, expected * 0.7)
+        self.assertLess(measured.ms, expected * 1.5 + 0.05)
+        self.assertGreaterEqual(measured.calls, 20)
 
 
 class HostSpeedTest(unittest.TestCase):

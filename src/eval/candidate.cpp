@@ -50,6 +50,7 @@ CandidateRun CandidateProcess::ended(CandidateRun::End end, std::string detail) 
   worker_->process().kill_and_reap();
   run.log = read_tail(worker_->log_path(), kLogTail);
   run.timing_lock_wait_s = worker_->timing_lock_wait_s();
+  run.timing_lock_held_s = worker_->timing_lock_held_s();
   return run;
 }
 

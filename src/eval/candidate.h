@@ -26,6 +26,7 @@ struct CandidateRun {
   Json observations = Json::object();
   Json seconds = Json::object();  // the worker's own stage timings
   double timing_lock_wait_s = 0.0;
+  double timing_lock_held_s = 0.0;  // the orchestrator's wall time of its holds of the timing lock
 };
 
 class CandidateProcess {

@@ -252,6 +252,8 @@ class Batch {
     facts.reference_cached = reference->reference_cached();
     facts.reference_timing_steady = reference->timing_steady();
     facts.on_gpu = options_.device == "cuda";
+    facts.min_timed_calls = options_.warmup + std::max(options_.iters, options_.timing_sets);
+    facts.call_overhead_ms = timing_lock_.call_overhead_ms();
     facts.degenerate = reference->degenerate();
     double judge_seconds = 0.0;
     if (facts.run.end == eval::CandidateRun::End::kResult) {
@@ -270,6 +272,7 @@ class Batch {
     outcome.seconds["reference_wait"] = reference_wait;
     outcome.seconds["judge"] = judge_seconds;
     outcome.seconds["timing_lock_wait"] = facts.run.timing_lock_wait_s;
+    outcome.seconds["timing_lock_held"] = facts.run.timing_lock_held_s;
     add_seconds(outcome, "candidate", facts.run.seconds);
     add_seconds(outcome, "reference", reference->prepare_seconds());
     return outcome;

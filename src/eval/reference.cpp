@@ -4,6 +4,7 @@
 #include <random>
 
 #include "json_fields.h"
+#include "timing_check.h"
 
 namespace kmem::eval {
 
@@ -37,8 +38,9 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
     std::unique_ptr<Reference> reference(new Reference(std::move(*place), options));
     // Preparing loads the problem and may compile, like a build: the build limit.
     bool sent = false;
+    double held_s = 0.0;
     auto ready = reference->request(command, "ready", options.build_timeout_s, problem + ": the reference failed",
-                                    timing_lock, &sent);
+                                    timing_lock, &sent, &held_s);
     if (!ready && !sent && placed == 1) continue;
     if (!ready) return ready.error();
     reference->reference_ms_ = number_field(*ready, "reference_ms");
@@ -46,6 +48,9 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
     reference->reference_cached_ = flag_field(*ready, "cached");
     reference->timing_steady_ = flag_field(*ready, "timing_steady", true);
     timing_lock.note_host_probe(number_field(*ready, "host_probe_ms"));
+    // A reference timed now shows the harness's overhead per call (timing_check.h).
+    if (auto overhead = call_overhead_ms(ready->value("timing_tally", Json()), held_s))
+      timing_lock.note_call_overhead(*overhead);
     if (ready->contains("seconds") && (*ready)["seconds"].is_object()) reference->seconds_ = (*ready)["seconds"];
     return reference;
   }

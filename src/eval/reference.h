@@ -61,8 +61,8 @@ class Reference {
       : place_(std::move(place)), options_(options) {}
   // ReferenceHost::request about this problem.
   Result<Json> request(const Json& command, const char* reply_event, double timeout_s, const std::string& what,
-                       TimingLock& timing_lock, bool* sent = nullptr) {
-    return place_.host->request(place_.handle, command, reply_event, timeout_s, what, timing_lock, sent);
+                       TimingLock& timing_lock, bool* sent = nullptr, double* held_s = nullptr) {
+    return place_.host->request(place_.handle, command, reply_event, timeout_s, what, timing_lock, sent, held_s);
   }
 
   ReferenceHosts::Place place_;

@@ -33,9 +33,11 @@ Error ReferenceHost::failure(const std::string& what, const Worker::Reply& reply
 }
 
 Result<Json> ReferenceHost::request(int handle, Json command, const char* reply_event, double timeout_s,
-                                    const std::string& what, TimingLock& timing_lock, bool* sent) {
+                                    const std::string& what, TimingLock& timing_lock, bool* sent,
+                                    double* held_s) {
   std::lock_guard hold(mutex_);
   if (sent != nullptr) *sent = false;
+  if (held_s != nullptr) *held_s = 0.0;
   if (!stopped_.empty()) return Error(what + ": its reference worker was stopped earlier (" + stopped_ + ")");
   if (auto wrong = worker_->settle(timing_lock)) {
     if (wrong->kind == Worker::Reply::kEvent) stop("answered " + wrong->event.dump() + " to dropping a problem");
@@ -45,7 +47,9 @@ Result<Json> ReferenceHost::request(int handle, Json command, const char* reply_
   if (!worker_->send(command)) return failure(what + ": the command did not reach its reference worker", {});
   if (sent != nullptr) *sent = true;
   auto deadline = Clock::now() + seconds(timeout_s);
+  const double held_before = worker_->timing_lock_held_s();
   auto reply = worker_->next(deadline, timing_lock);
+  if (held_s != nullptr) *held_s = worker_->timing_lock_held_s() - held_before;
   if (reply.kind != Worker::Reply::kEvent || reply.event["event"] != reply_event) return failure(what, reply);
   return std::move(reply.event);
 }

@@ -27,9 +27,11 @@ class ReferenceHost {
   // Sends `command` about problem `handle` and waits up to timeout_s for the
   // event `reply_event`; otherwise the error says `what` failed, why, and
   // ends with the worker's log. `sent`, if given, tells whether the command
-  // was sent at all (not to a worker stopped before).
+  // was sent at all (not to a worker stopped before); `held_s`, if given,
+  // the seconds the worker held the timing lock meanwhile.
   Result<Json> request(int handle, Json command, const char* reply_event, double timeout_s,
-                       const std::string& what, TimingLock& timing_lock, bool* sent = nullptr);
+                       const std::string& what, TimingLock& timing_lock, bool* sent = nullptr,
+                       double* held_s = nullptr);
   // Drops problem `handle` without waiting: the next command reads the answer first.
   void drop(int handle, double timeout_s);
 

@@ -95,4 +95,14 @@ double TimingLock::fastest_host_probe_ms() const {
   return fastest_host_probe_ms_;
 }
 
+void TimingLock::note_call_overhead(double ms) {
+  std::lock_guard guard(mutex_);
+  if (ms > call_overhead_ms_) call_overhead_ms_ = ms;
+}
+
+double TimingLock::call_overhead_ms() const {
+  std::lock_guard guard(mutex_);
+  return call_overhead_ms_;
+}
+
 }  // namespace kmem::eval

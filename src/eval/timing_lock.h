@@ -14,7 +14,10 @@
 //
 // The grant also carries the fastest probe of the host's speed that trusted
 // (reference) workers reported, the measure of the host's usual speed that
-// timing a host-bound model needs (python/kmem_worker/host_speed.py).
+// timing a host-bound model needs (python/kmem_worker/host_speed.py). It
+// also keeps the harness's overhead per timed call that reference workers
+// showed, which calibrates the check of candidates' times against the wall
+// clock (timing_check.h).
 #pragma once
 
 #include <sys/types.h>
@@ -52,6 +55,14 @@ class TimingLock {
   // The fastest probe noted (0: none yet).
   double fastest_host_probe_ms() const;
 
+  // Takes in the harness's overhead per call seen on a trusted (reference)
+  // worker's timed phase: its wall time held less what its calls measured,
+  // per call (src/eval/timing_check.h). The largest is kept: it bounds what
+  // an honest candidate's phase may take beyond its calls.
+  void note_call_overhead(double ms);
+  // The largest overhead noted (0: none yet).
+  double call_overhead_ms() const;
+
  private:
   mutable std::mutex mutex_;
   std::condition_variable free_;
@@ -64,6 +75,7 @@ class TimingLock {
   int timing_cpu_ = -1;
   std::vector<int> worker_cpus_;
   double fastest_host_probe_ms_ = 0.0;
+  double call_overhead_ms_ = 0.0;
 };
 
 }  // namespace kmem::eval

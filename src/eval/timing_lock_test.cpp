@@ -134,5 +134,15 @@ TEST(TimingLockHostProbe, KeepsTheFastestProbeNotedAndIgnoresNonPositiveOnes) {
   EXPECT_EQ(lock.fastest_host_probe_ms(), 0.3);
 }
 
+TEST(TimingLockCallOverhead, KeepsTheLargestOverheadNoted) {
+  TimingLock lock;
+  EXPECT_EQ(lock.call_overhead_ms(), 0.0);
+  lock.note_call_overhead(0.08);
+  lock.note_call_overhead(0.12);
+  lock.note_call_overhead(0.05);
+  lock.note_call_overhead(-1.0);
+  EXPECT_DOUBLE_EQ(lock.call_overhead_ms(), 0.12);
+}
+
 }  // namespace
 }  // namespace kmem::eval

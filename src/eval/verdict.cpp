@@ -10,10 +10,16 @@
 #include <vector>
 
 #include "json_fields.h"
+#include "timing_check.h"
 
 namespace kmem::eval {
 
 namespace {
+
+// A passing candidate whose own kernels take less than this share of the
+// time of a forward (GPU time on CUDA, time inside its extensions on the
+// CPU) is flagged negligible_own_work: a decoy beside torch doing the work.
+constexpr double kNegligibleOwnShare = 0.10;
 
 struct CodeMessage {
   const char* code;
@@ -46,6 +52,12 @@ const CodeMessage kMessages[] = {
     {"runtime_patching", "a torch function, the timer or the worker changed while the candidate ran"},
     {"precision_downcast", "TF32 or reduced-precision math was switched on during forward"},
     {"forged_result", "the result channel held a record the worker did not write"},
+    {"forged_timing",
+     "the reported time is impossible given the evaluator's own clock over the timed calls (timing harness "
+     "replaced or result rewritten)"},
+    {"forbidden_native_call",
+     "the built extension calls a forbidden entry point (process, thread, signal, stream creation, dlopen/dlsym, "
+     "mprotect, ptrace); the symbol is attached"},
     {"degenerate_problem", "the reference output does not depend on the inputs; a speedup there proves nothing"},
 };
 
@@ -85,6 +97,12 @@ const std::vector<Rule>& rules() {
       {"forged_result", [](const Facts& f) { return when(f.run.end == End::kForged, f.run.detail); }},
       {"build_timeout", [](const Facts& f) { return when(f.run.end == End::kBuildTimeout, f.run.detail); }},
       {"timeout", [](const Facts& f) { return when(f.run.end == End::kTimeout, f.run.detail); }},
+      {"forbidden_native_call",
+       [](const Facts& f) {
+         if (f.run.end == End::kError && f.run.stage == "native") return when(true, f.run.detail);
+         return when(f.run.end == End::kResult && nonempty(f.run.observations, "forbidden_native_calls"),
+                     "symbols: " + f.run.observations.value("forbidden_native_calls", Json()).dump());
+       }},
       {"crash",
        [](const Facts& f) {
          return when(f.run.end == End::kCrash || (f.run.end == End::kError && f.run.device_fault), f.run.detail);
@@ -104,9 +122,28 @@ const std::vector<Rule>& rules() {
        }},
       {"no_custom_kernel",
        [](const Facts& f) {
-         return when(number_field(f.run.observations, "custom_kernel_launches") <= 0,
-                     "own kernels: " + f.run.observations.value("own_kernels", Json::array()).dump() +
-                         ", launched: 0");
+         const Json& own = f.run.observations.value("own_kernels", Json::array());
+         if (number_field(f.run.observations, "custom_kernel_launches") <= 0)
+           return when(true, "own kernels: " + own.dump() + ", launched: 0");
+         // Every call, trials, warm-up and timed, must launch one of its own.
+         const Json& without = f.run.observations.value("calls_without_own_kernel", Json::object());
+         double trials = number_field(without, "trials"), warmup = number_field(without, "warmup"),
+                timed = number_field(without, "timed");
+         return when(trials + warmup + timed > 0,
+                     fmt::format("own kernels: {}, calls that launched none of them: {:g} trial(s), {:g} warm-up, "
+                                 "{:g} timed",
+                                 own.dump(), trials, warmup, timed));
+       }},
+      {"forged_timing",
+       [](const Facts& f) {
+         TimingClaim claim;
+         claim.candidate_ms = f.run.candidate_ms;
+         claim.tally = f.run.observations.value("timing_tally", Json());
+         claim.held_s = f.run.timing_lock_held_s;
+         claim.min_calls = f.min_timed_calls;
+         claim.call_overhead_ms = f.call_overhead_ms;
+         claim.on_gpu = f.on_gpu;
+         return impossible_timing(claim);
        }},
       {"stale_output",
        [](const Facts& f) { return when(nonempty(f.run.observations, "same_storage_across_calls"), ""); }},
@@ -164,6 +201,8 @@ EvalOutcome decide(const EvalJob& job, const Facts& facts) {
     if (facts.on_gpu && flag_field(facts.run.observations, "host_bound", false))
       outcome.flags.push_back("host_bound_timing");
     if (!facts.reference_timing_steady) outcome.flags.push_back("unsteady_reference_timing");
+    if (double share = number_field(facts.run.observations, "own_work_share", 1.0); share < kNegligibleOwnShare)
+      outcome.flags.push_back("negligible_own_work");
   } else if (facts.run.end != CandidateRun::End::kResult) {
     outcome.log = facts.run.log;
   }

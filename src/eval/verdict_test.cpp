@@ -36,7 +36,13 @@ Facts passed_facts() {
   Facts facts;
   facts.run.end = CandidateRun::End::kResult;
   facts.run.candidate_ms = 2.0;
-  facts.run.observations = Json{{"custom_kernel_launches", 3}, {"output_types", {"torch.Tensor"}}};
+  facts.run.observations = Json{{"custom_kernel_launches", 3},
+                                 {"output_types", {"torch.Tensor"}},
+                                 {"timing_tally", {{"calls", 30}, {"measured_ms", 60.0}, {"fastest_ms", 1.9},
+                                                   {"slowest_ms", 2.2}}}};
+  facts.run.timing_lock_held_s = 0.1;
+  facts.on_gpu = true;
+  facts.min_timed_calls = 23;
   facts.reference_ms = 4.0;
   Judgement judgement;
   judgement.correct = true;
@@ -69,6 +75,7 @@ TEST(UnsteadyTiming, FlagsAPassWhoseCandidateOrReferenceWasTimedOnAnUnsteadyHost
 TEST(HostBoundTiming, FlagsAPassWhoseCandidateWasBoundByTheHostOnAGpuOnly) {
   EvalJob job{"j", "problem.py", "candidate.py"};
   Facts facts = passed_facts();
+  facts.on_gpu = false;
   facts.run.observations["host_bound"] = true;
   EXPECT_TRUE(decide(job, facts).flags.empty()) << "on the CPU every model is bound by the host";
   facts.on_gpu = true;
@@ -104,6 +111,55 @@ TEST(Observations, OfTheWrongTypeRejectTheCandidateInsteadOfThrowing) {
   facts.run.observations["custom_kernel_launches"] = "many";
   facts.run.observations["threads_after_forward"] = "none";
   EXPECT_EQ(decide(EvalJob{"j", "problem.py", "candidate.py"}, facts).verdict, "no_custom_kernel");
+}
+
+TEST(OwnKernels, EveryCallMustLaunchOneOfTheCandidatesOwn) {
+  EvalJob job{"j", "problem.py", "candidate.py"};
+  Facts facts = passed_facts();
+  facts.run.observations["calls_without_own_kernel"] = Json{{"trials", 0}, {"warmup", 0}, {"timed", 0}};
+  EXPECT_EQ(decide(job, facts).verdict, "pass");
+  facts.run.observations["calls_without_own_kernel"]["timed"] = 7;
+  auto o = decide(job, facts);
+  EXPECT_EQ(o.verdict, "no_custom_kernel");
+  EXPECT_NE(o.detail.find("7 timed"), std::string::npos) << o.detail;
+  EXPECT_EQ(o.message, verdict_message("no_custom_kernel"));
+}
+
+TEST(OwnKernels, ANegligibleShareOfTheTimeIsFlaggedNotRejected) {
+  EvalJob job{"j", "problem.py", "candidate.py"};
+  Facts facts = passed_facts();
+  facts.run.observations["own_work_share"] = 0.5;
+  EXPECT_TRUE(decide(job, facts).flags.empty());
+  facts.run.observations["own_work_share"] = 0.01;
+  auto o = decide(job, facts);
+  EXPECT_EQ(o.verdict, "pass");
+  EXPECT_EQ(o.flags, std::vector<std::string>{"negligible_own_work"});
+}
+
+TEST(NativeCalls, AForbiddenSymbolRejectsWhetherTheBuildFailedOrTheCandidateCaughtIt) {
+  EvalJob job{"j", "problem.py", "candidate.py"};
+  Facts caught = passed_facts();
+  caught.run.observations["forbidden_native_calls"] = Json{"fork"};
+  auto o = decide(job, caught);
+  EXPECT_EQ(o.verdict, "forbidden_native_call");
+  EXPECT_NE(o.detail.find("fork"), std::string::npos);
+  Facts failed;
+  failed.run.end = CandidateRun::End::kError;
+  failed.run.stage = "native";
+  failed.run.detail = "ForbiddenNativeCall: kmem_x.so calls pthread_create";
+  EXPECT_EQ(decide(job, failed).verdict, "forbidden_native_call");
+}
+
+TEST(ForgedTiming, AMedianOutsideTheNativeTallyIsRejected) {
+  EvalJob job{"j", "problem.py", "candidate.py"};
+  Facts facts = passed_facts();
+  facts.run.candidate_ms = 0.01;  // rewritten after the native clock measured 1.9..2.2 ms
+  auto o = decide(job, facts);
+  EXPECT_EQ(o.verdict, "forged_timing");
+  EXPECT_EQ(o.score, 0.0);
+  facts = passed_facts();
+  facts.run.observations.erase("timing_tally");
+  EXPECT_EQ(decide(job, facts).verdict, "forged_timing") << "a worker of ours always reports its tally";
 }
 
 }  // namespace

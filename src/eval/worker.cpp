@@ -40,7 +40,10 @@ std::optional<Worker::Reply> Worker::settle(TimingLock& timing_lock) {
 }
 
 void Worker::release(TimingLock& timing_lock) {
-  if (holds_lock_) timing_lock.unlock();
+  if (holds_lock_) {
+    held_s_ += std::chrono::duration<double>(Clock::now() - held_since_).count();
+    timing_lock.unlock();
+  }
   holds_lock_ = false;
 }
 
@@ -80,6 +83,7 @@ Worker::Reply Worker::next_event(Clock::time_point& deadline, TimingLock& timing
       auto waited = Clock::now() - asked;
       deadline += waited;
       lock_wait_s_ += std::chrono::duration<double>(waited).count();
+      held_since_ = Clock::now();
       Json grant{{"cmd", "time"}, {"cpu", timing_lock.timing_cpu()}};
       if (double fastest = timing_lock.fastest_host_probe_ms(); fastest > 0) grant["host_probe_ms"] = fastest;
       send(grant);

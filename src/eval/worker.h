@@ -50,6 +50,9 @@ class Worker {
   ChildProcess& process() { return *process_; }
   // Seconds this worker spent waiting for the timing lock so far.
   double timing_lock_wait_s() const { return lock_wait_s_; }
+  // Seconds this worker held the timing lock so far, from each grant to its
+  // release: the orchestrator's own clock over its timed phases.
+  double timing_lock_held_s() const { return held_s_; }
   const std::string& log_path() const { return log_path_; }
 
  private:
@@ -67,6 +70,8 @@ class Worker {
   };
   std::deque<Owed> owed_;  // replies to commands sent by send_owing, oldest first
   double lock_wait_s_ = 0.0;
+  double held_s_ = 0.0;
+  Clock::time_point held_since_;
   TimingLock* timing_lock_ = nullptr;  // the lock this worker is enrolled in
 };
 

@@ -198,6 +198,37 @@ TEST(EvalCpu, AFunctionReplacedAtRunTimeIsRuntimePatching) {
   EXPECT_NE(o.detail.find("torch.cuda.synchronize"), std::string::npos) << o.detail;
 }
 
+// The hack suite's timing forgeries (tests/hacks/cpu/forge_*.py): the
+// checker refuses them there; here they reach the runtime defences.
+EvalOutcome hack_eval(const std::string& candidate) {
+  return evaluate_fixture("../hacks/problems/add_relu.py", "../hacks/cpu/" + candidate, test_options("cpu"));
+}
+
+TEST(EvalCpu, ATimerReplacedThroughTheModuleTableMeasuresTheRealTimeAndIsRuntimePatching) {
+  auto o = hack_eval("forge_timer_sys_modules.py");
+  EXPECT_EQ(o.verdict, "runtime_patching") << o.detail << o.log;
+  EXPECT_NE(o.detail.find("native_clock.Clock"), std::string::npos) << o.detail;
+  EXPECT_GT(o.candidate_ms, 0.01) << "the native clock measured, not the fake's microsecond";
+}
+
+TEST(EvalCpu, AClockDressedAsTheOriginalIsRuntimePatching) {
+  auto o = hack_eval("forge_timer_update_wrapper.py");
+  EXPECT_EQ(o.verdict, "runtime_patching") << o.detail << o.log;
+  EXPECT_NE(o.detail.find("time.perf_counter"), std::string::npos) << o.detail;
+}
+
+TEST(EvalCpu, AMedianRewrittenInTheReportIsForgedTiming) {
+  auto o = hack_eval("forge_timing_report.py");
+  EXPECT_EQ(o.verdict, "forged_timing") << o.detail << o.log;
+  EXPECT_NE(o.detail.find("outside the calls timed"), std::string::npos) << o.detail;
+}
+
+TEST(EvalCpu, ATallyRewrittenWithTheMedianIsForgedTimingAgainstTheWallClock) {
+  auto o = hack_eval("forge_timing_tally.py");
+  EXPECT_EQ(o.verdict, "forged_timing") << o.detail << o.log;
+  EXPECT_NE(o.detail.find("timing lock was held"), std::string::npos) << o.detail;
+}
+
 TEST(EvalCpu, PrecisionLoweredAtRunTimeIsPrecisionDowncast) {
   auto o = cpu_eval("precision.py");
   EXPECT_EQ(o.verdict, "precision_downcast") << o.detail << o.log;

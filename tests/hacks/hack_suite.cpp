@@ -1,5 +1,7 @@
 // The hack suite runner: evaluates every case of manifest.json for one device
-// with `kmem eval --jobs` and checks each verdict against the expected code.
+// with `kmem eval --jobs` and checks each verdict against the expected code
+// (and, where a case names one in "flag", that the outcome carries that flag:
+// a decoy kernel passes, flagged negligible_own_work).
 // Prints a table (case, hack, expected, got) and a closing count line; exits 0
 // when all match, 1 otherwise, and 77 (CTest's skip code) when the device is
 // not there.
@@ -8,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -95,6 +98,11 @@ int main(int argc, char** argv) {
   std::cout << fmt::format("{:<26} {:<24} {:<24} {}\n", "case", "expected", "got", "hack");
   for (const auto& [id, c] : expected) {
     std::string want = c.at("expected"), have = got.contains(id) ? got[id].value("verdict", "?") : "(no result)";
+    if (c.contains("flag")) {
+      want += "+" + c.at("flag").get<std::string>();
+      const Json flags = got.contains(id) ? got[id].value("flags", Json::array()) : Json::array();
+      if (std::find(flags.begin(), flags.end(), c.at("flag")) != flags.end()) have += "+" + c.at("flag").get<std::string>();
+    }
     bool ok = want == have;
     (ok ? passed : failed)++;
     std::cout << fmt::format("{:<26} {:<24} {:<24} {}{}\n", id, want, have, c.at("hack").get<std::string>(),

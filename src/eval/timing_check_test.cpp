@@ -1,0 +1,83 @@
+// The check of a reported time against the orchestrator's wall clock: honest
+// phases pass with their overheads (calibrated or not), impossible reports
+// are named.
+#include "timing_check.h"
+
+#include <gtest/gtest.h>
+
+namespace kmem::eval {
+namespace {
+
+// 1000 GPU calls of 0.2 ms each (0.1-0.4 ms) held for 300 ms: honest.
+TimingClaim honest_gpu() {
+  TimingClaim claim;
+  claim.candidate_ms = 0.2;
+  claim.tally = {{"calls", 1000}, {"measured_ms", 200.0}, {"fastest_ms", 0.1}, {"slowest_ms", 0.4}};
+  claim.held_s = 0.3;
+  claim.min_calls = 23;
+  claim.on_gpu = true;
+  return claim;
+}
+
+TEST(TimingCheck, AnHonestPhasePassesWithOrWithoutCalibration) {
+  TimingClaim claim = honest_gpu();
+  EXPECT_FALSE(impossible_timing(claim));
+  claim.call_overhead_ms = 0.08;  // a reference's flush and synchronisations
+  EXPECT_FALSE(impossible_timing(claim));
+  claim.held_s = 0.0;  // no hold seen: only the tally's own consistency counts
+  EXPECT_FALSE(impossible_timing(claim));
+}
+
+TEST(TimingCheck, AHostBoundCpuPhaseWithItsFlushesPasses) {
+  // 60 calls of 4 ms, each after a 10-25 ms flush of the CPU's cache, probes between windows.
+  TimingClaim claim;
+  claim.candidate_ms = 4.0;
+  claim.tally = {{"calls", 60}, {"measured_ms", 250.0}, {"fastest_ms", 3.8}, {"slowest_ms", 9.0}};
+  claim.held_s = 1.8;
+  claim.min_calls = 23;
+  claim.call_overhead_ms = 12.0;
+  EXPECT_FALSE(impossible_timing(claim));
+}
+
+TEST(TimingCheck, AWallTimeTheCallsCannotExplainIsImpossible) {
+  // The harness was replaced: its calls "measured" a tenth of what they took.
+  TimingClaim claim = honest_gpu();
+  claim.candidate_ms = 0.5;
+  claim.tally = {{"calls", 120}, {"measured_ms", 60.0}, {"fastest_ms", 0.5}, {"slowest_ms", 0.5}};
+  claim.held_s = 0.6;
+  claim.call_overhead_ms = 0.08;
+  auto detail = impossible_timing(claim);
+  ASSERT_TRUE(detail);
+  EXPECT_NE(detail->find("held 600 ms"), std::string::npos) << *detail;
+}
+
+TEST(TimingCheck, ATallyInconsistentWithItselfOrTheWallIsImpossible) {
+  TimingClaim claim = honest_gpu();
+  claim.candidate_ms = 0.05;  // below every call timed
+  EXPECT_TRUE(impossible_timing(claim));
+  claim = honest_gpu();
+  claim.tally["measured_ms"] = 20.0;  // less than 1000 calls of at least 0.1 ms
+  EXPECT_TRUE(impossible_timing(claim));
+  claim = honest_gpu();
+  claim.held_s = 0.1;  // 200 ms measured within 100 ms
+  EXPECT_TRUE(impossible_timing(claim));
+  claim = honest_gpu();
+  claim.tally["calls"] = 5;  // fewer than the harness makes
+  claim.tally["measured_ms"] = 1.0;
+  EXPECT_TRUE(impossible_timing(claim));
+  claim = honest_gpu();
+  claim.tally = "forged";
+  EXPECT_TRUE(impossible_timing(claim));
+}
+
+TEST(TimingCheck, TheOverheadOfAReferencePhaseIsItsWallTimeBeyondItsCallsPerCall) {
+  auto overhead = call_overhead_ms({{"calls", 100}, {"measured_ms", 50.0}}, 0.06);
+  ASSERT_TRUE(overhead);
+  EXPECT_NEAR(*overhead, 0.1, 1e-9);
+  EXPECT_FALSE(call_overhead_ms(nullptr, 0.06));
+  EXPECT_FALSE(call_overhead_ms({{"calls", 0}, {"measured_ms", 0.0}}, 0.06));
+  EXPECT_FALSE(call_overhead_ms({{"calls", 100}, {"measured_ms", 50.0}}, 0.0));
+}
+
+}  // namespace
+}  // namespace kmem::eval
