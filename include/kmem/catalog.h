@@ -53,6 +53,12 @@ struct ProblemFile {
 // Reads one problem file `<N>_<Name>.py` of `level`.
 Result<ProblemFile> read_problem_file(const std::string& path, int level, const CategoryRules& rules);
 
+// A problem named by a file path (its level from the folder name level<L>)
+// or by an id L<level>_<nnn>, looked up in the KernelBench checkout
+// `kernelbench_dir` (an id with an empty folder is an error naming it).
+Result<ProblemFile> resolve_problem(const std::string& path_or_id, const std::string& kernelbench_dir,
+                                    const CategoryRules& rules);
+
 // Reads every problem of a KernelBench checkout: `dir` holds level<L>/
 // folders (or a KernelBench/ folder that does). Files not named <N>_<Name>.py
 // are skipped. Sorted by level, then number.

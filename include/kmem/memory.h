@@ -36,11 +36,14 @@ struct Policy {
   Gate gate = Gate::kNone;
 };
 
-// A parsed kmem-prompt-pack/1: selection limits, templates and policies.
+// A parsed kmem-prompt-pack/1: selection limits, templates and policies,
+// and the optional `episode` section: the task, rules and feedback texts of
+// an episode (docs/episodes.md), by key; empty when the pack has none.
 struct Pack {
   SelectionLimits selection;
   std::map<std::string, std::string> texts;
   std::map<std::string, Policy> policies;
+  std::map<std::string, std::string> episode;
 };
 
 // Parses and validates a kmem-prompt-pack/1 document; errors name
@@ -87,6 +90,11 @@ class MemoryIndex {
 // pack lacks a template the policy needs.
 Result<std::string> render(const MemoryIndex& index, const Pack& pack, const Policy& policy,
                            const std::string& reader, const Problem& target);
+
+// The ids of the items the text render() gives shows, in rendering order
+// (none for a fixed-text policy).
+std::vector<std::string> shown_item_ids(const MemoryIndex& index, const Pack& pack, const Policy& policy,
+                                        const std::string& reader, const Problem& target);
 
 // The problems to render for: the memory's targets, or all its problems.
 std::vector<std::string> target_ids(const Memory& memory);

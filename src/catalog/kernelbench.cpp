@@ -91,4 +91,32 @@ Result<std::vector<ProblemFile>> scan_kernelbench(const std::string& dir, const 
   return out;
 }
 
+Result<ProblemFile> resolve_problem(const std::string& path_or_id, const std::string& kernelbench_dir,
+                                    const CategoryRules& rules) {
+  static const std::regex kId(R"(L(\d{1,3})_(\d{3}))");
+  std::smatch match;
+  if (std::regex_match(path_or_id, match, kId)) {
+    if (kernelbench_dir.empty())
+      return Error(fmt::format("{}: a problem id needs a KernelBench folder to find its file", path_or_id));
+    auto root = levels_root(kernelbench_dir);
+    if (!root)
+      return Error(fmt::format("{}: no level<N> folders here or in {}/KernelBench", kernelbench_dir, kernelbench_dir));
+    int level = std::stoi(match[1].str()), number = std::stoi(match[2].str());
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(*root / fmt::format("level{}", level), ec)) {
+      std::smatch file;
+      std::string name = entry.path().filename().string();
+      if (entry.is_regular_file(ec) && std::regex_match(name, file, kProblemFile) && std::stoi(file[1].str()) == number)
+        return read_problem_file(entry.path().string(), level, rules);
+    }
+    return Error(fmt::format("{}: no such problem in {}", path_or_id, kernelbench_dir));
+  }
+  std::smatch level;
+  std::string folder = fs::path(path_or_id).parent_path().filename().string();
+  if (!std::regex_match(folder, level, kLevelFolder))
+    return Error(fmt::format("{}: a problem file lies in a level<N> folder (its level) or is named by its id", path_or_id));
+  if (!fs::is_regular_file(path_or_id)) return Error(path_or_id + ": no such problem file");
+  return read_problem_file(path_or_id, std::stoi(level[1].str()), rules);
+}
+
 }  // namespace kmem

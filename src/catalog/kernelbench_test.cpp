@@ -119,5 +119,24 @@ TEST_F(TempTree, RefusesAProblemNoRuleCovers) {
   EXPECT_NE(problems.error().message().find("L1_005"), std::string::npos) << problems.error().message();
 }
 
+TEST(ResolveProblem, ByIdInACheckoutOrByPath) {
+  CategoryRules rules = bundled_rules();
+  auto by_id = resolve_problem("L1_019", kTree, rules);
+  ASSERT_TRUE(by_id) << by_id.error().message();
+  EXPECT_EQ(by_id->problem.name, "ReLU");
+  EXPECT_EQ(by_id->path, kTree + "/level1/19_ReLU.py");
+  auto by_path = resolve_problem(kTree + "/level1/19_ReLU.py", "", rules);
+  ASSERT_TRUE(by_path) << by_path.error().message();
+  EXPECT_EQ(by_path->problem.id, "L1_019");
+
+  EXPECT_EQ(resolve_problem("L1_020", kTree, rules).error().message(), "L1_020: no such problem in " + kTree);
+  EXPECT_EQ(resolve_problem("L1_019", "", rules).error().message(),
+            "L1_019: a problem id needs a KernelBench folder to find its file");
+  EXPECT_EQ(resolve_problem("/tmp/19_ReLU.py", "", rules).error().message(),
+            "/tmp/19_ReLU.py: a problem file lies in a level<N> folder (its level) or is named by its id");
+  EXPECT_EQ(resolve_problem(kTree + "/level1/7_None.py", "", rules).error().message(),
+            kTree + "/level1/7_None.py: no such problem file");
+}
+
 }  // namespace
 }  // namespace kmem

@@ -262,5 +262,54 @@ TEST(PackParsing, AUserPolicyNeedsNoRecompile) {
   EXPECT_EQ(*r, "# M\n\n## P conv\n- pit-0\n- pit-1");
 }
 
+TEST(PackParsing, EpisodeSectionIsOptionalButWholeAndStrict) {
+  auto with_top = [](const std::string& entry) {
+    std::string pack = kPack;
+    pack.insert(pack.find("\"policies\": {"), entry + ", ");
+    return parse_pack_json(pack, "my-pack.json");
+  };
+  EXPECT_TRUE(parse_pack_json(kPack, "my-pack.json")->episode.empty());
+  const std::string texts =
+      R"("system": "s", "task": "t", "memory_block": "m", "feedback_pass": "p", "feedback_build": "b",
+         "feedback_mismatch": "x", "feedback_failed": "f", "feedback_rejected": "r", "feedback_no_action": "n",
+         "turns_left": "l", "last_turn": "z")";
+  auto whole = with_top(R"("episode": {)" + texts + "}");
+  ASSERT_TRUE(whole.ok()) << whole.error().message();
+  EXPECT_EQ(whole->episode.size(), 11u);
+  EXPECT_EQ(whole->episode.at("feedback_build"), "b");
+
+  auto extra = with_top(R"("episode": {)" + texts + R"(, "feedback_pas": "p"})");
+  ASSERT_FALSE(extra.ok());
+  EXPECT_EQ(extra.error().message(), "my-pack.json: episode: unknown key 'feedback_pas' (see docs/episodes.md)");
+  std::string partial = texts;
+  partial.erase(partial.find(R"("system": "s", )"), 15);
+  auto missing = with_top(R"("episode": {)" + partial + "}");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message(), "my-pack.json: episode: the text 'system' is missing");
+  auto not_text = with_top(R"("episode": {"system": 1})");
+  ASSERT_FALSE(not_text.ok());
+  EXPECT_EQ(not_text.error().message(), "my-pack.json: episode.system must be a string");
+  auto unknown_top = with_top(R"("episodes": {})");
+  ASSERT_FALSE(unknown_top.ok());
+  EXPECT_EQ(unknown_top.error().message().rfind("my-pack.json: unknown key 'episodes' (expected ", 0), 0u);
+}
+
+TEST_F(MemoryEngine, ShownItemIdsAreTheRenderedItemsInOrder) {
+  const Problem& target = memory.problems.at("L1_001");
+  EXPECT_EQ(shown_item_ids(index, pack, pack.policies.at("all"), "alpha", target),
+            (std::vector<std::string>{"lesson-a", "lesson-b", "pit-0", "pit-1", "rec-3", "rec-2", "ker-2", "ker-3"}));
+  EXPECT_TRUE(shown_item_ids(index, pack, pack.policies.at("none"), "alpha", target).empty());
+  // Prohibitions dropped; the gate keeps what beats beta's own 2.00 on L1_002
+  // (nothing there) and its group estimate 1.00 on L1_003.
+  EXPECT_EQ(shown_item_ids(index, pack, pack.policies.at("gated"), "beta", target),
+            (std::vector<std::string>{"lesson-b", "pit-0", "rec-3", "ker-3"}));
+}
+
+TEST_F(MemoryEngine, AReaderWithoutBaselineRendersWithTheUnknownTexts) {
+  std::string unknown = text("relative", "someone-new");
+  EXPECT_NE(unknown.find("you: n/a"), std::string::npos) << unknown;
+  EXPECT_EQ(unknown.find("est."), std::string::npos) << unknown;
+}
+
 }  // namespace
 }  // namespace kmem

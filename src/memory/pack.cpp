@@ -79,6 +79,34 @@ Result<Policy> parse_policy(const std::string& name, const Json& j, const std::s
   return p;
 }
 
+// The keys of the `episode` section (docs/episodes.md, "Texts"): all of
+// them, and no other, when the section is present.
+constexpr std::array<std::string_view, 11> kEpisodeKeys = {
+    "system",          "task",          "memory_block",     "feedback_pass",   "feedback_build",   "feedback_mismatch",
+    "feedback_failed", "feedback_rejected", "feedback_no_action", "turns_left", "last_turn"};
+
+Result<std::map<std::string, std::string>> parse_episode_texts(const Json& j, const std::string& where) {
+  if (!j.is_object()) return Error(where + ": must be an object of texts");
+  std::map<std::string, std::string> texts;
+  for (const auto& [key, value] : j.items()) {
+    if (std::find(kEpisodeKeys.begin(), kEpisodeKeys.end(), key) == kEpisodeKeys.end())
+      return Error(fmt::format("{}: unknown key '{}' (see docs/episodes.md)", where, key));
+    if (!value.is_string()) return Error(fmt::format("{}.{} must be a string", where, key));
+    texts.emplace(key, value.get<std::string>());
+  }
+  for (std::string_view key : kEpisodeKeys)
+    if (!texts.contains(std::string(key))) return Error(fmt::format("{}: the text '{}' is missing", where, key));
+  return texts;
+}
+
+Status check_pack_keys(const Json& doc, const std::string& where) {
+  constexpr std::array<std::string_view, 5> kKeys = {"format", "selection", "texts", "policies", "episode"};
+  for (const auto& [key, value] : doc.items())
+    if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end())
+      return Error(fmt::format("{}: unknown key '{}' (expected format, selection, texts, policies or episode)", where, key));
+  return Status::success();
+}
+
 }  // namespace
 
 Result<Pack> parse_pack_json(std::string_view text, const std::string& source_name) {
@@ -88,7 +116,13 @@ Result<Pack> parse_pack_json(std::string_view text, const std::string& source_na
   if (!doc.is_object()) return Error(source_name + ": a prompt pack is a JSON object");
   if (!doc.contains("format") || doc.at("format") != kFormat)
     return Error(fmt::format("{}: format must be '{}'", source_name, kFormat));
+  if (Status s = check_pack_keys(doc, source_name); !s) return s.error();
   Pack pack;
+  if (doc.contains("episode")) {
+    auto episode = parse_episode_texts(doc.at("episode"), source_name + ": episode");
+    if (!episode) return episode.error();
+    pack.episode = std::move(*episode);
+  }
   if (doc.contains("selection")) {
     const Json& sel = doc.at("selection");
     if (!sel.is_object()) return Error(source_name + ": 'selection' must be an object");

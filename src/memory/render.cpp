@@ -113,4 +113,16 @@ Result<std::string> render(const MemoryIndex& index, const Pack& pack, const Pol
   return out;
 }
 
+std::vector<std::string> shown_item_ids(const MemoryIndex& index, const Pack& pack, const Policy& policy,
+                                        const std::string& reader, const Problem& target) {
+  if (policy.fixed_text) return {};
+  Shown shown = apply_policy(index.select(target, pack.selection), policy, index.memory(), reader);
+  std::vector<std::string> ids;
+  for (const Item* item : shown.lessons) ids.push_back(item->id);
+  for (const Item* item : shown.pitfalls) ids.push_back(item->id);
+  for (const ShownItem& recipe : shown.recipes) ids.push_back(recipe.item->id);
+  for (const ShownItem& kernel : shown.kernels) ids.push_back(kernel.item->id);
+  return ids;
+}
+
 }  // namespace kmem
