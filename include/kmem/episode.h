@@ -110,6 +110,7 @@ struct EpisodeSpec {
   int max_turns = 5;         // replies the agent may send (CHECKs and the SUBMIT)
   std::string device = "cpu";  // "cpu" or "cuda": named in the task text
   std::string id;            // names candidate files and records; default "<problem>-<reader>-<policy>"
+  std::string model;         // recorded in the outcome (the endpoint's model name)
 };
 
 // Everything an episode uses; none of it is owned, all of it must outlive run_episode.
@@ -128,6 +129,7 @@ struct Turn {
   // "pass", a verdict code of docs/verdicts.md (checker or evaluator),
   // "no_action" (a reply without an action line) or "endpoint_error".
   std::string verdict;
+  std::string stage;           // who gave the verdict: "checker", "evaluator", "episode" (no_action) or "endpoint"
   std::string message;         // the verdict's message
   std::string detail;          // checker offences, exception or mismatch place
   std::string log_tail;        // last lines of the compiler output on a failed build

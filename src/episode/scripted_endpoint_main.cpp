@@ -1,0 +1,41 @@
+// kmem-scripted-endpoint SCRIPT.json [--host H] [--port N]: serves a scripted
+// OpenAI-compatible endpoint (scripted_endpoint.h) until killed; prints its
+// base URL on the first line of stdout.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "episode/scripted_endpoint.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"A scripted OpenAI-compatible endpoint for tests and benchmarks (docs/episodes.md)"};
+  std::string script_path, host = "127.0.0.1";
+  int port = 0;
+  app.add_option("script", script_path, "kmem-scripted-endpoint/1 JSON file")->required();
+  app.add_option("--host", host, "address to listen on")->capture_default_str();
+  app.add_option("--port", port, "port (0: any free one)")->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+  std::ifstream in(script_path, std::ios::binary);
+  if (!in || std::filesystem::is_directory(script_path)) {
+    std::fprintf(stderr, "kmem-scripted-endpoint: %s: cannot read the script\n", script_path.c_str());
+    return 2;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto script = kmem::parse_script(text.str(), script_path, std::filesystem::path(script_path).parent_path().string());
+  if (!script) {
+    std::fprintf(stderr, "kmem-scripted-endpoint: %s\n", script.error().message().c_str());
+    return 2;
+  }
+  auto endpoint = kmem::ScriptedEndpoint::start(std::move(*script), host, port);
+  if (!endpoint) {
+    std::fprintf(stderr, "kmem-scripted-endpoint: %s\n", endpoint.error().message().c_str());
+    return 2;
+  }
+  std::printf("%s\n", (*endpoint)->base_url().c_str());
+  std::fflush(stdout);
+  (*endpoint)->wait();
+  return 0;
+}
