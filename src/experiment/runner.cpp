@@ -74,11 +74,11 @@ class Run {
     episode.policy = key.policy;
     episode.max_turns = spec_.max_turns;
     episode.device = spec_.device;
+    episode.model = reader->second->endpoint.model;
     episode.id = file_safe(fmt::format("{}-{}-{}-{}-s{}", spec_.name, key.problem, key.reader, key.policy, key.sample));
     EpisodeContext context{context_.memory, context_.pack, chat->second, context_.evaluator, context_.work_dir};
     auto outcome = run_episode(episode, context);
     if (!outcome) return outcome.error().wrap("episode " + name);
-    if (outcome->model.empty()) outcome->model = reader->second->endpoint.model;
     std::lock_guard lock(mutex_);  // one connection: its transactions one at a time
     auto stored = db_.record_episode(spec_.name, key, episode.problem, *outcome);
     if (!stored) return stored.error();

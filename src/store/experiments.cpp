@@ -29,10 +29,11 @@ std::string prompt_json(const std::vector<ChatMessage>& messages) {
 }
 
 Status write_turn(sqlite::Statement& insert, long long episode, const Turn& t) {
-  insert.bind(1, static_cast<int>(episode)).bind(2, t.index).bind(3, t.action).bind(4, t.verdict).bind(5, t.message);
-  insert.bind(6, t.reply).bind(7, t.feedback).bind(8, t.exchange.request).bind(9, t.exchange.response);
-  insert.bind(10, t.exchange.http_status).bind(11, t.exchange.attempts).bind(12, t.latency_s);
-  insert.bind(13, static_cast<int>(t.prompt_tokens)).bind(14, static_cast<int>(t.completion_tokens)).bind(15, t.error);
+  insert.bind(1, static_cast<int>(episode)).bind(2, t.index).bind(3, t.action).bind(4, t.verdict).bind(5, t.stage);
+  insert.bind(6, t.message).bind(7, t.reply).bind(8, t.feedback).bind(9, t.exchange.request);
+  insert.bind(10, t.exchange.response).bind(11, t.exchange.http_status).bind(12, t.exchange.attempts);
+  insert.bind(13, t.latency_s).bind(14, static_cast<int>(t.prompt_tokens));
+  insert.bind(15, static_cast<int>(t.completion_tokens)).bind(16, t.error);
   if (Status s = insert.run(); !s) return s.error().wrap(fmt::format("turn {}", t.index));
   return Status::success();
 }
@@ -73,9 +74,9 @@ Status write_episode(sqlite::Connection& db, const std::string& experiment, cons
   if (!stored) return Status::success();
   long long episode = db.last_insert_rowid();
   auto turn = db.prepare(
-      "INSERT INTO turns(episode_id, turn, action, verdict, message, reply, feedback, request, response, "
+      "INSERT INTO turns(episode_id, turn, action, verdict, stage, message, reply, feedback, request, response, "
       "http_status, attempts, latency_s, prompt_tokens, completion_tokens, error) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   auto evaluation = db.prepare(
       "INSERT INTO evaluations(episode_id, turn, candidate, verdict, message, detail, log_tail, reference_ms, "
       "candidate_ms, speedup, score, max_abs_error, max_rel_error, flags, eval_s) "

@@ -105,6 +105,7 @@ CREATE TABLE turns (
   turn INTEGER NOT NULL,
   action TEXT NOT NULL,
   verdict TEXT NOT NULL,
+  stage TEXT NOT NULL,
   message TEXT NOT NULL,
   reply TEXT NOT NULL,
   feedback TEXT NOT NULL,
