@@ -37,6 +37,8 @@ void add_render_command(CLI::App& app, CommandSet& commands);
 // `kmem check`: the static checker (src/cli/check.cpp).
 void add_check_command(CLI::App& app, CommandSet& commands);
 void add_eval_command(CLI::App& app, CommandSet& commands);
+// `kmem episode`: one agent episode against an endpoint (src/cli/episode.cpp).
+void add_episode_command(CLI::App& app, CommandSet& commands);
 // `kmem experiment run|report` (src/cli/experiment.cpp).
 void add_experiment_command(CLI::App& app, CommandSet& commands);
 

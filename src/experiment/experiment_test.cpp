@@ -170,10 +170,6 @@ class RunTest : public ::testing::Test {
     auto parsed = parse_pack_json(text.str(), "prompt-pack.json");
     ASSERT_TRUE(parsed) << parsed.error().message();
     pack = *parsed;
-    if (pack.episode.empty())  // until the seed pack carries episode texts
-      for (const char* key : {"system", "task", "memory_block", "feedback_pass", "feedback_build", "feedback_mismatch",
-                              "feedback_failed", "feedback_rejected", "feedback_no_action", "turns_left", "last_turn"})
-        pack.episode[key] = std::string(key) + ": {problem_source}{memory}";
     // Problems whose sources carry a tag the scripted replies are chosen by.
     for (int n = 1; n <= kProblems; ++n) {
       std::ofstream(dir / "kb" / "level1" / (std::to_string(n) + "_Relu_" + tag(n) + ".py"))
