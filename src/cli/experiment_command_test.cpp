@@ -116,9 +116,16 @@ TEST_F(ExperimentCommand, KilledRunResumesWithoutLossOrRepeat) {
             std::string::npos)
       << resumed.out;
 
-  Ran report = run_kmem(dir, "experiment report kill --db " + db + " --json");
+  Ran report = run_kmem(dir, "experiment report kill --db " + db + " --json --html " + (dir / "r.html").string());
   ASSERT_EQ(report.code, 0) << report.err;
   EXPECT_NE(report.out.find("\"episodes\": 12"), std::string::npos) << report.out;
+  std::ifstream html(dir / "r.html");
+  std::string page(std::istreambuf_iterator<char>(html), {});
+  EXPECT_NE(page.find("const REPORT = "), std::string::npos);
+  EXPECT_NE(page.find("Chart.js v"), std::string::npos) << "Chart.js is not inlined";
+  Ran no_chart = run_kmem(dir, "experiment report kill --db " + db + " --html x.html --chart-js /nonexistent.js");
+  EXPECT_EQ(no_chart.code, 2);
+  EXPECT_NE(no_chart.err.find("/nonexistent.js"), std::string::npos) << no_chart.err;
 }
 
 TEST_F(ExperimentCommand, BadInputIsOneLineAndKeepsTheStore) {
