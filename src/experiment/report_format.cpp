@@ -9,7 +9,11 @@ namespace kmem {
 
 namespace {
 
-std::string interval_text(const Interval& i) { return fmt::format("{:+.3f} [{:+.3f}, {:+.3f}]", i.mean, i.low, i.high); }
+std::string interval_text(const Interval& i) { return fmt::format("{:.3f} [{:.3f}, {:.3f}]", i.mean, i.low, i.high); }
+
+std::string signed_interval_text(const Interval& i) {
+  return fmt::format("{:+.3f} [{:+.3f}, {:+.3f}]", i.mean, i.low, i.high);
+}
 
 nlohmann::json interval_json(const Interval& i) { return {{"mean", i.mean}, {"low", i.low}, {"high", i.high}}; }
 
@@ -26,7 +30,7 @@ std::string report_text(const Report& r) {
                        c.policy, c.episodes, c.problems, c.correct, c.fast_0, c.fast_1, c.fast_p,
                        interval_text(c.score),
                        c.geomean_speedup ? fmt::format("{:.3f}", *c.geomean_speedup) : "-",
-                       c.effect ? interval_text(*c.effect) : "-", c.errors);
+                       c.effect ? signed_interval_text(*c.effect) : "-", c.errors);
   out += fmt::format("\n{:<20} {:<22} {:<16} {:>8} {:>7} {:>10} {:>8}\n", "reader", "policy", "category", "episodes",
                      "correct", "mean score", "vs none");
   for (const CategoryMetrics& c : r.categories)

@@ -1,6 +1,7 @@
-// The report as one self-contained HTML page: the tables, and two charts
+// The report as one self-contained HTML page: the tables, and three charts
 // drawn by the inlined Chart.js (mean score by policy and reader with its 95%
-// interval; the problem x (reader, policy) heatmap of mean scores). Once the
+// interval; the memory effect against none with its interval; the problem x
+// (reader, policy) heatmap of mean scores). Once the
 // charts are drawn the page marks each canvas with the number of pixels it
 // painted (data-drawn-pixels) and the body with data-charts="ready", and
 // collects script errors in data-errors, so a headless browser can check it.
@@ -89,6 +90,10 @@ constexpr const char* kDrawScript = R"js(
           if (!iv) return;
           const y = chart.scales.y;
           ctx.save();
+          const area = chart.chartArea;
+          ctx.beginPath();
+          ctx.rect(area.left, area.top, area.right - area.left, area.bottom - area.top);
+          ctx.clip();
           ctx.strokeStyle = '#222';
           ctx.lineWidth = 1.5;
           ctx.beginPath();
@@ -104,29 +109,40 @@ constexpr const char* kDrawScript = R"js(
       });
     }
   };
-  new Chart(document.getElementById('scores'), {
+  const highest = Math.max(0, ...REPORT.cells.map(c => c.score.high));
+  const bars = (id, title, axis, pick, policyList, extra) => new Chart(document.getElementById(id), {
     type: 'bar',
     data: {
-      labels: policies,
+      labels: policyList,
       datasets: readers.map((r, i) => ({
         label: r,
         backgroundColor: palette[i % palette.length],
-        data: policies.map(p => (cellOf(r, p) ? cellOf(r, p).score.mean : null)),
-        intervals: policies.map(p => (cellOf(r, p) ? cellOf(r, p).score : null))
+        data: policyList.map(p => (cellOf(r, p) && pick(cellOf(r, p)) ? pick(cellOf(r, p)).mean : null)),
+        intervals: policyList.map(p => (cellOf(r, p) ? pick(cellOf(r, p)) : null))
       }))
     },
     options: {
       animation: false,
       responsive: false,
-      plugins: { title: { display: true, text: 'Mean score by policy and reader (95% bootstrap interval over problems)' } },
-      scales: { y: { beginAtZero: true, title: { display: true, text: 'mean score (capped speedup, 0 when wrong)' } } }
+      plugins: { title: { display: true, text: title } },
+      scales: { y: Object.assign({ title: { display: true, text: axis } }, extra) }
     },
     plugins: [whiskers]
   });
+  bars('scores', 'Mean score by policy and reader (95% bootstrap interval over problems)',
+       'mean score (capped speedup, 0 when wrong)', c => c.score, policies,
+       { beginAtZero: true, suggestedMax: highest * 1.05 });
+  const withEffect = policies.filter(p => REPORT.cells.some(c => c.policy === p && c.effect_vs_none));
+  const effects = REPORT.cells.filter(c => c.effect_vs_none).map(c => c.effect_vs_none);
+  bars('effect', 'Memory effect: mean paired score difference to none per problem (95% bootstrap interval)',
+       'score minus score under none', c => c.effect_vs_none, withEffect,
+       { suggestedMin: Math.min(0, ...effects.map(e => e.low)), suggestedMax: Math.max(0, ...effects.map(e => e.high)) });
 
   const rows = [];
   readers.forEach(r => policies.forEach(p => { if (cellOf(r, p)) rows.push(r + ' / ' + p); }));
-  const cap = Math.max(1, ...REPORT.cells.map(c => c.score.high));
+  let cap = 1;
+  Object.values(REPORT.problem_scores).forEach(byPolicy => Object.values(byPolicy).forEach(
+      byProblem => Object.values(byProblem).forEach(v => { cap = Math.max(cap, v); })));
   const points = [];
   readers.forEach(r => policies.forEach(p => {
     const scores = (REPORT.problem_scores[r] || {})[p] || {};
@@ -158,7 +174,7 @@ constexpr const char* kDrawScript = R"js(
       responsive: false,
       plugins: {
         legend: { display: false },
-        title: { display: true, text: 'Mean score per problem (darker is higher)' },
+        title: { display: true, text: 'Mean score per problem: white 0, darkest ' + cap.toFixed(2) },
         tooltip: { callbacks: { label: c => c.raw.y + ' ' + c.raw.x + ': ' + c.raw.v.toFixed(3) } }
       },
       scales: {
@@ -197,7 +213,8 @@ std::string report_html(const Report& r, const std::string& chart_js) {
       "{}. &ldquo;vs none&rdquo;: per problem, mean score under the policy minus under <code>none</code> for the same "
       "reader.</p>\n",
       r.options.resamples, r.options.seed);
-  out += "<canvas id=\"scores\" width=\"900\" height=\"420\"></canvas>\n<canvas id=\"heatmap\"></canvas>\n";
+  out += "<canvas id=\"scores\" width=\"900\" height=\"420\"></canvas>\n"
+         "<canvas id=\"effect\" width=\"900\" height=\"360\"></canvas>\n<canvas id=\"heatmap\"></canvas>\n";
   out += tables(r);
   out += "<script>\n" + chart_js + "\n</script>\n";  // the caller checks it holds no "</script"
   out += "<script>\nconst REPORT = " + script_safe(data.dump()) + ";\n" + kDrawScript + "</script>\n";

@@ -198,13 +198,13 @@ TEST_F(ReportTest, HtmlIsSelfContainedAndRendersInChromium) {
   ::pclose(pipe);
   ASSERT_NE(dom.find("data-charts=\"ready\""), std::string::npos) << "the charts' script did not finish";
   EXPECT_EQ(dom.find("data-errors"), std::string::npos) << "script errors in the page";
-  std::regex painted(R"re(id="(scores|heatmap)"[^>]*data-drawn-pixels="(\d+)")re");
+  std::regex painted(R"re(id="(scores|effect|heatmap)"[^>]*data-drawn-pixels="(\d+)")re");
   int charts = 0;
   for (std::sregex_iterator it(dom.begin(), dom.end(), painted), end; it != end; ++it) {
     ++charts;
     EXPECT_GT(std::stol((*it)[2].str()), 1000) << (*it)[1].str() << " is blank";
   }
-  EXPECT_EQ(charts, 2);
+  EXPECT_EQ(charts, 3);
 }
 
 }  // namespace
