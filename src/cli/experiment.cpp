@@ -35,9 +35,13 @@ struct ReportArgs {
   ReportOptions options;
 };
 
-// Set by SIGINT/SIGTERM: no new episodes; those in flight finish and are stored.
+// Set by SIGINT/SIGTERM: no new episodes; those in flight finish and are
+// stored. A second signal ends kmem at once (the default action).
 std::atomic<bool> g_stop{false};
-extern "C" void on_stop_signal(int) { g_stop.store(true); }
+extern "C" void on_stop_signal(int signal) {
+  g_stop.store(true);
+  std::signal(signal, SIG_DFL);
+}
 
 std::string duration(double s) {
   if (s < 0) return "?";
