@@ -44,6 +44,7 @@ void print_text(const EpisodeOutcome& o) {
     if (t.verdict == "pass") fmt::print(" {:.3f}x", t.speedup);
     fmt::print("  (endpoint {:.1f} s, {} + {} tokens; evaluation {:.1f} s)\n", t.latency_s, t.prompt_tokens,
                t.completion_tokens, t.eval_s);
+    if (!t.message.empty() && t.verdict != "pass") fmt::print("  {}\n", t.message);
     if (!t.error.empty()) fmt::print("  error: {}\n", t.error);
   }
   fmt::print("end: {}\nscore: {:.3f}\n", o.end, o.score);

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "episode/scripted_endpoint.h"
@@ -224,6 +225,21 @@ TEST(ScriptedEndpoint, ListsModelsAndParsesScriptsStrictly) {
   config.retries = 0;
   ChatExchange exhausted = (*make_chat_client(config))->complete({{"user", "x"}});
   EXPECT_NE(exhausted.error.find("script exhausted"), std::string::npos) << exhausted.error;
+}
+
+TEST_F(ChatClientTest, AScriptReadsContentFilesBesideIt) {
+  fs::create_directories(dir);
+  {
+    std::ofstream(dir / "reply.md") << "from a file\nACTION: CHECK\n";
+  }
+  auto script = parse_script(R"({"format": "kmem-scripted-endpoint/1", "replies": [{"content_file": "reply.md"}]})",
+                             "script.json", dir.string());
+  ASSERT_TRUE(script) << script.error().message();
+  EXPECT_EQ(script->replies.at(0).content, "from a file\nACTION: CHECK\n");
+  auto missing = parse_script(R"({"format": "kmem-scripted-endpoint/1", "replies": [{"content_file": "nope.md"}]})",
+                              "script.json", dir.string());
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().message(), "script.json: replies[0]: cannot read " + (dir / "nope.md").string());
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // nothing itself.
 #include <fmt/format.h>
 
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -34,7 +35,9 @@ constexpr const char* kNoActionMessage = "the reply has no 'ACTION: CHECK' or 'A
 
 class Episode {
  public:
-  Episode(const EpisodeSpec& spec, const EpisodeContext& context) : spec_(spec), context_(context) {}
+  Episode(const EpisodeSpec& spec, const EpisodeContext& context) : spec_(spec), context_(context) {
+    out_.id = spec.id.empty() ? fmt::format("{}-{}-{}", spec.problem.id, spec.reader, spec.policy) : spec.id;
+  }
 
   EpisodeOutcome run(std::vector<ChatMessage> messages) {
     out_.prompt = messages;
@@ -125,14 +128,15 @@ class Episode {
       return;
     }
     turn.stage = "evaluator";
-    fs::path path = fs::path(context_.work_dir) /
-                    file_safe(fmt::format("{}-t{}.py", spec_.id.empty() ? default_id() : spec_.id, turn.index));
-    std::ofstream(path, std::ios::binary) << reply.source;
+    const std::string job_id = fmt::format("{}-t{}", out_.id, turn.index);
+    fs::path path = fs::path(context_.work_dir) / (file_safe(job_id) + ".py");
+    std::ofstream file(path, std::ios::binary);
+    file << reply.source;
+    file.close();
     turn.candidate_path = path.string();
-    EvalJob job{fmt::format("{}-t{}", spec_.id.empty() ? default_id() : spec_.id, turn.index), spec_.problem_path,
-                path.string()};
-    EvalOutcome o = std::ifstream(path) ? context_.evaluator->evaluate(job)
-                                        : rejected_outcome(job, "evaluator_error", path.string() + ": cannot write the candidate");
+    EvalJob job{job_id, spec_.problem_path, path.string()};
+    EvalOutcome o = file ? context_.evaluator->evaluate(job)
+                         : rejected_outcome(job, "evaluator_error", path.string() + ": cannot write the candidate");
     turn.verdict = o.verdict;
     turn.message = o.message;
     turn.detail = o.detail;
@@ -146,8 +150,6 @@ class Episode {
     turn.flags = o.flags;
     turn.eval_s = seconds_since(started);
   }
-
-  std::string default_id() const { return fmt::format("{}-{}-{}", spec_.problem.id, spec_.reader, spec_.policy); }
 
   const EpisodeSpec& spec_;
   const EpisodeContext& context_;
@@ -188,7 +190,6 @@ Result<EpisodeOutcome> run_episode(const EpisodeSpec& spec, const EpisodeContext
 
   Episode episode(spec, context);
   EpisodeOutcome& out = episode.outcome();
-  out.id = spec.id.empty() ? fmt::format("{}-{}-{}", spec.problem.id, spec.reader, spec.policy) : spec.id;
   out.problem = spec.problem.id;
   out.reader = spec.reader;
   out.policy = spec.policy;

@@ -12,7 +12,9 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
+#include <thread>
 
+#include "episode/feedback.h"
 #include "episode/scripted_endpoint.h"
 #include "kmem/episode.h"
 #include "kmem/store.h"
@@ -316,6 +318,75 @@ TEST_F(EpisodeTest, BadInputIsAnErrorNamingIt) {
   context.pack = &without;
   EXPECT_EQ(run_episode(spec, context).error().message(),
             "episode: the prompt pack has no 'episode' texts (docs/episodes.md)");
+}
+
+TEST_F(EpisodeTest, ConcurrentEpisodesShareOneClientWithoutMixingTurnsAndReplayAlike) {
+  // Each problem's script: a CHECK with a problem-specific speedup, then a SUBMIT.
+  std::vector<std::string> problems;
+  for (const auto& [id, unused] : memory->problems)
+    if (problems.size() < 6) problems.push_back(id);
+  Script script;
+  script.mode = "turns";
+  script.latency_s = 0.05;
+  for (size_t i = 0; i < problems.size(); ++i)
+    for (const char* action : {"CHECK", "SUBMIT"}) {
+      ScriptedReply r = say(candidate("pass " + std::to_string(i + 2), action));
+      r.when = "KernelBench problem " + problems[i] + ",";
+      script.replies.push_back(r);
+    }
+  auto endpoint = ScriptedEndpoint::start(script);
+  ASSERT_TRUE(endpoint);
+  config.base_url = (*endpoint)->base_url();
+  config.record_dir = (work / "record").string();
+
+  auto run_all = [&](const EndpointConfig& endpoint_config) {
+    auto chat = make_chat_client(endpoint_config);
+    EXPECT_TRUE(chat) << chat.error().message();
+    std::vector<EpisodeOutcome> outcomes(problems.size());
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < problems.size(); ++i)
+      threads.emplace_back([&, i] {
+        EpisodeSpec mine = spec;
+        mine.problem = memory->problems.at(problems[i]);
+        mine.id = "concurrent-" + problems[i];
+        EpisodeContext context{index.get(), &pack, chat->get(), &evaluator, (work / "candidates").string()};
+        auto outcome = run_episode(mine, context);
+        if (outcome) outcomes[i] = std::move(*outcome);
+      });
+    for (std::thread& t : threads) t.join();
+    return outcomes;
+  };
+  std::vector<EpisodeOutcome> live = run_all(config);
+  EndpointConfig replay = config;
+  replay.record_dir.clear();
+  replay.replay_dir = (work / "record").string();
+  std::vector<EpisodeOutcome> replayed = run_all(replay);
+  for (size_t i = 0; i < problems.size(); ++i) {
+    for (const auto* outcomes : {&live, &replayed}) {
+      const EpisodeOutcome& o = (*outcomes)[i];
+      EXPECT_EQ(o.problem, problems[i]);
+      ASSERT_EQ(o.turns.size(), 2u) << problems[i] << " " << o.error;
+      EXPECT_EQ(o.turns[0].action, "CHECK");
+      EXPECT_DOUBLE_EQ(o.turns[0].speedup, static_cast<double>(i + 2));
+      EXPECT_DOUBLE_EQ(o.score, static_cast<double>(i + 2));
+    }
+    EXPECT_EQ(replayed[i].turns[1].reply, live[i].turns[1].reply);
+  }
+}
+
+TEST(LogTail, KeepsTheLastThirtyLinesAndAtMostFourThousandBytes) {
+  std::string log;
+  for (int i = 1; i <= 40; ++i) log += "line " + std::to_string(i) + "\n";
+  std::string tail = log_tail(log);
+  EXPECT_EQ(tail.rfind("line 11\n", 0), 0u) << tail;
+  EXPECT_EQ(tail.substr(tail.size() - 7), "line 40");
+  std::string wide(100, 'x');
+  std::string long_lines;
+  for (int i = 0; i < 20; ++i) long_lines += wide + std::to_string(i) + "\n" + wide + "\n" + wide + "\n";
+  tail = log_tail(long_lines);
+  EXPECT_LE(tail.size(), 4000u);
+  EXPECT_NE(tail.front(), '\n');
+  EXPECT_EQ(log_tail("short"), "short");
 }
 
 }  // namespace

@@ -1,8 +1,12 @@
 // Record and replay of endpoint exchanges (docs/episodes.md, "Record and
-// replay"). Each exchange is one file DIR/<key>-<n>.json, where key is the
-// FNV-1a 64-bit hash of the request body (hex) and n counts the requests with
-// that body (1, 2, ...), so identical requests (samples of one cell) replay in
-// the order they were recorded and concurrent episodes replay exactly.
+// replay"). Each exchange is one file DIR/<key>-<n>.json. The key is the
+// FNV-1a 64-bit hash (hex) of the request body without the feedback messages
+// (every user message after the first): the model settings, the opening
+// messages and the agent's own earlier replies. Feedback holds evaluator
+// output (compiler paths, times) that differs between runs, so it is left
+// out: a replay gives the recorded replies and evaluates them again. n counts
+// the requests with one key (1, 2, ...), so identical samples replay in the
+// order they were recorded, and concurrent episodes never swap replies.
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -23,7 +27,15 @@ namespace fs = std::filesystem;
 
 constexpr const char* kRecordFormat = "kmem-chat-record/1";
 
-std::string request_key(const std::string& body) {
+std::string request_key(const EndpointConfig& config, const std::vector<ChatMessage>& messages) {
+  std::vector<ChatMessage> keyed;
+  bool first_user = true;
+  for (const ChatMessage& m : messages) {
+    if (m.role == "user" && !first_user) continue;
+    first_user = first_user && m.role != "user";
+    keyed.push_back(m);
+  }
+  const std::string body = chat_request_body(config, keyed);
   uint64_t hash = 14695981039346656037ull;
   for (unsigned char c : body) hash = (hash ^ c) * 1099511628211ull;
   return fmt::format("{:016x}", hash);
@@ -32,26 +44,28 @@ std::string request_key(const std::string& body) {
 // Hands out the file name of the next exchange with a given request body.
 class Sequence {
  public:
-  explicit Sequence(fs::path dir) : dir_(std::move(dir)) {}
-  fs::path next(const std::string& request) {
-    std::string key = request_key(request);
+  Sequence(fs::path dir, EndpointConfig config) : dir_(std::move(dir)), config_(std::move(config)) {}
+  fs::path next(const std::vector<ChatMessage>& messages) {
+    std::string key = request_key(config_, messages);
     std::lock_guard lock(mutex_);
     return dir_ / fmt::format("{}-{}.json", key, ++count_[key]);
   }
 
  private:
   fs::path dir_;
+  EndpointConfig config_;
   std::mutex mutex_;
   std::map<std::string, int> count_;
 };
 
 class RecordingClient : public ChatClient {
  public:
-  RecordingClient(std::unique_ptr<ChatClient> inner, fs::path dir) : inner_(std::move(inner)), files_(std::move(dir)) {}
+  RecordingClient(std::unique_ptr<ChatClient> inner, fs::path dir, const EndpointConfig& config)
+      : inner_(std::move(inner)), files_(std::move(dir), config) {}
 
   ChatExchange complete(const std::vector<ChatMessage>& messages) override {
     ChatExchange exchange = inner_->complete(messages);
-    fs::path path = files_.next(exchange.request);
+    fs::path path = files_.next(messages);
     nlohmann::ordered_json record = {{"format", kRecordFormat},   {"request", exchange.request},
                                      {"http_status", exchange.http_status}, {"response", exchange.response},
                                      {"attempts", exchange.attempts}, {"latency_s", exchange.latency_s},
@@ -78,12 +92,12 @@ class RecordingClient : public ChatClient {
 
 class ReplayClient : public ChatClient {
  public:
-  ReplayClient(EndpointConfig config, fs::path dir) : config_(std::move(config)), files_(std::move(dir)) {}
+  ReplayClient(const EndpointConfig& config, fs::path dir) : config_(config), files_(std::move(dir), config) {}
 
   ChatExchange complete(const std::vector<ChatMessage>& messages) override {
     ChatExchange exchange;
     exchange.request = chat_request_body(config_, messages);
-    fs::path path = files_.next(exchange.request);
+    fs::path path = files_.next(messages);
     std::ifstream in(path, std::ios::binary);
     if (!in) {
       exchange.error = fmt::format("{}: no recorded exchange for this request (replay)", path.string());
@@ -99,8 +113,7 @@ class ReplayClient : public ChatClient {
     const nlohmann::json& r = *parsed;
     try {
       if (r.at("format") != kRecordFormat) throw std::runtime_error(fmt::format("format is not {}", kRecordFormat));
-      if (r.at("request").get<std::string>() != exchange.request)
-        throw std::runtime_error("the recorded request differs from this one");
+      r.at("request").get<std::string>();  // kept for reading; the file name's key matched it
       exchange.http_status = r.at("http_status").get<int>();
       exchange.response = r.at("response").get<std::string>();
       exchange.attempts = r.at("attempts").get<int>();
@@ -141,7 +154,7 @@ Result<std::unique_ptr<ChatClient>> make_chat_client(const EndpointConfig& confi
   fs::create_directories(config.record_dir, ec);
   if (ec || !fs::is_directory(config.record_dir))
     return Error(fmt::format("{}: cannot create the record folder: {}", config.record_dir, ec.message()));
-  return std::unique_ptr<ChatClient>(std::make_unique<RecordingClient>(std::move(client), config.record_dir));
+  return std::unique_ptr<ChatClient>(std::make_unique<RecordingClient>(std::move(client), config.record_dir, config));
 }
 
 }  // namespace kmem
