@@ -7,6 +7,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,32 @@
 #include "kmem/types.h"
 
 namespace kmem {
+
+struct EpisodeOutcome;  // kmem/episode.h
+
+// An episode's place in an experiment's matrix (docs/experiments.md): an
+// experiment holds at most one episode per key.
+struct EpisodeKey {
+  std::string reader, policy, problem;
+  int sample = 0;
+
+  auto operator<=>(const EpisodeKey&) const = default;
+};
+
+// What a report needs of one stored episode.
+struct StoredEpisode {
+  EpisodeKey key;
+  std::string category;
+  int level = 0;
+  std::string end;  // EpisodeOutcome::end
+  bool submitted = false, correct = false;
+  double score = 0.0, speedup = 0.0;
+  int turns = 0;
+  double wall_s = 0.0;
+  double model_s = 0.0;  // the endpoint's latency summed over turns
+  double eval_s = 0.0;   // checking and evaluating, summed over turns
+  std::string error;
+};
 
 // Parses and validates a kmem-memory-store/1 document. `source_name` (usually
 // the file path) prefixes every error message.
@@ -60,6 +87,22 @@ class Database {
   // Adds problems or updates their level, number, name and category, keeping
   // every item and baseline; one transaction.
   Status upsert_problems(const std::vector<Problem>& problems);
+
+  // Experiments (docs/experiments.md). begin_experiment records a new
+  // experiment with its spec (canonical JSON) or accepts an existing one with
+  // the same spec; a different spec under the same id is refused.
+  Status begin_experiment(const std::string& id, const std::string& spec_json);
+  // The spec an experiment was begun with; an unknown id is an error naming it.
+  Result<std::string> experiment_spec(const std::string& id) const;
+  // The keys of the episodes an experiment holds.
+  Result<std::set<EpisodeKey>> recorded_episodes(const std::string& experiment) const;
+  // Writes one finished episode with its turns and evaluations in one
+  // transaction: true when written, false when the key was already there
+  // (the stored episode is kept).
+  Result<bool> record_episode(const std::string& experiment, const EpisodeKey& key, const Problem& problem,
+                              const EpisodeOutcome& outcome);
+  // An experiment's episodes, ordered by key.
+  Result<std::vector<StoredEpisode>> experiment_episodes(const std::string& experiment) const;
 
   const std::string& path() const;
 

@@ -39,6 +39,8 @@ void add_check_command(CLI::App& app, CommandSet& commands);
 void add_eval_command(CLI::App& app, CommandSet& commands);
 // `kmem episode`: one agent episode against an endpoint (src/cli/episode.cpp).
 void add_episode_command(CLI::App& app, CommandSet& commands);
+// `kmem experiment run|report` (src/cli/experiment.cpp).
+void add_experiment_command(CLI::App& app, CommandSet& commands);
 
 // Where the bundled data (seed memory, prompt pack, rule tables) and the Python
 // worker live: $KMEM_DATA_DIR / $KMEM_PYTHON_DIR, else the paths compiled in.

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   kmem::cli::add_check_command(app, commands);
   kmem::cli::add_eval_command(app, commands);
   kmem::cli::add_episode_command(app, commands);
+  kmem::cli::add_experiment_command(app, commands);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

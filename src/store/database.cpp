@@ -2,15 +2,11 @@
 #include <fmt/format.h>
 
 #include "kmem/store.h"
+#include "store/database_impl.h"
 #include "store/item_kind.h"
 #include "store/schema.h"
-#include "store/sqlite.h"
 
 namespace kmem {
-
-struct Database::Impl {
-  sqlite::Connection connection;
-};
 
 namespace {
 
@@ -56,18 +52,6 @@ Status migrate(sqlite::Connection& db) {
     if (Status s = db.exec("COMMIT"); !s) return s;
     if (!*ran) return Status::success();
   }
-}
-
-// Runs `body` inside one transaction, rolling back on any error.
-template <typename Body>
-Status in_transaction(sqlite::Connection& db, Body body) {
-  if (Status s = db.exec("BEGIN IMMEDIATE"); !s) return s;
-  Status s = body();
-  if (!s) {
-    (void)db.exec("ROLLBACK");
-    return s;
-  }
-  return db.exec("COMMIT");
 }
 
 Status insert_problem(sqlite::Statement& insert, const Problem& p) {
@@ -138,19 +122,6 @@ Status write_memory(sqlite::Connection& db, const Memory& memory) {
       if (Status s = by_group->bind(1, reader_id).bind(2, group).bind(3, v).run(); !s) return s;
   }
   return Status::success();
-}
-
-// Runs `sql` and calls `row(statement)` for each row it returns.
-template <typename Row>
-Status for_each_row(sqlite::Connection& db, const std::string& sql, Row row) {
-  auto query = db.prepare(sql);
-  if (!query) return query.error();
-  while (true) {
-    auto more = query->step();
-    if (!more) return more.error();
-    if (!*more) return Status::success();
-    row(*query);
-  }
 }
 
 Status read_problems(sqlite::Connection& db, std::map<std::string, Problem>& problems) {

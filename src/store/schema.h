@@ -6,7 +6,7 @@
 
 namespace kmem {
 
-inline constexpr std::array<const char*, 2> kMigrations = {
+inline constexpr std::array<const char*, 3> kMigrations = {
     R"sql(
 CREATE TABLE store (
   singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
@@ -60,6 +60,84 @@ CREATE TABLE group_baselines (
 ALTER TABLE readers ADD COLUMN has_baseline INTEGER NOT NULL DEFAULT 0;
 UPDATE readers SET has_baseline = 1 WHERE id IN
   (SELECT reader_id FROM problem_baselines UNION SELECT reader_id FROM group_baselines);
+)sql",
+    // 3: experiments and their episodes, turns and evaluations
+    // (docs/experiments.md). An episode is keyed by (experiment, reader,
+    // policy, problem, sample) and written with its turns in one transaction.
+    R"sql(
+CREATE TABLE experiments (
+  id TEXT PRIMARY KEY,
+  spec TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE episodes (
+  id INTEGER PRIMARY KEY,
+  experiment_id TEXT NOT NULL REFERENCES experiments(id),
+  reader TEXT NOT NULL,
+  policy TEXT NOT NULL,
+  problem_id TEXT NOT NULL,
+  sample INTEGER NOT NULL,
+  category TEXT NOT NULL,
+  level INTEGER NOT NULL,
+  model TEXT NOT NULL,
+  device TEXT NOT NULL,
+  max_turns INTEGER NOT NULL,
+  end_reason TEXT NOT NULL,
+  submitted INTEGER NOT NULL,
+  correct INTEGER NOT NULL,
+  score REAL NOT NULL,
+  speedup REAL NOT NULL,
+  best_turn INTEGER,
+  best_speedup REAL NOT NULL,
+  best_candidate TEXT NOT NULL,
+  memory_text TEXT NOT NULL,
+  shown_item_ids TEXT NOT NULL,
+  prompt TEXT NOT NULL,
+  error TEXT NOT NULL,
+  wall_s REAL NOT NULL,
+  prompt_tokens INTEGER NOT NULL,
+  completion_tokens INTEGER NOT NULL,
+  finished_at TEXT NOT NULL,
+  UNIQUE (experiment_id, reader, policy, problem_id, sample)
+);
+CREATE TABLE turns (
+  episode_id INTEGER NOT NULL REFERENCES episodes(id),
+  turn INTEGER NOT NULL,
+  action TEXT NOT NULL,
+  verdict TEXT NOT NULL,
+  stage TEXT NOT NULL,
+  message TEXT NOT NULL,
+  reply TEXT NOT NULL,
+  feedback TEXT NOT NULL,
+  request TEXT NOT NULL,
+  response TEXT NOT NULL,
+  http_status INTEGER NOT NULL,
+  attempts INTEGER NOT NULL,
+  latency_s REAL NOT NULL,
+  prompt_tokens INTEGER NOT NULL,
+  completion_tokens INTEGER NOT NULL,
+  error TEXT NOT NULL,
+  PRIMARY KEY (episode_id, turn)
+);
+CREATE TABLE evaluations (
+  episode_id INTEGER NOT NULL,
+  turn INTEGER NOT NULL,
+  candidate TEXT NOT NULL,
+  verdict TEXT NOT NULL,
+  message TEXT NOT NULL,
+  detail TEXT NOT NULL,
+  log_tail TEXT NOT NULL,
+  reference_ms REAL,
+  candidate_ms REAL,
+  speedup REAL NOT NULL,
+  score REAL NOT NULL,
+  max_abs_error REAL NOT NULL,
+  max_rel_error REAL NOT NULL,
+  flags TEXT NOT NULL,
+  eval_s REAL NOT NULL,
+  PRIMARY KEY (episode_id, turn),
+  FOREIGN KEY (episode_id, turn) REFERENCES turns(episode_id, turn)
+);
 )sql",
 };
 

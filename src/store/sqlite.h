@@ -35,6 +35,9 @@ class Connection {
   Result<Statement> prepare(const std::string& sql);
   Error error(const std::string& what) const;
   const std::string& path() const { return path_; }
+  // The rowid of the last row inserted, and the rows the last statement changed.
+  long long last_insert_rowid() const { return sqlite3_last_insert_rowid(db_.get()); }
+  int changes() const { return sqlite3_changes(db_.get()); }
 
  private:
   Connection(sqlite3* db, std::string path);

@@ -1,0 +1,194 @@
+// `kmem experiment run SPEC`: runs (or resumes) an experiment's episodes
+// into a kmem database with a progress line on a terminal; `kmem experiment
+// report EXP`: the report as terminal tables, JSON and one HTML file.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "commands.h"
+#include "files.h"
+#include "kmem/catalog.h"
+#include "kmem/experiment.h"
+#include "kmem/memory.h"
+#include "kmem/store.h"
+
+namespace kmem::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct RunArgs {
+  std::string spec, db, store, pack, work_dir;
+  bool quiet = false;
+  EvalOptions options;
+};
+
+struct ReportArgs {
+  std::string experiment, db, html, chart_js;
+  bool json = false;
+  ReportOptions options;
+};
+
+// Set by SIGINT/SIGTERM: no new episodes; those in flight finish and are
+// stored. A second signal ends kmem at once (the default action).
+std::atomic<bool> g_stop{false};
+extern "C" void on_stop_signal(int signal) {
+  g_stop.store(true);
+  std::signal(signal, SIG_DFL);
+}
+
+std::string duration(double s) {
+  if (s < 0) return "?";
+  int t = static_cast<int>(s + 0.5);
+  return t >= 3600 ? fmt::format("{}:{:02}:{:02}", t / 3600, t / 60 % 60, t % 60) : fmt::format("{}:{:02}", t / 60, t % 60);
+}
+
+std::string progress_line(const ExperimentProgress& p, size_t resumed) {
+  double rate = p.done ? static_cast<double>(p.correct) / static_cast<double>(p.done) : 0.0;
+  return fmt::format("episodes {}/{} (+{} stored before)  correct {:.1f}%  errors {}  elapsed {}  eta {}", p.done,
+                     p.total, resumed, 100 * rate, p.errors, duration(p.elapsed_s), duration(p.eta_s));
+}
+
+int run(RunArgs& args) {
+  const char* cmd = "experiment run";
+  auto spec = load_experiment_spec(args.spec);
+  if (!spec) return report_error(cmd, spec.error());
+  auto rules = CategoryRules::load(data_dir() + "/categories.json");
+  if (!rules) return report_error(cmd, rules.error());
+  auto problems = resolve_problems(*spec, *rules);
+  if (!problems) return report_error(cmd, problems.error().wrap(args.spec));
+
+  std::string store_path = args.store.empty() ? data_dir() + "/seed/memory-store.json" : args.store;
+  std::string pack_path = args.pack.empty() ? data_dir() + "/seed/prompt-pack.json" : args.pack;
+  auto memory = load_memory(store_path);
+  if (!memory) return report_error(cmd, memory.error());
+  auto pack_text = read_file(pack_path);
+  if (!pack_text) return report_error(cmd, pack_text.error());
+  auto pack = parse_pack_json(*pack_text, pack_path);
+  if (!pack) return report_error(cmd, pack.error());
+  if (pack->episode.empty())
+    return report_error(cmd, Error(pack_path + ": the prompt pack has no 'episode' texts (docs/episodes.md)"));
+  for (const auto& policy : spec->policies)
+    if (!pack->policies.contains(policy))
+      return report_error(cmd, Error(fmt::format("{}: unknown policy '{}' (not in {})", args.spec, policy, pack_path)));
+
+  std::map<std::string, std::unique_ptr<ChatClient>> clients;
+  ExperimentContext context;
+  for (const auto& reader : spec->readers) {
+    if (reader.endpoint.replay_dir.empty())
+      if (Status s = probe_endpoint(reader.endpoint); !s)
+        return report_error(cmd, s.error().wrap(fmt::format("{}: reader '{}'", args.spec, reader.id)));
+    auto client = make_chat_client(reader.endpoint);
+    if (!client) return report_error(cmd, client.error().wrap(fmt::format("{}: reader '{}'", args.spec, reader.id)));
+    context.chat[reader.id] = client->get();
+    clients[reader.id] = std::move(*client);
+  }
+
+  auto db = Database::open(args.db);
+  if (!db) return report_error(cmd, db.error());
+  if (Status s = db->begin_experiment(spec->name, spec->canonical_json); !s) return report_error(cmd, s.error());
+  auto done = db->recorded_episodes(spec->name);
+  if (!done) return report_error(cmd, done.error());
+  auto source = make_matrix_source(*spec, *problems, *done);
+
+  EvalOptions& options = args.options;
+  options.device = spec->device;
+  if (options.python.empty()) options.python = default_python();
+  if (options.cache_dir.empty()) options.cache_dir = default_cache_dir();
+  options.cache_dir = fs::absolute(options.cache_dir).string();
+  options.python_dir = python_dir();
+  auto evaluator = make_batching_evaluator(options, spec->eval_parallel);
+
+  MemoryIndex index(*memory);
+  context.memory = &index;
+  context.pack = &*pack;
+  context.evaluator = evaluator.get();
+  context.work_dir = args.work_dir.empty() ? (fs::path(options.cache_dir) / "episodes" / spec->name).string()
+                                           : fs::absolute(args.work_dir).string();
+  context.stop = &g_stop;
+  const bool terminal = !args.quiet && isatty(STDERR_FILENO) != 0;
+  const size_t resumed = done->size();
+  context.on_progress = [&](const ExperimentProgress& p) {
+    if (terminal) std::cerr << "\r\033[K" << progress_line(p, resumed) << std::flush;
+  };
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
+  auto result = run_experiment(*spec, *problems, *source, *db, context);
+  if (terminal) std::cerr << "\n";
+  if (!result) return report_error(cmd, result.error());
+  std::string summary = fmt::format("experiment {}: {}\n", spec->name, progress_line(*result, resumed));
+  if (g_stop.load())
+    summary += fmt::format("stopped: {} episodes left; run the same command again to resume\n",
+                           result->total - result->done);
+  if (Status s = write_stdout(summary); !s) return report_error(cmd, s.error());
+  return kExitOk;
+}
+
+int report(const ReportArgs& args) {
+  const char* cmd = "experiment report";
+  auto db = Database::open_existing(args.db);
+  if (!db) return report_error(cmd, db.error());
+  auto episodes = db->experiment_episodes(args.experiment);
+  if (!episodes) return report_error(cmd, episodes.error());
+  Report r = build_report(args.experiment, *episodes, args.options);
+  if (!args.html.empty()) {
+    std::string chart_path = args.chart_js;
+    if (chart_path.empty()) {
+      const char* env = std::getenv("KMEM_CHART_JS");
+      chart_path = env != nullptr && *env != '\0' ? env : KMEM_DEFAULT_CHART_JS;
+    }
+    if (chart_path.empty())
+      return report_error(cmd, Error("--html: no Chart.js found at build time (install libjs-chart.js, or give --chart-js)"));
+    auto chart_js = read_file(chart_path);
+    if (!chart_js) return report_error(cmd, chart_js.error().wrap("Chart.js"));
+    if (chart_js->find("</script") != std::string::npos)
+      return report_error(cmd, Error(chart_path + ": holds '</script', so it cannot be inlined"));
+    std::ofstream out(args.html, std::ios::binary | std::ios::trunc);
+    out << report_html(r, *chart_js);
+    out.close();
+    if (!out) return report_error(cmd, Error(args.html + ": cannot write the report"));
+  }
+  if (Status s = write_stdout(args.json ? report_json(r) : report_text(r)); !s) return report_error(cmd, s.error());
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_experiment_command(CLI::App& app, CommandSet& commands) {
+  auto* experiment = app.add_subcommand("experiment", "Run experiments of episodes and report on them");
+  experiment->require_subcommand(1);
+
+  auto run_args = std::make_shared<RunArgs>();
+  auto* run_cmd = experiment->add_subcommand("run", "Run (or resume) the experiment a spec describes");
+  run_cmd->add_option("spec", run_args->spec, "experiment spec, kmem-experiment/1 (.json or .toml)")->required();
+  run_cmd->add_option("--db", run_args->db, "kmem database the episodes are stored in")->required();
+  run_cmd->add_option("--store", run_args->store, "memory to render (default: the bundled seed memory)");
+  run_cmd->add_option("--pack", run_args->pack, "prompt pack with episode texts (default: the bundled seed pack)");
+  run_cmd->add_option("--work-dir", run_args->work_dir, "where candidate files go (default: <cache>/episodes/<name>)");
+  run_cmd->add_flag("--quiet", run_args->quiet, "no progress line");
+  run_cmd->add_option("--python", run_args->options.python, "Python interpreter with torch");
+  run_cmd->add_option("--cache-dir", run_args->options.cache_dir, "evaluator caches (default: $KMEM_CACHE_DIR, ~/.cache/kmem)");
+  run_cmd->callback([run_args, &commands] { commands.set_exit_code(run(*run_args)); });
+
+  auto report_args = std::make_shared<ReportArgs>();
+  auto* report_cmd = experiment->add_subcommand("report", "Report on an experiment's stored episodes");
+  report_cmd->add_option("experiment", report_args->experiment, "experiment name (the spec's \"name\")")->required();
+  report_cmd->add_option("--db", report_args->db, "kmem database holding the experiment")->required();
+  report_cmd->add_option("--html", report_args->html, "also write one self-contained HTML report here");
+  report_cmd->add_flag("--json", report_args->json, "print the report as one JSON object");
+  report_cmd->add_option("--p", report_args->options.p, "the threshold p of fast_p")->capture_default_str();
+  report_cmd->add_option("--resamples", report_args->options.resamples, "bootstrap resamples")
+      ->check(CLI::Range(1, 10000000))
+      ->capture_default_str();
+  report_cmd->add_option("--seed", report_args->options.seed, "bootstrap seed")->capture_default_str();
+  report_cmd->add_option("--chart-js", report_args->chart_js, "Chart.js UMD file to inline (default: $KMEM_CHART_JS, the one found at build time)");
+  report_cmd->callback([report_args, &commands] { commands.set_exit_code(report(*report_args)); });
+}
+
+}  // namespace kmem::cli

@@ -1,0 +1,181 @@
+// The experiment tables of the kmem database (migration 3): experiments,
+// their episodes, each episode's turns and the evaluations of its candidates.
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+
+#include "kmem/episode.h"
+#include "kmem/store.h"
+#include "store/database_impl.h"
+
+namespace kmem {
+
+namespace {
+
+std::string utc_now() {
+  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
+}
+
+Error unknown_experiment(const std::string& path, const std::string& id) {
+  return Error(fmt::format("{}: no experiment '{}'", path, id));
+}
+
+std::string prompt_json(const std::vector<ChatMessage>& messages) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& m : messages) out.push_back({{"role", m.role}, {"content", m.content}});
+  return out.dump();
+}
+
+Status write_turn(sqlite::Statement& insert, long long episode, const Turn& t) {
+  insert.bind(1, static_cast<int>(episode)).bind(2, t.index).bind(3, t.action).bind(4, t.verdict).bind(5, t.stage);
+  insert.bind(6, t.message).bind(7, t.reply).bind(8, t.feedback).bind(9, t.exchange.request);
+  insert.bind(10, t.exchange.response).bind(11, t.exchange.http_status).bind(12, t.exchange.attempts);
+  insert.bind(13, t.latency_s).bind(14, static_cast<int>(t.prompt_tokens));
+  insert.bind(15, static_cast<int>(t.completion_tokens)).bind(16, t.error);
+  if (Status s = insert.run(); !s) return s.error().wrap(fmt::format("turn {}", t.index));
+  return Status::success();
+}
+
+Status write_evaluation(sqlite::Statement& insert, long long episode, const Turn& t) {
+  insert.bind(1, static_cast<int>(episode)).bind(2, t.index).bind(3, t.candidate).bind(4, t.verdict);
+  insert.bind(5, t.message).bind(6, t.detail).bind(7, t.log_tail);
+  if (t.reference_ms) insert.bind(8, *t.reference_ms); else insert.bind_null(8);
+  if (t.candidate_ms) insert.bind(9, *t.candidate_ms); else insert.bind_null(9);
+  insert.bind(10, t.speedup).bind(11, t.score).bind(12, t.max_abs_error).bind(13, t.max_rel_error);
+  insert.bind(14, nlohmann::json(t.flags).dump()).bind(15, t.eval_s);
+  if (Status s = insert.run(); !s) return s.error().wrap(fmt::format("evaluation of turn {}", t.index));
+  return Status::success();
+}
+
+// Inserts the episode row; sets `stored` false (and writes nothing more)
+// when the key is already there.
+Status write_episode(sqlite::Connection& db, const std::string& experiment, const EpisodeKey& key,
+                     const Problem& problem, const EpisodeOutcome& o, bool& stored) {
+  auto insert = db.prepare(
+      "INSERT INTO episodes(experiment_id, reader, policy, problem_id, sample, category, level, model, device, "
+      "max_turns, end_reason, submitted, correct, score, speedup, best_turn, best_speedup, best_candidate, "
+      "memory_text, shown_item_ids, prompt, error, wall_s, prompt_tokens, completion_tokens, finished_at) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+      "ON CONFLICT(experiment_id, reader, policy, problem_id, sample) DO NOTHING");
+  if (!insert) return insert.error();
+  insert->bind(1, experiment).bind(2, key.reader).bind(3, key.policy).bind(4, key.problem).bind(5, key.sample);
+  insert->bind(6, problem.category).bind(7, problem.level).bind(8, o.model).bind(9, o.device).bind(10, o.max_turns);
+  insert->bind(11, o.end).bind(12, o.submitted ? 1 : 0).bind(13, o.correct ? 1 : 0).bind(14, o.score);
+  insert->bind(15, o.speedup);
+  if (o.best_turn) insert->bind(16, *o.best_turn); else insert->bind_null(16);
+  insert->bind(17, o.best_speedup).bind(18, o.best_candidate).bind(19, o.memory_text);
+  insert->bind(20, nlohmann::json(o.shown_item_ids).dump()).bind(21, prompt_json(o.prompt)).bind(22, o.error);
+  insert->bind(23, o.wall_s).bind(24, static_cast<int>(o.prompt_tokens)).bind(25, static_cast<int>(o.completion_tokens));
+  insert->bind(26, utc_now());
+  if (Status s = insert->run(); !s) return s;
+  stored = db.changes() == 1;
+  if (!stored) return Status::success();
+  long long episode = db.last_insert_rowid();
+  auto turn = db.prepare(
+      "INSERT INTO turns(episode_id, turn, action, verdict, stage, message, reply, feedback, request, response, "
+      "http_status, attempts, latency_s, prompt_tokens, completion_tokens, error) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  auto evaluation = db.prepare(
+      "INSERT INTO evaluations(episode_id, turn, candidate, verdict, message, detail, log_tail, reference_ms, "
+      "candidate_ms, speedup, score, max_abs_error, max_rel_error, flags, eval_s) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  if (!turn) return turn.error();
+  if (!evaluation) return evaluation.error();
+  for (const Turn& t : o.turns) {
+    if (Status s = write_turn(*turn, episode, t); !s) return s;
+    if (!t.candidate.empty())
+      if (Status s = write_evaluation(*evaluation, episode, t); !s) return s;
+  }
+  return Status::success();
+}
+
+}  // namespace
+
+Status Database::begin_experiment(const std::string& id, const std::string& spec_json) {
+  auto& db = impl_->connection;
+  return in_transaction(db, [&]() -> Status {
+    auto existing = experiment_spec(id);
+    if (existing) {
+      if (*existing == spec_json) return Status::success();
+      return Error(fmt::format("{}: experiment '{}' already exists with a different spec (give the new one another name)",
+                               db.path(), id));
+    }
+    auto insert = db.prepare("INSERT INTO experiments(id, spec, created_at) VALUES (?, ?, ?)");
+    if (!insert) return insert.error();
+    return insert->bind(1, id).bind(2, spec_json).bind(3, utc_now()).run();
+  });
+}
+
+Result<std::string> Database::experiment_spec(const std::string& id) const {
+  auto query = impl_->connection.prepare("SELECT spec FROM experiments WHERE id = ?");
+  if (!query) return query.error();
+  query->bind(1, id);
+  auto row = query->step();
+  if (!row) return row.error();
+  if (!*row) return unknown_experiment(path(), id);
+  return query->text(0);
+}
+
+Result<std::set<EpisodeKey>> Database::recorded_episodes(const std::string& experiment) const {
+  auto query = impl_->connection.prepare(
+      "SELECT reader, policy, problem_id, sample FROM episodes WHERE experiment_id = ?");
+  if (!query) return query.error();
+  query->bind(1, experiment);
+  std::set<EpisodeKey> keys;
+  while (true) {
+    auto row = query->step();
+    if (!row) return row.error();
+    if (!*row) return keys;
+    keys.insert(EpisodeKey{query->text(0), query->text(1), query->text(2), query->integer(3)});
+  }
+}
+
+Result<bool> Database::record_episode(const std::string& experiment, const EpisodeKey& key, const Problem& problem,
+                                      const EpisodeOutcome& outcome) {
+  bool stored = false;
+  Status s = in_transaction(impl_->connection, [&] {
+    return write_episode(impl_->connection, experiment, key, problem, outcome, stored);
+  });
+  if (!s)
+    return s.error().wrap(fmt::format("episode {}/{}/{}/{}", key.reader, key.policy, key.problem, key.sample));
+  return stored;
+}
+
+Result<std::vector<StoredEpisode>> Database::experiment_episodes(const std::string& experiment) const {
+  if (auto spec = experiment_spec(experiment); !spec) return spec.error();
+  std::vector<StoredEpisode> out;
+  auto query = impl_->connection.prepare(
+      "SELECT e.reader, e.policy, e.problem_id, e.sample, e.category, e.level, e.end_reason, "
+      "e.submitted, e.correct, e.score, e.speedup, e.wall_s, e.error, "
+      "(SELECT COUNT(*) FROM turns t WHERE t.episode_id = e.id), "
+      "(SELECT COALESCE(SUM(t.latency_s), 0) FROM turns t WHERE t.episode_id = e.id), "
+      "(SELECT COALESCE(SUM(v.eval_s), 0) FROM evaluations v WHERE v.episode_id = e.id) "
+      "FROM episodes e WHERE e.experiment_id = ? ORDER BY e.reader, e.policy, e.problem_id, e.sample");
+  if (!query) return query.error();
+  query->bind(1, experiment);
+  while (true) {
+    auto row = query->step();
+    if (!row) return row.error();
+    if (!*row) return out;
+    auto& q = *query;
+    StoredEpisode e;
+    e.key = EpisodeKey{q.text(0), q.text(1), q.text(2), q.integer(3)};
+    e.category = q.text(4);
+    e.level = q.integer(5);
+    e.end = q.text(6);
+    e.submitted = q.integer(7) != 0;
+    e.correct = q.integer(8) != 0;
+    e.score = q.real(9);
+    e.speedup = q.real(10);
+    e.wall_s = q.real(11);
+    e.error = q.text(12);
+    e.turns = q.integer(13);
+    e.model_s = q.real(14);
+    e.eval_s = q.real(15);
+    out.push_back(std::move(e));
+  }
+}
+
+}  // namespace kmem
