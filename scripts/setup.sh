@@ -9,7 +9,8 @@ packages=(build-essential cmake ninja-build pkg-config git
   libsqlite3-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev libtree-sitter-dev
   python3 python3-dev python3-numpy python3-torch libtorch-dev
-  clang libclang-rt-14-dev)
+  clang libclang-rt-14-dev
+  bubblewrap libseccomp-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

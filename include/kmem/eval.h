@@ -38,6 +38,10 @@ struct EvalOptions {
   // CUDA: hand inputs to candidates by IPC handles (docs/evaluator.md);
   // false: as files (always the case on the CPU).
   bool inputs_by_ipc = true;
+  // Candidate workers run in the sandbox (docs/evaluator.md, "Sandbox");
+  // false (`kmem eval --no-sandbox`): they do not, and every outcome carries
+  // the flag `unsandboxed`.
+  bool sandbox = true;
   std::string python;            // interpreter that runs the worker
   std::string python_dir;        // folder holding the kmem_worker package
   std::string cache_dir;         // build caches, reference times and scratch folders
@@ -91,8 +95,16 @@ EvalOutcome evaluate(const EvalJob& job, const EvalOptions& options);
 // one reference per problem serves all of that problem's jobs, on reference
 // worker processes that each host several problems.
 // `on_result` is called once per job as it finishes, from one thread at a time.
+// `on_start`, when given, is called as each job begins (before any of its
+// code runs; from the job's thread).
 void evaluate_batch(const std::vector<EvalJob>& jobs, const EvalOptions& options,
-                    const std::function<void(const EvalOutcome&)>& on_result);
+                    const std::function<void(const EvalOutcome&)>& on_result,
+                    const std::function<void(const EvalJob&)>& on_start = {});
+
+// Whether candidate workers can run in the sandbox here (docs/evaluator.md,
+// "Sandbox"): bubblewrap present and able to make a worker's namespaces.
+// The error is one line naming what failed.
+Status sandbox_available(const EvalOptions& options);
 
 // Jobs file: one JSON object per line, {"id", "problem", "candidate"}, paths
 // relative to the file's folder.

@@ -25,7 +25,7 @@ namespace {
 
 struct EvalArgs {
   std::string problem, candidate, jobs, out, device = "auto";
-  bool json = false, inputs_by_file = false;
+  bool json = false, inputs_by_file = false, no_sandbox = false;
   EvalOptions options;
 };
 
@@ -228,6 +228,8 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
       ->capture_default_str();
   cmd->add_flag("--inputs-by-file", args->inputs_by_file,
                 "CUDA: hand inputs to candidates as files instead of IPC handles");
+  cmd->add_flag("--no-sandbox", args->no_sandbox,
+                "run candidate workers outside the sandbox (every outcome is flagged unsandboxed)");
   cmd->add_flag("--retime-reference", o.retime_reference,
                 "measure each reference again instead of using its cached time");
   cmd->add_option("--python", o.python, "Python interpreter with torch (default: $KMEM_PYTHON, /usr/bin/python3)");
@@ -242,6 +244,14 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
     options.device = resolved_device(args->device);
     options.inputs_by_ipc = !args->inputs_by_file;
     options.cache_dir = fs::absolute(options.cache_dir).string();
+    options.sandbox = !args->no_sandbox;
+    if (options.sandbox) {
+      if (auto sandbox = sandbox_available(options); !sandbox) {
+        std::cerr << "kmem eval: " << sandbox.error().message() << "\n";
+        commands.set_exit_code(kExitUsage);
+        return;
+      }
+    }
     commands.set_exit_code(args->jobs.empty() ? run_single(*args) : run_batch(*args));
     (void)cmd;
   });
