@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -130,6 +131,37 @@ class ResultsFile {
   std::string path_;
   int fd_ = -1;
   std::set<std::string> finished_;
+};
+
+// The crash-loop guard (docs/evaluator.md): the jobs of a batch in flight,
+// journaled in `<results>.inflight` (a JSON line {"id", "alone"} per job
+// started, on disk before the job's code runs), so that a rerun knows the
+// jobs a run that died was running: those run again one at a time, and one
+// that was running alone when the evaluator died is not run again (verdict
+// killed_evaluator). The journal is removed when a batch ends.
+class InflightJournal {
+ public:
+  // Reads the journal beside `results_path` (jobs in `finished` are no
+  // longer in flight) and starts it again with what is left over.
+  static Result<InflightJournal> open(const std::string& results_path, const std::set<std::string>& finished);
+  InflightJournal(InflightJournal&& other) noexcept;
+  InflightJournal& operator=(InflightJournal&&) = delete;
+  ~InflightJournal();
+
+  // Jobs in flight when the last run died: id -> whether it ran alone.
+  const std::map<std::string, bool>& left_over() const { return left_over_; }
+  // Records that job `id` starts (alone: the only job in flight). Thread-safe.
+  Status started(const std::string& id, bool alone);
+  // The batch ended: no job is in flight.
+  void finish();
+  const std::string& path() const { return path_; }
+
+ private:
+  InflightJournal(std::string path, int fd, std::map<std::string, bool> left_over);
+  std::string path_;
+  int fd_ = -1;
+  std::map<std::string, bool> left_over_;
+  std::mutex mutex_;
 };
 
 // The interpreter to run the worker with: $KMEM_PYTHON, else /usr/bin/python3

@@ -9,7 +9,8 @@ the cache folder hidden, /tmp private) and keeps CAP_SYS_ADMIN for this:
 - start_worker(), in the worker: mounts stay private, /proc shows its namespace;
 - confine(), at the run command, before any candidate code: a fresh /tmp
   with only this candidate's build caches (CACHE/builds/<sha256 of its
-  source>), of the batch's scratch only its own job folder, every capability
+  source>), a fresh, empty cache folder holding only its own job's scratch
+  folder (bound from the batch's), every capability
   dropped, no new privileges, seccomp filter `confined`;
 - forbid_processes(), after the trials (its compilers have run): seccomp
   filter `no_processes`, threads only.
@@ -83,9 +84,9 @@ def confine(candidate, workdir):
         os.makedirs(target)
         _mount(f"/proc/self/fd/{fd}", target, None, MS_BIND)
         os.close(fd)
-    run_dir = os.environ["KMEM_SANDBOX_RUN_DIR"]
-    if os.path.isdir(run_dir):  # still seen (not under /tmp): other jobs' scratch and the logs
-        _mount("tmpfs", run_dir, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755")
+    cache = os.environ["KMEM_SANDBOX_CACHE"]
+    if os.path.isdir(cache):  # still seen (not under /tmp): other jobs' scratch, the logs, the zygote's tmpfs
+        _mount("tmpfs", cache, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755")
     os.makedirs(workdir, exist_ok=True)
     _mount(f"/proc/self/fd/{scratch}", workdir, None, MS_BIND)
     os.close(scratch)

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <tuple>
 
 #include "process.h"
 
@@ -88,11 +89,12 @@ std::vector<std::string> sandbox_command(const std::string& bwrap, const EvalOpt
   // namespace of its own; workers drop every capability before candidate code.
   if (geteuid() != 0) argv.push_back("--unshare-user");
   for (const char* arg : {"--cap-add", "CAP_SYS_ADMIN", "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev",
-                          "--proc", "/proc", "--tmpfs", "/tmp"})
+                          "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"})
     argv.emplace_back(arg);
-  for (const std::string& folder : {options.python_dir}) argv.insert(argv.end(), {"--ro-bind", folder, folder});
-  argv.insert(argv.end(), {"--tmpfs", cache, "--bind", run_dir, run_dir, "--bind", cache + "/builds",
-                           kHiddenBuilds, "--bind", cache + "/triton", std::string(kSandboxBuildDir) + "/triton"});
+  argv.insert(argv.end(), {"--ro-bind", options.python_dir, options.python_dir,  //
+                           "--tmpfs", cache, "--bind", run_dir, run_dir,            //
+                           "--bind", cache + "/builds", kHiddenBuilds,              //
+                           "--bind", cache + "/triton", std::string(kSandboxBuildDir) + "/triton"});
   return argv;
 }
 
@@ -110,18 +112,18 @@ Result<std::vector<std::string>> sandbox_environment(const EvalOptions& options,
   if (ec) return Error(options.cache_dir + ": cannot create the build cache folders: " + ec.message());
   std::vector<std::string> environment{
       "KMEM_SANDBOX_RUN_DIR=" + run_dir,
+      "KMEM_SANDBOX_CACHE=" + options.cache_dir,
       std::string("KMEM_SANDBOX_BUILDS=") + kHiddenBuilds,
       std::string("TORCH_EXTENSIONS_DIR=") + kSandboxBuildDir + "/torch_extensions",
       std::string("TRITON_CACHE_DIR=") + kSandboxBuildDir + "/triton",
   };
-  for (auto [filter, name] : {std::pair{SeccompFilter::kConfined, "confined"}, {SeccompFilter::kNoProcesses,
-                                                                                  "no_processes"}}) {
+  for (auto [filter, name, variable] : {std::tuple{SeccompFilter::kConfined, "confined", "KMEM_SECCOMP_CONFINED"},
+                                        {SeccompFilter::kNoProcesses, "no_processes", "KMEM_SECCOMP_NO_PROCESSES"}}) {
     auto program = seccomp_program(filter);
     if (!program) return program.error();
     std::string path = run_dir + "/seccomp-" + name + ".bpf";
     if (auto written = write_file(path, *program); !written) return written.error();
-    environment.push_back(std::string("KMEM_SECCOMP_") + (filter == SeccompFilter::kConfined ? "CONFINED" : "NO_PROCESSES") +
-                          "=" + path);
+    environment.push_back(std::string(variable) + "=" + path);
   }
   return environment;
 }

@@ -47,6 +47,7 @@ const CodeMessage kMessages[] = {
     {"precision_downcast", "TF32 or reduced-precision math was switched on during forward"},
     {"forged_result", "the result channel held a record the worker did not write"},
     {"degenerate_problem", "the reference output does not depend on the inputs; a speedup there proves nothing"},
+    {"killed_evaluator", "the evaluator died while this candidate ran alone; it is not run again"},
 };
 
 // The reference's failure kinds (python/kmem_worker/reference.py) as codes.

@@ -276,5 +276,38 @@ TEST(EvalBatch, ResultsAreAppendedAndARerunSkipsFinishedIds) {
   std::filesystem::remove_all(folder);
 }
 
+// The crash-loop guard: a job journaled as running alone when the evaluator
+// died gets killed_evaluator without running; one that ran among others
+// runs again (alone); the journal is gone once the batch ends.
+TEST(EvalBatch, JobsInFlightWhenTheEvaluatorDiedAreNotRunIntoTheSameCrash) {
+  auto folder = std::filesystem::temp_directory_path() / ("kmem-eval-inflight-" + std::to_string(getpid()));
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  std::string tests = KMEM_EVAL_TESTS_DIR;
+  auto jobs = folder / "jobs.jsonl";
+  auto out = folder / "results.jsonl";
+  auto job = [&](const std::string& id, const std::string& candidate) {
+    return nlohmann::json{{"id", id}, {"problem", tests + "/problems/scale_add.py"},
+                          {"candidate", tests + "/candidates/" + candidate}}
+        .dump();
+  };
+  std::ofstream(jobs) << job("alone", "mismatch.py") << "\n" << job("among", "shape.py") << "\n";
+  // As a run that died left it: both started, "alone" last and by itself,
+  // and a line the crash cut short.
+  std::ofstream(out.string() + ".inflight") << R"({"id": "among", "alone": false})" << "\n"
+                                            << R"({"id": "alone", "alone": true})" << "\n"
+                                            << R"({"id": "among", "al)";
+  auto summary = folder / "summary.txt";
+  ASSERT_EQ(run_batch(jobs, out, summary), 0) << read_text(summary);
+  auto results = read_results(out);
+  ASSERT_EQ(results.size(), 2u);
+  std::map<std::string, std::string> verdicts;
+  for (const auto& r : results) verdicts[r["id"]] = r["verdict"];
+  EXPECT_EQ(verdicts["alone"], "killed_evaluator");
+  EXPECT_EQ(verdicts["among"], "shape_mismatch");
+  EXPECT_FALSE(std::filesystem::exists(out.string() + ".inflight"));
+  std::filesystem::remove_all(folder);
+}
+
 }  // namespace
 }  // namespace kmem::test
