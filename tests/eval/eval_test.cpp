@@ -1,6 +1,7 @@
 // The evaluator on the CPU: one candidate per verdict, through the real
 // worker processes, and the batch CLI's resume.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -306,6 +307,32 @@ TEST(EvalBatch, JobsInFlightWhenTheEvaluatorDiedAreNotRunIntoTheSameCrash) {
   EXPECT_EQ(verdicts["alone"], "killed_evaluator");
   EXPECT_EQ(verdicts["among"], "shape_mismatch");
   EXPECT_FALSE(std::filesystem::exists(out.string() + ".inflight"));
+  std::filesystem::remove_all(folder);
+}
+
+// Without the sandbox kmem eval refuses with one line (exit 2) unless told
+// --no-sandbox, and then flags the outcome unsandboxed.
+TEST(EvalCli, NoSandboxIsRefusedUnlessAskedForAndThenFlagged) {
+  auto folder = std::filesystem::temp_directory_path() / ("kmem-eval-nosandbox-" + std::to_string(getpid()));
+  std::filesystem::create_directories(folder);
+  std::string tests = KMEM_EVAL_TESTS_DIR;
+  std::string command = "KMEM_BWRAP=" + (folder / "no-bwrap").string() + " " + KMEM_BINARY +
+                        " eval --device cpu --trials 2 --iters 3 --warmup 1 --json --cache-dir " +
+                        KMEM_EVAL_TEST_CACHE + " --problem " + tests + "/problems/scale_add.py --candidate " + tests +
+                        "/candidates/shape.py";
+  int refused = std::system((command + " >" + (folder / "out").string() + " 2>" + (folder / "err").string()).c_str());
+  EXPECT_EQ(WEXITSTATUS(refused), 2);
+  std::string error = read_text(folder / "err");
+  EXPECT_EQ(error.rfind("kmem eval: the candidate sandbox cannot start: bwrap not found", 0), 0u) << error;
+  EXPECT_EQ(std::count(error.begin(), error.end(), '\n'), 1) << error;
+  EXPECT_EQ(read_text(folder / "out"), "");
+
+  int ran = std::system((command + " --no-sandbox >" + (folder / "out").string() + " 2>/dev/null").c_str());
+  EXPECT_EQ(WEXITSTATUS(ran), 1);  // rejected
+  auto outcome = nlohmann::json::parse(read_text(folder / "out"), nullptr, false);
+  ASSERT_TRUE(outcome.is_object()) << read_text(folder / "out");
+  EXPECT_EQ(outcome["verdict"], "shape_mismatch");
+  EXPECT_EQ(outcome["flags"], nlohmann::json::array({"unsandboxed"}));
   std::filesystem::remove_all(folder);
 }
 
