@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -38,6 +39,10 @@ struct EvalOptions {
   // CUDA: hand inputs to candidates by IPC handles (docs/evaluator.md);
   // false: as files (always the case on the CPU).
   bool inputs_by_ipc = true;
+  // Candidate workers run in the sandbox (docs/evaluator.md, "Sandbox");
+  // false (`kmem eval --no-sandbox`): they do not, and every outcome carries
+  // the flag `unsandboxed`.
+  bool sandbox = true;
   std::string python;            // interpreter that runs the worker
   std::string python_dir;        // folder holding the kmem_worker package
   std::string cache_dir;         // build caches, reference times and scratch folders
@@ -91,8 +96,16 @@ EvalOutcome evaluate(const EvalJob& job, const EvalOptions& options);
 // one reference per problem serves all of that problem's jobs, on reference
 // worker processes that each host several problems.
 // `on_result` is called once per job as it finishes, from one thread at a time.
+// `on_start`, when given, is called as each job begins (before any of its
+// code runs; from the job's thread).
 void evaluate_batch(const std::vector<EvalJob>& jobs, const EvalOptions& options,
-                    const std::function<void(const EvalOutcome&)>& on_result);
+                    const std::function<void(const EvalOutcome&)>& on_result,
+                    const std::function<void(const EvalJob&)>& on_start = {});
+
+// Whether candidate workers can run in the sandbox here (docs/evaluator.md,
+// "Sandbox"): bubblewrap present and able to make a worker's namespaces.
+// The error is one line naming what failed.
+Status sandbox_available(const EvalOptions& options);
 
 // Jobs file: one JSON object per line, {"id", "problem", "candidate"}, paths
 // relative to the file's folder.
@@ -118,6 +131,37 @@ class ResultsFile {
   std::string path_;
   int fd_ = -1;
   std::set<std::string> finished_;
+};
+
+// The crash-loop guard (docs/evaluator.md): the jobs of a batch in flight,
+// journaled in `<results>.inflight` (a JSON line {"id", "alone"} per job
+// started, on disk before the job's code runs), so that a rerun knows the
+// jobs a run that died was running: those run again one at a time, and one
+// that was running alone when the evaluator died is not run again (verdict
+// killed_evaluator). The journal is removed when a batch ends.
+class InflightJournal {
+ public:
+  // Reads the journal beside `results_path` (jobs in `finished` are no
+  // longer in flight) and starts it again with what is left over.
+  static Result<InflightJournal> open(const std::string& results_path, const std::set<std::string>& finished);
+  InflightJournal(InflightJournal&& other) noexcept;
+  InflightJournal& operator=(InflightJournal&&) = delete;
+  ~InflightJournal();
+
+  // Jobs in flight when the last run died: id -> whether it ran alone.
+  const std::map<std::string, bool>& left_over() const { return left_over_; }
+  // Records that job `id` starts (alone: the only job in flight). Thread-safe.
+  Status started(const std::string& id, bool alone);
+  // The batch ended: no job is in flight.
+  void finish();
+  const std::string& path() const { return path_; }
+
+ private:
+  InflightJournal(std::string path, int fd, std::map<std::string, bool> left_over);
+  std::string path_;
+  int fd_ = -1;
+  std::map<std::string, bool> left_over_;
+  std::mutex mutex_;
 };
 
 // The interpreter to run the worker with: $KMEM_PYTHON, else /usr/bin/python3

@@ -11,7 +11,7 @@ import traceback
 
 import torch
 
-from . import compare, guards, host_speed, kernels, outputs, problem, timing, transfer
+from . import compare, guards, host_speed, kernels, outputs, problem, sandbox, timing, transfer
 
 
 DEVICE_FAULTS = ("CUDA error", "illegal memory access", "misaligned address", "unspecified launch failure")
@@ -92,6 +92,8 @@ def run(channel, clock):
     clock.lap("wait")  # in the pool, ahead of need
     nonce = cmd.pop("nonce")
     device = cmd["device"]
+    if sandbox.enabled():
+        sandbox.confine(cmd["candidate"], cmd["workdir"])
     watch = kernels.KernelWatch(os.environ.get("TORCH_EXTENSIONS_DIR", cmd["workdir"]))
     watch.install()
     problem.strict_fp32()
@@ -131,6 +133,8 @@ def run(channel, clock):
         # Every call (trials, warm-up, timed) must make one at least:
         # Triton launches and calls into its extensions are counted per call.
         launches = triton.launches + (watch.extension_calls if device != "cuda" else 0)
+        if sandbox.enabled():
+            sandbox.forbid_processes()  # its compilers (nvcc, ninja, ptxas) have run
         clock.lap("trials")
         spec = cmd["timing"]
         host = host_speed.HostSpeed(host_speed.probe_ms)

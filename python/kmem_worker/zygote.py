@@ -21,7 +21,7 @@ import sys
 import time
 import traceback
 
-from . import warmup
+from . import sandbox, warmup
 
 REQUESTS_FD = 3
 MAX_REQUEST = 1 << 16
@@ -64,6 +64,8 @@ def _fork_worker(worker, request, fds, requests):
     if middle == 0:
         try:
             os.close(report_read)
+            if sandbox.enabled():
+                sandbox.enter_namespaces()
             pid = os.fork()
             if pid == 0:
                 os.close(report_write)
@@ -100,6 +102,8 @@ def _become_worker(worker, request, fds, requests):
     code = 1
     try:
         _set_group(0)
+        if sandbox.enabled():
+            sandbox.start_worker()
         requests.close()
         for target, fd in enumerate(fds[:3]):
             os.dup2(fd, target)

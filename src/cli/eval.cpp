@@ -25,7 +25,7 @@ namespace {
 
 struct EvalArgs {
   std::string problem, candidate, jobs, out, device = "auto";
-  bool json = false, inputs_by_file = false;
+  bool json = false, inputs_by_file = false, no_sandbox = false;
   EvalOptions options;
 };
 
@@ -139,8 +139,15 @@ int run_batch(const EvalArgs& args) {
     std::cerr << results.error().message() << "\n";
     return kExitUsage;
   }
+  auto journal = InflightJournal::open(args.out, results->finished_ids());
+  if (!journal) {
+    std::cerr << journal.error().message() << "\n";
+    return kExitUsage;
+  }
   const auto started = std::chrono::steady_clock::now();
-  std::vector<EvalJob> pending;
+  // Jobs in flight when an earlier run died run one at a time after the
+  // others; one that was running alone then is not run again.
+  std::vector<EvalJob> pending, suspects;
   std::vector<EvalOutcome> rejected;
   size_t skipped = 0;
   for (const auto& job : *jobs) {
@@ -148,13 +155,21 @@ int run_batch(const EvalArgs& args) {
       ++skipped;
       continue;
     }
+    auto left = journal->left_over().find(job.id);
+    if (left != journal->left_over().end() && left->second) {
+      rejected.push_back(rejected_outcome(job, "killed_evaluator",
+                                          "the evaluator died while this job ran alone (" + journal->path() + ")"));
+      continue;
+    }
     auto prepared = prepare_candidate(job, args.options);
-    if (std::holds_alternative<EvalJob>(prepared))
-      pending.push_back(std::get<EvalJob>(prepared));
-    else
+    if (!std::holds_alternative<EvalJob>(prepared))
       rejected.push_back(std::get<EvalOutcome>(prepared));
+    else if (left != journal->left_over().end())
+      suspects.push_back(std::get<EvalJob>(prepared));
+    else
+      pending.push_back(std::get<EvalJob>(prepared));
   }
-  Progress progress(pending.size() + rejected.size(), isatty(STDERR_FILENO) != 0);
+  Progress progress(pending.size() + suspects.size() + rejected.size(), isatty(STDERR_FILENO) != 0);
   BatchSummary summary(skipped);
   Status written;
   auto record = [&](const EvalOutcome& outcome) {
@@ -165,8 +180,15 @@ int run_batch(const EvalArgs& args) {
     summary.add(shown);
     progress.update(shown, summary);
   };
+  auto journaled = [&](bool alone) {
+    return [&, alone](const EvalJob& job) {
+      if (auto status = journal->started(job.id, alone); !status && written) written = status;
+    };
+  };
   for (const auto& outcome : rejected) record(outcome);
-  evaluate_batch(pending, args.options, record);
+  evaluate_batch(pending, args.options, record, journaled(args.options.parallel == 1));
+  for (const auto& suspect : suspects) evaluate_batch({suspect}, args.options, record, journaled(true));
+  journal->finish();
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (args.json)
     std::cout << summary.json(wall_s, args.out).dump() << "\n";
@@ -228,6 +250,8 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
       ->capture_default_str();
   cmd->add_flag("--inputs-by-file", args->inputs_by_file,
                 "CUDA: hand inputs to candidates as files instead of IPC handles");
+  cmd->add_flag("--no-sandbox", args->no_sandbox,
+                "run candidate workers outside the sandbox (every outcome is flagged unsandboxed)");
   cmd->add_flag("--retime-reference", o.retime_reference,
                 "measure each reference again instead of using its cached time");
   cmd->add_option("--python", o.python, "Python interpreter with torch (default: $KMEM_PYTHON, /usr/bin/python3)");
@@ -242,6 +266,14 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
     options.device = resolved_device(args->device);
     options.inputs_by_ipc = !args->inputs_by_file;
     options.cache_dir = fs::absolute(options.cache_dir).string();
+    options.sandbox = !args->no_sandbox;
+    if (options.sandbox) {
+      if (auto sandbox = sandbox_available(options); !sandbox) {
+        std::cerr << "kmem eval: " << sandbox.error().message() << "\n";
+        commands.set_exit_code(kExitUsage);
+        return;
+      }
+    }
     commands.set_exit_code(args->jobs.empty() ? run_single(*args) : run_batch(*args));
     (void)cmd;
   });

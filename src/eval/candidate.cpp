@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "json_fields.h"
 #include "reference.h"
 
@@ -25,11 +27,20 @@ Result<std::unique_ptr<CandidateProcess>> CandidateProcess::start(const EvalJob&
                                                                   uint64_t init_seed, WorkerPool& pool) {
   auto worker = pool.take("candidate");
   if (!worker) return worker.error().wrap(job.candidate);
+  // In the sandbox the worker sees nothing of the machine's files but its
+  // scratch folder (and the read-only system): the candidate goes there.
+  std::string candidate = job.candidate;
+  if (options.sandbox) {
+    candidate = scratch + "/candidate.py";
+    std::error_code ec;
+    std::filesystem::copy_file(job.candidate, candidate, std::filesystem::copy_options::overwrite_existing, ec);
+    if (ec) return Error(job.candidate + ": cannot copy into the scratch folder: " + ec.message());
+  }
   std::string nonce = fmt::format("{:016x}{:016x}", secret_random(), secret_random());
   std::unique_ptr<CandidateProcess> run(new CandidateProcess(std::move(*worker), options, scratch, nonce));
   bool sent = run->worker_->send(Json{
       {"cmd", "run"},
-      {"candidate", job.candidate},
+      {"candidate", candidate},
       {"device", options.device},
       {"init_seed", init_seed},
       {"timing", {{"warmup", options.warmup}, {"iters", options.iters}, {"sets", options.timing_sets}}},

@@ -55,8 +55,8 @@ struct ProblemSlot {
 class Batch {
  public:
   Batch(const std::vector<EvalJob>& jobs, const EvalOptions& options,
-        const std::function<void(const EvalOutcome&)>& on_result)
-      : jobs_(jobs), options_(options), on_result_(on_result) {}
+        const std::function<void(const EvalOutcome&)>& on_result, const std::function<void(const EvalJob&)>& on_start)
+      : jobs_(jobs), options_(options), on_result_(on_result), on_start_(on_start) {}
 
   void run() {
     std::error_code ec;
@@ -139,7 +139,8 @@ class Batch {
     }
   }
 
-  void report(const EvalOutcome& outcome) {
+  void report(EvalOutcome outcome) {
+    if (!options_.sandbox) outcome.flags.push_back("unsandboxed");
     std::lock_guard hold(report_mutex_);
     on_result_(outcome);
   }
@@ -172,6 +173,7 @@ class Batch {
 
   EvalOutcome evaluate_one(size_t index) {
     const EvalJob& job = jobs_[index];
+    if (on_start_) on_start_(job);
     auto& slot = *slots_.at(problem_key(job));
     std::string scratch = fmt::format("{}/c{}", root_, index);
     double started_at = elapsed(batch_started_);
@@ -281,6 +283,7 @@ class Batch {
   const std::vector<EvalJob>& jobs_;
   const EvalOptions& options_;
   const std::function<void(const EvalOutcome&)>& on_result_;
+  const std::function<void(const EvalJob&)>& on_start_;
   std::string root_;
   Clock::time_point batch_started_ = Clock::now();
   std::map<std::string, std::shared_ptr<ProblemSlot>> slots_;  // filled before the threads start
@@ -299,9 +302,10 @@ class Batch {
 }  // namespace
 
 void evaluate_batch(const std::vector<EvalJob>& jobs, const EvalOptions& options,
-                    const std::function<void(const EvalOutcome&)>& on_result) {
+                    const std::function<void(const EvalOutcome&)>& on_result,
+                    const std::function<void(const EvalJob&)>& on_start) {
   if (jobs.empty()) return;  // no workers to start
-  Batch(jobs, options, on_result).run();
+  Batch(jobs, options, on_result, on_start).run();
 }
 
 EvalOutcome evaluate(const EvalJob& job, const EvalOptions& options) {

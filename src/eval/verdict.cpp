@@ -59,6 +59,7 @@ const CodeMessage kMessages[] = {
      "the built extension calls a forbidden entry point (process, thread, signal, stream creation, dlopen/dlsym, "
      "mprotect, ptrace); the symbol is attached"},
     {"degenerate_problem", "the reference output does not depend on the inputs; a speedup there proves nothing"},
+    {"killed_evaluator", "the evaluator died while this candidate ran alone; it is not run again"},
 };
 
 // The reference's failure kinds (python/kmem_worker/reference.py) as codes.

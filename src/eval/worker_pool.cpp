@@ -23,7 +23,7 @@ WorkerPool::WorkerPool(const EvalOptions& options, std::string log_dir, TimingLo
 Result<Zygote*> WorkerPool::zygote(const std::string& role) {
   auto& zygote = zygotes_[role];
   if (!zygote) {
-    auto started = Zygote::start(role, options_, fmt::format("{}/zygote-{}.log", log_dir_, role),
+    auto started = Zygote::start(role, options_, log_dir_, fmt::format("{}/zygote-{}.log", log_dir_, role),
                                  timing_lock_.worker_cpus());
     if (!started) return started.error();
     zygote = std::move(*started);

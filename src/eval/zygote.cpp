@@ -13,6 +13,8 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "sandbox.h"
+
 namespace kmem::eval {
 
 // The first request waits for the zygote's imports (seconds, more on a busy
@@ -26,7 +28,8 @@ static std::string prepended(const char* variable, const std::string& folder) {
 }
 
 Result<std::unique_ptr<Zygote>> Zygote::start(const std::string& role, const EvalOptions& options,
-                                              const std::string& log_path, const std::vector<int>& cpus) {
+                                              const std::string& run_dir, const std::string& log_path,
+                                              const std::vector<int>& cpus) {
   // Its workers are re-parented to the nearest subreaper when their short-
   // lived parent exits: that must be us, so that we can wait for them.
   if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
@@ -46,6 +49,15 @@ Result<std::unique_ptr<Zygote>> Zygote::start(const std::string& role, const Eva
   };
   if (options.device == "cuda" && options.device_connections > 0)
     spec.environment.push_back("CUDA_DEVICE_MAX_CONNECTIONS=" + std::to_string(options.device_connections));
+  if (role == "candidate" && options.sandbox) {
+    std::string bwrap = find_bwrap();
+    if (bwrap.empty()) return Error("the candidate sandbox cannot start: bwrap not found");
+    auto confined = sandbox_environment(options, run_dir);
+    if (!confined) return confined.error().wrap(role + " zygote");
+    spec.environment.insert(spec.environment.end(), confined->begin(), confined->end());  // replaces the caches
+    auto prefix = sandbox_command(bwrap, options, run_dir);
+    spec.argv.insert(spec.argv.begin(), prefix.begin(), prefix.end());
+  }
   spec.log_path = log_path;
   spec.extra_fd = pair[1];
   auto process = ChildProcess::spawn(spec);

@@ -23,9 +23,12 @@ namespace kmem::eval {
 class Zygote {
  public:
   // Starts the zygote of `role` for options.device, with its stderr in
-  // `log_path`; it imports while the caller goes on.
+  // `log_path`; it imports while the caller goes on. With options.sandbox,
+  // a candidate zygote runs in the sandbox (sandbox.h) of the batch whose
+  // scratch folder is `run_dir`, and confines each worker it forks.
   static Result<std::unique_ptr<Zygote>> start(const std::string& role, const EvalOptions& options,
-                                               const std::string& log_path, const std::vector<int>& cpus);
+                                               const std::string& run_dir, const std::string& log_path,
+                                               const std::vector<int>& cpus);
   ~Zygote();
   Zygote(const Zygote&) = delete;
   Zygote& operator=(const Zygote&) = delete;

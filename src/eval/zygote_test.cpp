@@ -3,6 +3,8 @@
 // GPU needed).
 #include "zygote.h"
 
+#include "sandbox.h"
+
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
@@ -39,15 +41,18 @@ class ZygoteTest : public ::testing::Test {
     options_.python = default_python();
     options_.python_dir = KMEM_PYTHON_DIR;
     options_.cache_dir = folder_;
+    run_dir_ = folder_ + "/work/run-test";
+    fs::create_directories(run_dir_);
+    options_.sandbox = !find_bwrap().empty();
   }
   void TearDown() override { fs::remove_all(folder_); }
 
-  std::string folder_;
+  std::string folder_, run_dir_;
   EvalOptions options_;
 };
 
 TEST_F(ZygoteTest, ForksWorkersThatAreOurChildrenInGroupsOfTheirOwn) {
-  auto zygote = Zygote::start("candidate", options_, folder_ + "/zygote.log", {});
+  auto zygote = Zygote::start("candidate", options_, run_dir_, folder_ + "/zygote.log", {});
   ASSERT_TRUE(zygote) << zygote.error().message();
   auto first = (*zygote)->fork_worker(folder_ + "/first.log", {}, Turn());
   auto second = (*zygote)->fork_worker(folder_ + "/second.log", {}, Turn());
@@ -70,7 +75,7 @@ TEST_F(ZygoteTest, ForksWorkersThatAreOurChildrenInGroupsOfTheirOwn) {
 }
 
 TEST_F(ZygoteTest, AWorkerSetsUpOnlyOnceTheWorkerBeforeItHas) {
-  auto zygote = Zygote::start("candidate", options_, folder_ + "/zygote.log", {});
+  auto zygote = Zygote::start("candidate", options_, run_dir_, folder_ + "/zygote.log", {});
   ASSERT_TRUE(zygote) << zygote.error().message();
   WarmupTurns turns(1);
   auto setting_up = turns.next();  // held here: a worker still setting up
@@ -100,7 +105,7 @@ std::string environment_of(pid_t pid) {
 TEST_F(ZygoteTest, CudaWorkersGetTheWorkQueuesAsked) {
   options_.device = "cuda";  // no GPU needed: only the environment is looked at
   options_.device_connections = 3;
-  auto zygote = Zygote::start("reference", options_, folder_ + "/zygote.log", {});
+  auto zygote = Zygote::start("reference", options_, run_dir_, folder_ + "/zygote.log", {});
   ASSERT_TRUE(zygote) << zygote.error().message();
   auto worker = (*zygote)->fork_worker(folder_ + "/worker.log", {}, Turn());
   ASSERT_TRUE(worker) << worker.error().message();

@@ -1,6 +1,7 @@
 // The evaluator on the CPU: one candidate per verdict, through the real
 // worker processes, and the batch CLI's resume.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -304,6 +305,65 @@ TEST(EvalBatch, ResultsAreAppendedAndARerunSkipsFinishedIds) {
   EXPECT_EQ(read_results(out).size(), 3u);
   EXPECT_EQ(read_text(summary).rfind("0 jobs evaluated in ", 0), 0u) << read_text(summary);
   EXPECT_NE(read_text(summary).find(" s, 3 skipped"), std::string::npos) << read_text(summary);
+  std::filesystem::remove_all(folder);
+}
+
+// The crash-loop guard: a job journaled as running alone when the evaluator
+// died gets killed_evaluator without running; one that ran among others
+// runs again (alone); the journal is gone once the batch ends.
+TEST(EvalBatch, JobsInFlightWhenTheEvaluatorDiedAreNotRunIntoTheSameCrash) {
+  auto folder = std::filesystem::temp_directory_path() / ("kmem-eval-inflight-" + std::to_string(getpid()));
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  std::string tests = KMEM_EVAL_TESTS_DIR;
+  auto jobs = folder / "jobs.jsonl";
+  auto out = folder / "results.jsonl";
+  auto job = [&](const std::string& id, const std::string& candidate) {
+    return nlohmann::json{{"id", id}, {"problem", tests + "/problems/scale_add.py"},
+                          {"candidate", tests + "/candidates/" + candidate}}
+        .dump();
+  };
+  std::ofstream(jobs) << job("alone", "mismatch.py") << "\n" << job("among", "shape.py") << "\n";
+  // As a run that died left it: both started, "alone" last and by itself,
+  // and a line the crash cut short.
+  std::ofstream(out.string() + ".inflight") << R"({"id": "among", "alone": false})" << "\n"
+                                            << R"({"id": "alone", "alone": true})" << "\n"
+                                            << R"({"id": "among", "al)";
+  auto summary = folder / "summary.txt";
+  ASSERT_EQ(run_batch(jobs, out, summary), 0) << read_text(summary);
+  auto results = read_results(out);
+  ASSERT_EQ(results.size(), 2u);
+  std::map<std::string, std::string> verdicts;
+  for (const auto& r : results) verdicts[r["id"]] = r["verdict"];
+  EXPECT_EQ(verdicts["alone"], "killed_evaluator");
+  EXPECT_EQ(verdicts["among"], "shape_mismatch");
+  EXPECT_FALSE(std::filesystem::exists(out.string() + ".inflight"));
+  std::filesystem::remove_all(folder);
+}
+
+// Without the sandbox kmem eval refuses with one line (exit 2) unless told
+// --no-sandbox, and then flags the outcome unsandboxed.
+TEST(EvalCli, NoSandboxIsRefusedUnlessAskedForAndThenFlagged) {
+  auto folder = std::filesystem::temp_directory_path() / ("kmem-eval-nosandbox-" + std::to_string(getpid()));
+  std::filesystem::create_directories(folder);
+  std::string tests = KMEM_EVAL_TESTS_DIR;
+  std::string command = "KMEM_BWRAP=" + (folder / "no-bwrap").string() + " " + KMEM_BINARY +
+                        " eval --device cpu --trials 2 --iters 3 --warmup 1 --json --cache-dir " +
+                        KMEM_EVAL_TEST_CACHE + " --problem " + tests + "/problems/scale_add.py --candidate " + tests +
+                        "/candidates/shape.py";
+  int refused = std::system((command + " >" + (folder / "out").string() + " 2>" + (folder / "err").string()).c_str());
+  EXPECT_EQ(WEXITSTATUS(refused), 2);
+  std::string error = read_text(folder / "err");
+  EXPECT_EQ(error.rfind("kmem eval: the candidate sandbox cannot start: bwrap not found", 0), 0u) << error;
+  EXPECT_EQ(std::count(error.begin(), error.end(), '\n'), 1) << error;
+  EXPECT_EQ(read_text(folder / "out"), "");
+
+  int ran = std::system((command + " --no-sandbox >" + (folder / "out").string() + " 2>/dev/null").c_str());
+  EXPECT_EQ(WEXITSTATUS(ran), 1);  // rejected
+  auto outcome = nlohmann::json::parse(read_text(folder / "out"), nullptr, false);
+  ASSERT_TRUE(outcome.is_object()) << read_text(folder / "out");
+  EXPECT_EQ(outcome["verdict"], "shape_mismatch");
+  EXPECT_EQ(outcome["flags"], nlohmann::json::array({"unsandboxed"}));
   std::filesystem::remove_all(folder);
 }
 

@@ -1,0 +1,39 @@
+// The sandbox of the candidate workers (docs/evaluator.md, "Sandbox"): the
+// bubblewrap command line the candidate zygote runs under (no network, a
+// read-only view of the machine with the cache folder hidden) and the
+// seccomp filters, as BPF programs made with libseccomp, that each worker
+// installs on itself (python/kmem_worker/sandbox.py): `confined` before any
+// candidate code runs, `no_processes` once its compilers have run.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kmem/eval.h"
+#include "kmem/result.h"
+
+namespace kmem::eval {
+
+// Where the candidates' build caches are seen inside the sandbox; each
+// worker binds there its own folder of CACHE/builds (per candidate source).
+inline constexpr const char* kSandboxBuildDir = "/tmp/kmem-build";
+
+enum class SeccompFilter { kConfined, kNoProcesses };
+
+// The BPF program of `filter` for this machine's architecture.
+Result<std::string> seccomp_program(SeccompFilter filter);
+
+// The bubblewrap path: $KMEM_BWRAP, else `bwrap` on $PATH; "" when absent.
+std::string find_bwrap();
+
+// The argv prefix that runs a command in the candidates' sandbox for a
+// batch whose scratch folder is `run_dir` (under options.cache_dir/work).
+std::vector<std::string> sandbox_command(const std::string& bwrap, const EvalOptions& options,
+                                         const std::string& run_dir);
+
+// Writes the filters into `run_dir`, creates the cache's build folders and
+// returns the environment that tells the candidate zygote to confine its
+// workers (filter paths, build cache folders).
+Result<std::vector<std::string>> sandbox_environment(const EvalOptions& options, const std::string& run_dir);
+
+}  // namespace kmem::eval
