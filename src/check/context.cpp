@@ -3,6 +3,8 @@
 // parents), never a recursion.
 #include "context.h"
 
+#include "native_source.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -332,6 +334,16 @@ const std::string& Context::reference_name() const {
     return reference_;
   reference_ = qualified_name(node());
   return reference_;
+}
+
+const std::string& Context::native_text() const {
+  if (native_done_) return native_;
+  native_done_ = true;
+  const Grammar& g = grammar_;
+  if (symbol() != g.string && symbol() != g.concatenated_string) return native_;
+  if (symbol() == g.string && parent_symbol() == g.concatenated_string) return native_;
+  native_ = native_tokens(python_string_value(tree_, node()));
+  return native_;
 }
 
 const std::string& Context::callee_name() const {

@@ -125,14 +125,18 @@ class Context {
   bool reads_attribute(TSNode node, TSNode* object, std::string_view* name) const {
     return attribute_read(node, object, name);
   }
-  // The node's ancestors: the index of nodes[index]'s parent (0 at the root).
-  uint32_t index() const { return index_; }
+  // The ancestor `levels` up from the current node (the root at most).
   TSNode ancestor(uint32_t levels) const {
     uint32_t at = index_;
     for (uint32_t i = 0; i < levels && at != 0; ++i) at = nodes_[at].parent;
     return nodes_[at].node;
   }
   const SyntaxTree& tree() const { return tree_; }
+  // The native source the current string node holds, as the compiler reads
+  // its tokens (native_source.h); empty for other nodes and for a string
+  // that is part of a concatenation (read whole at the concatenation).
+  // Computed once per node, for all the rules that look at it.
+  const std::string& native_text() const;
 
  private:
   const Grammar& grammar_;
@@ -149,6 +153,8 @@ class Context {
   mutable bool reference_done_ = false;
   mutable bool callee_done_ = false;
   mutable bool imports_done_ = false;
+  mutable bool native_done_ = false;
+  mutable std::string native_;
   mutable std::string reference_;
   mutable std::string callee_;
   mutable std::vector<ImportedName> imports_;

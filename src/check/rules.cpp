@@ -193,23 +193,12 @@ void match_attributes(const Context& c, Names list, std::vector<Finding>& out) {
     out.push_back({attribute, std::string(name)});
 }
 
-// The native source a string node holds, as the compiler reads its tokens
-// (native_source.h); empty for a string that is part of a longer
-// concatenation, which is read whole at the concatenation.
-std::string string_tokens(const Context& c) {
-  const Grammar& g = c.grammar();
-  if (c.symbol() != g.string && c.symbol() != g.concatenated_string) return {};
-  if (c.symbol() == g.string && c.parent_symbol() == g.concatenated_string) return {};
-  return native_tokens(python_string_value(c.tree(), c.node()));
-}
-
 // String literals (e.g. CUDA sources) naming one of the identifiers in `list`.
-void match_strings(const Context& c, Names list, std::vector<Finding>& out,
-                   std::string_view unless_member = {}) {
-  std::string text = string_tokens(c);
+void match_strings(const Context& c, Names list, std::vector<Finding>& out) {
+  const std::string& text = c.native_text();
   if (text.empty()) return;
   for (std::string_view token : list)
-    if (has_identifier(text, token, unless_member)) out.push_back({c.node(), std::string(token)});
+    if (has_identifier(text, token)) out.push_back({c.node(), std::string(token)});
 }
 
 // The value of a string expression made of literals only: a literal, an
@@ -473,7 +462,7 @@ void uses_threads(const Context& c, std::vector<Finding>& out) {
   match_names(c, kThreadNames, found);
   for (Finding& f : found)
     if (!name_in(f.target, kThreadAllowed)) out.push_back(std::move(f));
-  std::string text = string_tokens(c);
+  const std::string& text = c.native_text();
   if (text.empty()) return;
   match_strings(c, kThreadStrings, out);
   if (has_identifier(text, "std::thread", "hardware_concurrency")) out.push_back({c.node(), "std::thread"});
@@ -489,7 +478,7 @@ void uses_threads(const Context& c, std::vector<Finding>& out) {
 void side_stream(const Context& c, std::vector<Finding>& out) {
   match_names(c, kStreamNames, out);
   match_strings(c, kStreamStrings, out);
-  std::string text = string_tokens(c);
+  const std::string& text = c.native_text();
   for (std::string_view flag : kStreamFlags)
     if (text.find(flag) != std::string::npos) out.push_back({c.node(), std::string(flag)});
 }
