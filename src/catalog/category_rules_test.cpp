@@ -1,6 +1,6 @@
 // Tests of the category rule table: it reproduces every seed category, the
-// level-3 source rule, the categories of its own for problems the spec
-// leaves open, and refuses malformed tables naming the rule.
+// level-3 source rule, the categories of its own for problems the seed's
+// rule leaves open (docs/categories.md), and refuses malformed tables naming the rule.
 #include <gtest/gtest.h>
 
 #include <fstream>

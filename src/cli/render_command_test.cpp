@@ -1,5 +1,5 @@
 // Runs `kmem render`: the acceptance contract of the command. --all equals
-// the spec's memory-dump.json and covers the store's targets (else all
+// tests/conformance/seed-dump.json and covers the store's targets (else all
 // problems), one render is byte-exact without a trailing newline (from a JSON
 // store or a database), and unknown names exit 2 with one line listing the
 // valid choices; bad input (an unrelated SQLite file, a folder, a number out

@@ -1,5 +1,5 @@
 // Tests of selection, policies and rendering on a small store whose expected
-// texts are worked out by hand from memory.md (the seed is covered by the
+// texts are worked out by hand from docs/memory.md (the seed is covered by the
 // conformance suite).
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The policy step (memory.md, "Policies"): section choice, prohibition and
+// The policy step (docs/memory.md, "Policies"): section choice, prohibition and
 // correctness filters, and the source / source+target gates.
 #include "memory/policy.h"
 

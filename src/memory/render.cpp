@@ -1,4 +1,4 @@
-// Rendering (memory.md, "Rendering"): h1, then the non-empty sections
+// Rendering (docs/memory.md, "Rendering"): h1, then the non-empty sections
 // how-to-read, lessons, pitfalls, recipes, kernel, kernel, joined by the
 // pack's section_join, with every number printed as %.2f.
 #include <fmt/format.h>

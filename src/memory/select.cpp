@@ -1,5 +1,5 @@
 // Selection: the items related to a target problem, identical for every
-// policy (memory.md, "Selection").
+// policy (docs/memory.md, "Selection").
 #include <algorithm>
 
 #include "kmem/memory.h"

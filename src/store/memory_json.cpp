@@ -114,7 +114,7 @@ Status parse_problems(const Fields& top, Memory& memory) {
   return Status::success();
 }
 
-// The labels memory.md defines; policies filter on the first two.
+// The labels docs/memory.md defines; policies filter on the first two.
 constexpr std::array<std::string_view, 3> kLabels = {"prohibition", "correctness", "environment"};
 
 Result<std::vector<std::string>> parse_labels(const Json& entry, const Fields& f) {

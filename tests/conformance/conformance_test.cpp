@@ -87,7 +87,7 @@ TEST_P(Conformance, EveryTextRendersByteExact) {
   std::cout << "[ conformance ] " << c.name << ": " << matched << "/" << total << " texts byte-exact\n";
 }
 
-// seed: the spec's instance (shared/seed). second: a small store and pack
+// seed: the bundled seed (data/seed, rendered as seed-dump.json). second: a small store and pack
 // unlike the seed (three readers, one without baselines; speedup and Jaccard
 // ties; a recipe and kernel from the target itself; gates at equality;
 // missing baselines -> n/a; a user policy with source+target; custom texts);
