@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything kmem needs on a Debian machine (packages, the npm
-# tree-sitter grammar) and builds it into build/. Safe to run again.
+# tree-sitter grammar), builds it into build/ and installs it under $PREFIX
+# (default /usr/local: $PREFIX/bin/kmem, its data and worker in
+# $PREFIX/share/kmem). Safe to run again.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -31,3 +33,9 @@ fi
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build
+
+prefix=${PREFIX:-/usr/local}
+install_cmd=""
+if ! { mkdir -p "$prefix" && [ -w "$prefix" ]; } 2>/dev/null; then install_cmd=sudo; fi
+$install_cmd cmake --install build --prefix "$prefix" >/dev/null
+echo "kmem installed: $prefix/bin/kmem ($("$prefix/bin/kmem" --version))"

@@ -107,6 +107,10 @@ void evaluate_batch(const std::vector<EvalJob>& jobs, const EvalOptions& options
 // The error is one line naming what failed.
 Status sandbox_available(const EvalOptions& options);
 
+// Whether options.python sees a usable CUDA device (torch.cuda.is_available());
+// the error is one line saying what is missing.
+Status cuda_available(const EvalOptions& options);
+
 // Jobs file: one JSON object per line, {"id", "problem", "candidate"}, paths
 // relative to the file's folder.
 Result<std::vector<EvalJob>> read_jobs(const std::string& path);
@@ -114,8 +118,17 @@ Result<std::vector<EvalJob>> read_jobs(const std::string& path);
 // One outcome as a single-line JSON object (the results file's format).
 std::string outcome_json(const EvalOutcome& outcome);
 
-// A results file being appended to: the ids it already holds (to resume) and
-// an append that reaches the disk before it returns.
+// What a results file says of one job: its latest record (a job run again,
+// `kmem eval --redo`, has a later line that counts instead of the earlier).
+struct FinishedJob {
+  std::string verdict;
+  std::vector<std::string> flags;
+  double speedup = 0.0;
+};
+
+// A results file being appended to: the ids it already holds (to resume),
+// the latest record of each, and an append that reaches the disk before it
+// returns.
 class ResultsFile {
  public:
   static Result<ResultsFile> open(const std::string& path);
@@ -124,13 +137,16 @@ class ResultsFile {
   ~ResultsFile();
 
   const std::set<std::string>& finished_ids() const { return finished_; }
+  // id -> its latest record, for every job in the file.
+  const std::map<std::string, FinishedJob>& latest() const { return latest_; }
   Status append(const EvalOutcome& outcome);
 
  private:
-  ResultsFile(std::string path, int fd, std::set<std::string> finished);
+  ResultsFile(std::string path, int fd, std::map<std::string, FinishedJob> latest);
   std::string path_;
   int fd_ = -1;
   std::set<std::string> finished_;
+  std::map<std::string, FinishedJob> latest_;
 };
 
 // The crash-loop guard (docs/evaluator.md): the jobs of a batch in flight,

@@ -1,5 +1,5 @@
 """Handing one candidate its own copy of the input sets, as a torch.save
-file (on the CPU, or with `kmem eval --inputs-by-file`); or, on CUDA,
+file (on the CPU, or with `KMEM_TUNE_INPUTS_BY_FILE=1`); or, on CUDA,
 as IPC handles to copies in a memory pool of their own (no trip through the
 host, no file; only those copies are reachable through the handles, never
 the reference's expected outputs). With IPC the pool also holds blank

@@ -1,12 +1,16 @@
-// What a batch of `kmem eval --jobs` came to: how many jobs were evaluated
-// (those the checker rejected before any code ran included) and skipped
-// (already in the results file), the count of each verdict and of
-// each flag with the ids it marks (the jobs to look at, or run again: an
-// `unsteady_timing` speedup is not repeatable), the wall time.
+// What a batch of `kmem eval --jobs` came to. This run: how many jobs were
+// evaluated (those the checker rejected before any code ran included) and
+// skipped (already in the results file), the wall time. The whole results
+// file (each job's latest record, this run's and earlier runs'): the count of
+// each verdict, the correct jobs, those faster than the reference (fast_1),
+// the geometric mean speedup of the correct ones, and each flag with the ids
+// it marks (the jobs to look at, or run again with --redo: an
+// `unsteady_timing` speedup is not repeatable).
 #pragma once
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,11 +20,10 @@ namespace kmem::cli {
 
 class BatchSummary {
  public:
-  explicit BatchSummary(size_t skipped) : skipped_(skipped) {}
+  BatchSummary(const std::map<std::string, FinishedJob>& results, size_t evaluated, size_t skipped);
 
-  void add(const EvalOutcome& outcome);
-  size_t evaluated() const { return ran_; }
-  // Outcomes with `verdict` so far.
+  size_t evaluated() const { return evaluated_; }
+  // Jobs of the results file with `verdict`.
   size_t count(const std::string& verdict) const;
 
   // Lines for a person; `ids_shown` ids at most per flag.
@@ -28,9 +31,10 @@ class BatchSummary {
   nlohmann::json json(double wall_s, const std::string& results_path) const;
 
  private:
-  size_t skipped_, ran_ = 0;
+  size_t evaluated_, skipped_, jobs_ = 0, correct_ = 0, fast_1_ = 0;
+  std::optional<double> geomean_speedup_;  // of the correct jobs; none without one
   std::map<std::string, size_t> verdicts_;
-  std::map<std::string, std::vector<std::string>> flagged_;  // flag -> ids, in the order they finished
+  std::map<std::string, std::vector<std::string>> flagged_;  // flag -> ids, sorted
 };
 
 }  // namespace kmem::cli

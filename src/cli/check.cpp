@@ -1,12 +1,13 @@
-// `kmem check FILE` / `kmem check --dir DIR`: runs the static checker on a
-// reply (any file) or a bare candidate (*.py) and prints the verdicts as
-// `FILE:LINE:COL: code: message` lines or, with --json, as JSON.
+// `kmem check FILE...` / `kmem check --dir DIR`: runs the static checker on
+// replies (any file) and bare candidates (*.py) and prints the verdicts as
+// `FILE:LINE:COL: code: message` lines or, with --json, as one JSON list of
+// {"file", "verdicts": [{code, message, line, column}]}, one object per file
+// (also for one file). Lines count in the file as given (a reply's, not its
+// code block's). Exit 1 when any file is rejected.
+#include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "commands.h"
 #include "files.h"
@@ -18,7 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct CheckOptions {
-  std::string file;
+  std::vector<std::string> files;
   std::string dir;
   bool json = false;
 };
@@ -27,17 +28,11 @@ std::vector<Verdict> check_text(Checker& checker, const fs::path& path, std::str
   return path.extension() == ".py" ? checker.check_source(text) : checker.check_reply(text);
 }
 
-nlohmann::json to_json(const std::vector<Verdict>& verdicts) {
+nlohmann::json to_json(const std::string& name, const std::vector<Verdict>& verdicts) {
   nlohmann::json list = nlohmann::json::array();
   for (const Verdict& v : verdicts)
     list.push_back({{"code", v.code}, {"message", v.message}, {"line", v.line}, {"column", v.column}});
-  return list;
-}
-
-// JSON text; bytes that are not UTF-8 (a reply in another encoding, quoted
-// in a message) become U+FFFD instead of aborting the dump.
-std::string dump(const nlohmann::json& value) {
-  return value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  return {{"file", name}, {"verdicts", list}};
 }
 
 void print_text(const std::string& name, const std::vector<Verdict>& verdicts) {
@@ -48,40 +43,46 @@ void print_text(const std::string& name, const std::vector<Verdict>& verdicts) {
   }
 }
 
+// The files to check, each with the name its verdicts are shown under: the
+// paths as given, or the regular files of --dir (by name, sorted).
+Result<std::vector<std::pair<fs::path, std::string>>> files_to_check(const CheckOptions& options) {
+  std::vector<std::pair<fs::path, std::string>> files;
+  for (const auto& file : options.files) files.emplace_back(file, file);
+  if (options.dir.empty()) return files;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(options.dir, error))
+    if (entry.is_regular_file()) files.emplace_back(entry.path(), entry.path().filename().string());
+  if (error) return Error(options.dir + ": " + error.message());
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  return files;
+}
+
 int run_check(const CheckOptions& options) {
-  // name -> verdicts, in file-name order
-  std::map<std::string, std::vector<Verdict>> results;
-  std::vector<fs::path> files;
-  if (!options.dir.empty()) {
-    std::error_code error;
-    for (const auto& entry : fs::directory_iterator(options.dir, error))
-      if (entry.is_regular_file()) files.push_back(entry.path());
-    if (error) {
-      std::cerr << "kmem check: " << options.dir << ": " << error.message() << '\n';
-      return kExitUsage;
-    }
-  } else {
-    files.push_back(options.file);
-  }
-  Checker checker;
-  for (const fs::path& path : files) {
+  auto files = files_to_check(options);
+  if (!files) return report_error("check", files.error());
+  // Every file is read before any verdict is printed: an unreadable one is
+  // a usage error, with no partial output.
+  std::vector<std::string> texts;
+  for (const auto& [path, name] : *files) {
     auto text = read_file(path.string());
     if (!text) return report_error("check", text.error());
-    std::string name = options.dir.empty() ? path.string() : path.filename().string();
-    results[name] = check_text(checker, path, *text);
+    texts.push_back(std::move(*text));
   }
+  Checker checker;
   bool rejected = false;
-  nlohmann::json by_file = nlohmann::json::object();
-  for (const auto& [name, verdicts] : results) {
+  nlohmann::json list = nlohmann::json::array();
+  for (size_t i = 0; i < files->size(); ++i) {
+    const auto& [path, name] = (*files)[i];
+    std::vector<Verdict> verdicts = check_text(checker, path, texts[i]);
     rejected = rejected || !verdicts.empty();
-    if (!options.json)
-      print_text(name, verdicts);
-    else if (options.dir.empty())
-      std::cout << dump(to_json(verdicts)) << '\n';
+    if (options.json)
+      list.push_back(to_json(name, verdicts));
     else
-      by_file[name] = to_json(verdicts);
+      print_text(name, verdicts);
   }
-  if (options.json && !options.dir.empty()) std::cout << dump(by_file) << '\n';
+  // Bytes that are not UTF-8 (a reply in another encoding, quoted in a
+  // message) become U+FFFD instead of aborting the dump.
+  if (options.json) std::cout << list.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   return rejected ? kExitRejected : kExitOk;
 }
 
@@ -90,17 +91,15 @@ int run_check(const CheckOptions& options) {
 void add_check_command(CLI::App& app, CommandSet& commands) {
   auto options = std::make_shared<CheckOptions>();
   CLI::App* check = app.add_subcommand(
-      "check", "Run the static checker on a reply or a candidate .py (exit 1 when rejected)");
-  auto* file = check->add_option("file", options->file, "A reply, or a bare candidate ending in .py");
+      "check", "Run the static checker on replies or candidate .py files (exit 1 when any is rejected)");
+  auto* files = check->add_option("files", options->files, "Replies, or bare candidates ending in .py");
   auto* dir = check->add_option("--dir", options->dir, "Check every file of this folder");
-  file->excludes(dir);
-  dir->excludes(file);
+  files->excludes(dir);
+  dir->excludes(files);
   check->add_flag("--json", options->json,
-                  "JSON: a list of {code, message, line, column}; with --dir an object keyed by "
-                  "file name");
+                  "JSON: a list with one {file, verdicts: [{code, message, line, column}]} per file");
   check->callback([options, &commands] {
-    if (options->file.empty() && options->dir.empty())
-      throw CLI::RequiredError("FILE or --dir");
+    if (options->files.empty() && options->dir.empty()) throw CLI::RequiredError("FILE... or --dir");
     commands.set_exit_code(run_check(*options));
   });
 }

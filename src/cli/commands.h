@@ -43,7 +43,8 @@ void add_episode_command(CLI::App& app, CommandSet& commands);
 void add_experiment_command(CLI::App& app, CommandSet& commands);
 
 // Where the bundled data (seed memory, prompt pack, rule tables) and the Python
-// worker live: $KMEM_DATA_DIR / $KMEM_PYTHON_DIR, else the paths compiled in.
+// worker live: $KMEM_DATA_DIR / $KMEM_PYTHON_DIR, else found from the binary's
+// own location (src/cli/paths.cpp).
 std::string data_dir();
 std::string python_dir();
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "commands.h"
+#include "tuning.h"
 #include "files.h"
 #include "kmem/catalog.h"
 #include "kmem/episode.h"
@@ -73,6 +74,7 @@ int run_episode_command(EpisodeArgs& args) {
   if (eval.cache_dir.empty()) eval.cache_dir = default_cache_dir();
   eval.cache_dir = fs::absolute(eval.cache_dir).string();
   eval.python_dir = python_dir();
+  if (Status tuned = apply_tuning(std::getenv, eval); !tuned) return report_error("episode", tuned.error());
   eval.device = resolved_device(args.device);
 
   args.spec.problem = problem->problem;

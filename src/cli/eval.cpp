@@ -1,21 +1,17 @@
 // `kmem eval`: evaluates one candidate (--problem, --candidate) or a batch
-// of jobs (--jobs, --out, resumable) with the protected evaluator, and
-// prints verdicts, correctness and timing as text or JSON.
+// of jobs (--jobs, --out, resumable; src/cli/eval_batch.cpp) with the
+// protected evaluator, and prints verdicts, correctness and timing as text
+// or JSON. Only the user's options are here; the scheduler's internals are
+// KMEM_TUNE_* variables (src/cli/tuning.h).
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
-#include <variant>
 
-#include "batch_summary.h"
 #include "commands.h"
-#include "files.h"
-#include "kmem/check.h"
-#include "kmem/eval.h"
+#include "eval_command.h"
+#include "interrupt.h"
+#include "tuning.h"
 
 namespace kmem::cli {
 
@@ -23,53 +19,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct EvalArgs {
-  std::string problem, candidate, jobs, out, device = "auto";
-  bool json = false, inputs_by_file = false, no_sandbox = false;
-  EvalOptions options;
-};
-
-// The job to run for `job` (its candidate a Python file), or the outcome of a
-// candidate rejected before any code runs.
-std::variant<EvalJob, EvalOutcome> prepare_candidate(EvalJob job, const EvalOptions& options) {
-  auto text = read_file(job.candidate);
-  if (!text) return rejected_outcome(job, "evaluator_error", text.error().message());
-  std::string source = *text;
-  bool is_reply = fs::path(job.candidate).extension() != ".py";
-  if (is_reply) {
-    Reply reply = parse_reply(source);
-    if (!reply.verdicts.empty()) {
-      EvalOutcome outcome = rejected_outcome(job, reply.verdicts.front().code, "");
-      outcome.message = reply.verdicts.front().message;
-      return outcome;
-    }
-    source = reply.source;
-  }
-
-  // The static rules run before any code does; the first offence is the
-  // verdict, and every offence is listed in the detail.
-  std::vector<Verdict> offences = check_source(source);
-  if (!offences.empty()) {
-    std::string detail;
-    for (const Verdict& v : offences) detail += fmt::format("{}:{}: {}: {}\n", v.line, v.column, v.code, v.message);
-    EvalOutcome outcome = rejected_outcome(job, offences.front().code, detail);
-    outcome.message = offences.front().message;
-    return outcome;
-  }
-
-  if (!is_reply) return job;
-  fs::path folder = fs::path(options.cache_dir) / "sources";
-  std::error_code ec;
-  fs::create_directories(folder, ec);
-  fs::path path = folder / fmt::format("{:016x}.py", std::hash<std::string>{}(source));
-  std::ofstream(path, std::ios::binary) << source;
-  job.candidate = path.string();
-  return job;
-}
-
-std::string resolved_device(const std::string& device) {
-  if (device != "auto") return device;
-  return fs::exists("/dev/nvidiactl") ? "cuda" : "cpu";
+// "cpu" or "cuda": `device` as asked, "auto" being CUDA where the worker's
+// interpreter sees a usable device. An error when "cuda" is asked for and
+// there is none.
+Result<std::string> resolved_device(const std::string& device, const EvalOptions& options) {
+  if (device == "cpu") return device;
+  if (device == "auto" && !fs::exists("/dev/nvidiactl")) return std::string("cpu");
+  Status usable = cuda_available(options);
+  if (usable) return std::string("cuda");
+  if (device == "auto") return std::string("cpu");
+  return usable.error();
 }
 
 void print_outcome(const EvalOutcome& o) {
@@ -94,13 +53,18 @@ int exit_code_of(const EvalOutcome& outcome) {
 int run_single(const EvalArgs& args) {
   EvalJob job{fs::path(args.candidate).stem().string(), args.problem, args.candidate};
   if (!fs::is_regular_file(args.problem)) {
-    std::cerr << args.problem << ": no such problem file\n";
+    std::cerr << "kmem eval: " << args.problem << ": no such problem file\n";
     return kExitUsage;
   }
+  InterruptGuard guard([](int) {});
   auto prepared = prepare_candidate(job, args.options);
   EvalOutcome outcome = std::holds_alternative<EvalOutcome>(prepared)
                             ? std::get<EvalOutcome>(prepared)
                             : evaluate(std::get<EvalJob>(prepared), args.options);
+  if (outcome.verdict == "missing_candidate") {
+    std::cerr << "kmem eval: " << outcome.detail << "\n";
+    return kExitUsage;
+  }
   outcome.job.candidate = args.candidate;
   if (args.json)
     std::cout << outcome_json(outcome) << "\n";
@@ -109,95 +73,20 @@ int run_single(const EvalArgs& args) {
   return exit_code_of(outcome);
 }
 
-// A one-line progress bar on stderr, redrawn as results arrive.
-class Progress {
- public:
-  Progress(size_t total, bool enabled) : total_(total), enabled_(enabled) {}
-  // `last` has just been added to `so_far`.
-  void update(const EvalOutcome& last, const BatchSummary& so_far) const {
-    if (!enabled_) return;
-    const size_t width = 30, done = so_far.evaluated();
-    size_t filled = total_ ? done * width / total_ : width;
-    fmt::print(stderr, "\r[{}{}] {}/{} passed {}  last: {} {}\x1b[K", std::string(filled, '#'),
-               std::string(width - filled, '.'), done, total_, so_far.count("pass"), last.job.id, last.verdict);
-    if (done == total_) fmt::print(stderr, "\n");
-  }
-
- private:
-  size_t total_;
-  bool enabled_;
-};
-
-int run_batch(const EvalArgs& args) {
-  auto jobs = read_jobs(args.jobs);
-  if (!jobs) {
-    std::cerr << jobs.error().message() << "\n";
-    return kExitUsage;
-  }
-  auto results = ResultsFile::open(args.out);
-  if (!results) {
-    std::cerr << results.error().message() << "\n";
-    return kExitUsage;
-  }
-  auto journal = InflightJournal::open(args.out, results->finished_ids());
-  if (!journal) {
-    std::cerr << journal.error().message() << "\n";
-    return kExitUsage;
-  }
-  const auto started = std::chrono::steady_clock::now();
-  // Jobs in flight when an earlier run died run one at a time after the
-  // others; one that was running alone then is not run again.
-  std::vector<EvalJob> pending, suspects;
-  std::vector<EvalOutcome> rejected;
-  size_t skipped = 0;
-  for (const auto& job : *jobs) {
-    if (results->finished_ids().count(job.id)) {
-      ++skipped;
-      continue;
-    }
-    auto left = journal->left_over().find(job.id);
-    if (left != journal->left_over().end() && left->second) {
-      rejected.push_back(rejected_outcome(job, "killed_evaluator",
-                                          "the evaluator died while this job ran alone (" + journal->path() + ")"));
-      continue;
-    }
-    auto prepared = prepare_candidate(job, args.options);
-    if (!std::holds_alternative<EvalJob>(prepared))
-      rejected.push_back(std::get<EvalOutcome>(prepared));
-    else if (left != journal->left_over().end())
-      suspects.push_back(std::get<EvalJob>(prepared));
-    else
-      pending.push_back(std::get<EvalJob>(prepared));
-  }
-  Progress progress(pending.size() + suspects.size() + rejected.size(), isatty(STDERR_FILENO) != 0);
-  BatchSummary summary(skipped);
-  Status written;
-  auto record = [&](const EvalOutcome& outcome) {
-    EvalOutcome shown = outcome;
-    for (const auto& job : *jobs)
-      if (job.id == outcome.job.id) shown.job.candidate = job.candidate;
-    if (auto status = results->append(shown); !status && written) written = status;
-    summary.add(shown);
-    progress.update(shown, summary);
-  };
-  auto journaled = [&](bool alone) {
-    return [&, alone](const EvalJob& job) {
-      if (auto status = journal->started(job.id, alone); !status && written) written = status;
-    };
-  };
-  for (const auto& outcome : rejected) record(outcome);
-  evaluate_batch(pending, args.options, record, journaled(args.options.parallel == 1));
-  for (const auto& suspect : suspects) evaluate_batch({suspect}, args.options, record, journaled(true));
-  journal->finish();
-  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  if (args.json)
-    std::cout << summary.json(wall_s, args.out).dump() << "\n";
-  else
-    std::cout << summary.text(wall_s, args.out);
-  if (!written) {
-    std::cerr << written.error().message() << "\n";
-    return kExitUsage;
-  }
+// Sets the options the command line does not: defaults, tuning, the device.
+int complete_options(EvalArgs& args) {
+  EvalOptions& options = args.options;
+  if (options.python.empty()) options.python = default_python();
+  if (options.cache_dir.empty()) options.cache_dir = default_cache_dir();
+  options.cache_dir = fs::absolute(options.cache_dir).string();
+  options.python_dir = python_dir();
+  options.sandbox = !args.no_sandbox;
+  if (auto tuned = apply_tuning(std::getenv, options); !tuned) return report_error("eval", tuned.error());
+  auto device = resolved_device(args.device, options);
+  if (!device) return report_error("eval", device.error());
+  options.device = *device;
+  if (options.sandbox)
+    if (auto sandbox = sandbox_available(options); !sandbox) return report_error("eval", sandbox.error());
   return kExitOk;
 }
 
@@ -207,6 +96,10 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
   auto args = std::make_shared<EvalArgs>();
   EvalOptions& o = args->options;
   auto* cmd = app.add_subcommand("eval", "Evaluate candidates with the protected evaluator");
+  cmd->footer(
+      "Exit codes: one candidate 0 pass, 1 rejected, 2 usage/I-O error or evaluator_error; a batch 0 when every "
+      "job has its outcome in --out (whatever the verdicts), 2 usage or I/O error, 128+N killed by signal N "
+      "(Ctrl-C: 130; the same command resumes). Tuning of the scheduler: KMEM_TUNE_* (docs/evaluator.md).");
   auto* problem = cmd->add_option("--problem", args->problem, "KernelBench problem file (one candidate)");
   auto* candidate =
       cmd->add_option("--candidate", args->candidate, "candidate: a .py file, or a reply holding a ```python block");
@@ -216,10 +109,19 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
   candidate->needs(problem)->excludes(jobs);
   jobs->needs(out);
   out->needs(jobs);
+  auto* redo = cmd->add_option("--redo", args->redo,
+                               "batch: run again the jobs of --out with this id, verdict or flag "
+                               "(repeatable, or comma-separated: --redo unsteady_timing,evaluator_error)")
+                   ->delimiter(',');
+  redo->needs(jobs);
   cmd->add_option("--device", args->device, "cpu, cuda or auto")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
       ->capture_default_str();
   cmd->add_flag("--json", args->json, "print the outcome (batch: the summary) as one JSON object");
+  cmd->add_flag("--progress", args->progress, "batch: show progress on stderr even when it is no terminal");
+  cmd->add_option("--parallel", o.parallel, "candidates in flight at once (batch)")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
   cmd->add_option("--tolerance", o.tolerance, "atol = rtol of the correctness check")->capture_default_str();
   cmd->add_option("--trials", o.trials, "correctness trials")->check(CLI::Range(1, 1000))->capture_default_str();
   cmd->add_option("--iters", o.iters, "timed calls")->check(CLI::Range(1, 100000))->capture_default_str();
@@ -233,49 +135,18 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
   cmd->add_option("--run-timeout", o.run_timeout_s, "seconds to check and time")->capture_default_str();
   cmd->add_option("--memory-limit-mb", o.memory_limit_mb, "address-space limit of CPU runs (0: none)")
       ->capture_default_str();
-  cmd->add_option("--parallel", o.parallel, "candidates in flight at once (batch)")
-      ->check(CLI::Range(1, 256))
-      ->capture_default_str();
-  cmd->add_option("--device-setups", o.device_setups,
-                  "CUDA: workers creating their CUDA context at once (0: one per four CPUs)")
-      ->check(CLI::Range(0, 256))
-      ->capture_default_str();
-  cmd->add_option("--device-connections", o.device_connections,
-                  "CUDA: hardware work queues per worker (CUDA_DEVICE_MAX_CONNECTIONS; 0: the driver's default)")
-      ->check(CLI::Range(0, 32))
-      ->capture_default_str();
-  cmd->add_option("--reference-workers", o.reference_workers,
-                  "processes hosting the references, several problems each (0: one per three problems in flight)")
-      ->check(CLI::Range(0, 256))
-      ->capture_default_str();
-  cmd->add_flag("--inputs-by-file", args->inputs_by_file,
-                "CUDA: hand inputs to candidates as files instead of IPC handles");
   cmd->add_flag("--no-sandbox", args->no_sandbox,
                 "run candidate workers outside the sandbox (every outcome is flagged unsandboxed)");
   cmd->add_flag("--retime-reference", o.retime_reference,
                 "measure each reference again instead of using its cached time");
   cmd->add_option("--python", o.python, "Python interpreter with torch (default: $KMEM_PYTHON, /usr/bin/python3)");
-  cmd->add_option("--cache-dir", o.cache_dir, "build caches, reference times and scratch (default: $KMEM_CACHE_DIR, ~/.cache/kmem)");
-  cmd->callback([args, cmd, &commands] {
+  cmd->add_option("--cache-dir", o.cache_dir,
+                  "build caches, reference times and scratch (default: $KMEM_CACHE_DIR, ~/.cache/kmem)");
+  cmd->callback([args, &commands] {
     if (args->problem.empty() && args->jobs.empty())
       throw CLI::RequiredError("eval needs --problem and --candidate, or --jobs and --out");
-    EvalOptions& options = args->options;
-    if (options.python.empty()) options.python = default_python();
-    if (options.cache_dir.empty()) options.cache_dir = default_cache_dir();
-    options.python_dir = python_dir();
-    options.device = resolved_device(args->device);
-    options.inputs_by_ipc = !args->inputs_by_file;
-    options.cache_dir = fs::absolute(options.cache_dir).string();
-    options.sandbox = !args->no_sandbox;
-    if (options.sandbox) {
-      if (auto sandbox = sandbox_available(options); !sandbox) {
-        std::cerr << "kmem eval: " << sandbox.error().message() << "\n";
-        commands.set_exit_code(kExitUsage);
-        return;
-      }
-    }
+    if (int code = complete_options(*args); code != kExitOk) return commands.set_exit_code(code);
     commands.set_exit_code(args->jobs.empty() ? run_single(*args) : run_batch(*args));
-    (void)cmd;
   });
 }
 

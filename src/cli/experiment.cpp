@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "tuning.h"
 #include "files.h"
 #include "kmem/catalog.h"
 #include "kmem/experiment.h"
@@ -103,6 +104,7 @@ int run(RunArgs& args) {
   if (options.cache_dir.empty()) options.cache_dir = default_cache_dir();
   options.cache_dir = fs::absolute(options.cache_dir).string();
   options.python_dir = python_dir();
+  if (Status tuned = apply_tuning(std::getenv, options); !tuned) return report_error(cmd, tuned.error());
   auto evaluator = make_batching_evaluator(options, spec->eval_parallel);
 
   MemoryIndex index(*memory);

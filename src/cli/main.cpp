@@ -2,11 +2,15 @@
 // subcommands in this folder and maps their outcome to the exit code
 // (0 success, 1 a negative verdict, 2 usage or I/O error).
 #include <CLI/CLI.hpp>
+#include <string>
 
 #include "commands.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"kmem: a verified-experience memory for GPU-kernel agents"};
+  // KMEM_VERSION and KMEM_GIT_COMMIT (empty outside a git checkout) come from CMake.
+  app.set_version_flag("--version", std::string("kmem ") + KMEM_VERSION +
+                                        (*KMEM_GIT_COMMIT ? std::string(" (") + KMEM_GIT_COMMIT + ")" : ""));
   app.require_subcommand(1);
   kmem::cli::CommandSet commands;
   kmem::cli::add_import_command(app, commands);

@@ -1,16 +1,45 @@
-// Locates the bundled data and the Python worker.
+// Locates the bundled data and the Python worker from the running binary, so
+// that no path is compiled in: $KMEM_DATA_DIR / $KMEM_PYTHON_DIR when set;
+// else <bin>/../share/kmem/{data,python} (an installed kmem, `cmake
+// --install`); else the source tree named in <bin>/kmem-source-dir (a kmem
+// run from its build folder; the file is written by CMake and never
+// installed).
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include "commands.h"
 
 namespace kmem::cli {
 
-static std::string env_or(const char* name, const char* fallback) {
-  const char* value = std::getenv(name);
-  return value != nullptr && *value != '\0' ? value : fallback;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The folder holding data/ and python/ for this binary; "" when none is found.
+fs::path install_root() {
+  std::error_code ec;
+  fs::path bin = fs::read_symlink("/proc/self/exe", ec).parent_path();
+  if (ec) return {};
+  fs::path installed = bin.parent_path() / "share" / "kmem";
+  if (fs::is_directory(installed / "data", ec)) return installed;
+  std::ifstream marker(bin / "kmem-source-dir");
+  std::string source;
+  if (marker && std::getline(marker, source) && fs::is_directory(fs::path(source) / "data", ec)) return source;
+  return {};
 }
 
-std::string data_dir() { return env_or("KMEM_DATA_DIR", KMEM_DEFAULT_DATA_DIR); }
-std::string python_dir() { return env_or("KMEM_PYTHON_DIR", KMEM_DEFAULT_PYTHON_DIR); }
+std::string located(const char* variable, const char* folder) {
+  const char* value = std::getenv(variable);
+  if (value != nullptr && *value != '\0') return value;
+  fs::path root = install_root();
+  // Without a root the relative name is kept, so errors still name the file looked for.
+  return (root.empty() ? fs::path(folder) : root / folder).string();
+}
+
+}  // namespace
+
+std::string data_dir() { return located("KMEM_DATA_DIR", "data"); }
+std::string python_dir() { return located("KMEM_PYTHON_DIR", "python"); }
 
 }  // namespace kmem::cli

@@ -101,7 +101,7 @@ class Batch {
   }
 
  private:
-  // Reference workers for `in_flight` problems at once: --reference-workers,
+  // Reference workers for `in_flight` problems at once: KMEM_TUNE_REFERENCE_WORKERS,
   // else one per three (and no more than the batch has problems).
   int reference_workers(int in_flight) const {
     int wanted = options_.reference_workers > 0 ? options_.reference_workers : (in_flight + 2) / 3;

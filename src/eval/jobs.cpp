@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "kmem/eval.h"
 
@@ -23,6 +24,8 @@ static Result<std::string> required_string(const Json& entry, const char* key, c
 }
 
 Result<std::vector<EvalJob>> read_jobs(const std::string& path) {
+  std::error_code ec;
+  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec)) return Error(path + ": the jobs file is not a regular file");
   std::ifstream in(path);
   if (!in) return Error(path + ": cannot read the jobs file");
   fs::path folder = fs::path(path).parent_path();
@@ -75,12 +78,32 @@ std::string outcome_json(const EvalOutcome& outcome) {
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-ResultsFile::ResultsFile(std::string path, int fd, std::set<std::string> finished)
-    : path_(std::move(path)), fd_(fd), finished_(std::move(finished)) {}
+ResultsFile::ResultsFile(std::string path, int fd, std::map<std::string, FinishedJob> latest)
+    : path_(std::move(path)), fd_(fd), latest_(std::move(latest)) {
+  for (const auto& entry : latest_) finished_.insert(entry.first);
+}
 
 ResultsFile::ResultsFile(ResultsFile&& other) noexcept
-    : path_(std::move(other.path_)), fd_(other.fd_), finished_(std::move(other.finished_)) {
+    : path_(std::move(other.path_)),
+      fd_(other.fd_),
+      finished_(std::move(other.finished_)),
+      latest_(std::move(other.latest_)) {
   other.fd_ = -1;
+}
+
+// The record of `entry` (a line of the results file), or nullopt when it is
+// not a result record.
+static std::optional<FinishedJob> finished_job(const Json& entry) {
+  if (!entry.is_object() || !entry.contains("id") || !entry["id"].is_string()) return std::nullopt;
+  FinishedJob job;
+  if (auto verdict = entry.find("verdict"); verdict != entry.end() && verdict->is_string())
+    job.verdict = verdict->get<std::string>();
+  if (auto speedup = entry.find("speedup"); speedup != entry.end() && speedup->is_number())
+    job.speedup = speedup->get<double>();
+  if (auto flags = entry.find("flags"); flags != entry.end() && flags->is_array())
+    for (const Json& flag : *flags)
+      if (flag.is_string()) job.flags.push_back(flag.get<std::string>());
+  return job;
 }
 
 ResultsFile::~ResultsFile() {
@@ -88,6 +111,9 @@ ResultsFile::~ResultsFile() {
 }
 
 Result<ResultsFile> ResultsFile::open(const std::string& path) {
+  std::error_code ec;
+  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))
+    return Error(path + ": the results file is not a regular file");
   std::string text;
   if (std::ifstream in{path, std::ios::binary}) text.assign(std::istreambuf_iterator<char>(in), {});
   // A last line without its newline was cut short by a crash: dropped, so
@@ -98,19 +124,19 @@ Result<ResultsFile> ResultsFile::open(const std::string& path) {
     fs::resize_file(path, complete, ec);
     if (ec) return Error(path + ": cannot drop the partial last line: " + ec.message());
   }
-  std::set<std::string> finished;
+  std::map<std::string, FinishedJob> latest;
   size_t start = 0;
   for (int number = 1; start < complete; ++number) {
     size_t end = text.find('\n', start);
     Json entry = Json::parse(text.substr(start, end - start), nullptr, /*allow_exceptions=*/false);
-    if (!entry.is_object() || !entry.contains("id") || !entry["id"].is_string())
-      return Error(path + ":" + std::to_string(number) + ": not a result record (an object with an \"id\")");
-    finished.insert(entry["id"].get<std::string>());
+    auto job = finished_job(entry);
+    if (!job) return Error(path + ":" + std::to_string(number) + ": not a result record (an object with an \"id\")");
+    latest[entry["id"].get<std::string>()] = std::move(*job);
     start = end + 1;
   }
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) return Error(path + ": cannot open the results file: " + strerror(errno));
-  return ResultsFile(path, fd, std::move(finished));
+  return ResultsFile(path, fd, std::move(latest));
 }
 
 Status ResultsFile::append(const EvalOutcome& outcome) {
@@ -124,6 +150,7 @@ Status ResultsFile::append(const EvalOutcome& outcome) {
   }
   if (fsync(fd_) != 0) return Error(path_ + ": cannot flush: " + strerror(errno));
   finished_.insert(outcome.job.id);
+  latest_[outcome.job.id] = {outcome.verdict, outcome.flags, outcome.speedup};
   return Status::success();
 }
 

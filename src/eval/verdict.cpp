@@ -60,6 +60,7 @@ const CodeMessage kMessages[] = {
      "mprotect, ptrace); the symbol is attached"},
     {"degenerate_problem", "the reference output does not depend on the inputs; a speedup there proves nothing"},
     {"killed_evaluator", "the evaluator died while this candidate ran alone; it is not run again"},
+    {"missing_candidate", "the job's candidate file cannot be read; the path and the reason are attached"},
 };
 
 // The reference's failure kinds (python/kmem_worker/reference.py) as codes.

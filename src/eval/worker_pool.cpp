@@ -5,7 +5,7 @@
 
 namespace kmem::eval {
 
-// Workers creating their CUDA context at once: --device-setups, else one per
+// Workers creating their CUDA context at once: KMEM_TUNE_DEVICE_SETUPS, else one per
 // four CPUs the workers run on (at least two); no turns on the CPU.
 static int device_setups(const EvalOptions& options, const TimingLock& timing_lock) {
   if (options.device != "cuda") return 0;

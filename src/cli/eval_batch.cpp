@@ -1,0 +1,135 @@
+// `kmem eval --jobs FILE --out RESULTS`: evaluates the jobs not yet in the
+// results file (and those --redo names again), appends each outcome as it
+// finishes, shows progress on a terminal, ends every process it started on
+// Ctrl-C, and closes with a summary of the whole results file.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <set>
+
+#include "batch_summary.h"
+#include "commands.h"
+#include "eval_command.h"
+#include "interrupt.h"
+#include "progress.h"
+
+namespace kmem::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+int fail(const std::string& message) {
+  std::cerr << "kmem eval: " << message << "\n";
+  return kExitUsage;
+}
+
+// The ids of `results` that `selectors` name: by id, verdict or flag. A
+// selector that names none is reported on stderr (nothing to redo is no error).
+std::set<std::string> ids_to_redo(const std::map<std::string, FinishedJob>& results,
+                                  const std::vector<std::string>& selectors) {
+  std::set<std::string> ids;
+  for (const std::string& selector : selectors) {
+    bool named = false;
+    for (const auto& [id, job] : results) {
+      bool flagged = std::find(job.flags.begin(), job.flags.end(), selector) != job.flags.end();
+      if (id == selector || job.verdict == selector || flagged) {
+        ids.insert(id);
+        named = true;
+      }
+    }
+    if (!named)
+      std::cerr << "kmem eval: --redo " << selector << ": no job of the results file has this id, verdict or flag\n";
+  }
+  return ids;
+}
+
+}  // namespace
+
+int run_batch(const EvalArgs& args) {
+  std::error_code jobs_ec, out_ec;
+  fs::path jobs_path = fs::weakly_canonical(args.jobs, jobs_ec), out_path = fs::weakly_canonical(args.out, out_ec);
+  if (!jobs_ec && !out_ec && jobs_path == out_path)
+    return fail("--jobs and --out name the same file (" + args.out + "): results would be written into the jobs");
+  auto jobs = read_jobs(args.jobs);
+  if (!jobs) return fail(jobs.error().message());
+  auto results = ResultsFile::open(args.out);
+  if (!results) return fail(results.error().message());
+  const std::set<std::string> redo = ids_to_redo(results->latest(), args.redo);
+  std::set<std::string> done;
+  for (const auto& [id, job] : results->latest())
+    if (!redo.count(id)) done.insert(id);
+  auto journal = InflightJournal::open(args.out, done);
+  if (!journal) return fail(journal.error().message());
+  const auto started = std::chrono::steady_clock::now();
+  size_t skipped = 0;
+  for (const auto& job : *jobs) skipped += done.count(job.id);
+  Progress progress(stderr, jobs->size() - skipped, args.progress || isatty(STDERR_FILENO) != 0);
+  size_t evaluated = 0;
+  InterruptGuard guard([&](int signal) {
+    // Jobs cut short by the user are no crash-loop suspects: they run again.
+    journal->finish();
+    fmt::print(stderr, "\nkmem eval: {}: {} job{} of this run kept in {}; the same command resumes\n",
+               strsignal(signal), evaluated, evaluated == 1 ? "" : "s", args.out);
+  });
+
+  // Jobs in flight when an earlier run died run one at a time after the
+  // others; one that was running alone then is not run again.
+  std::vector<EvalJob> pending, suspects;
+  std::vector<EvalOutcome> rejected;
+  for (const auto& job : *jobs) {
+    if (done.count(job.id)) continue;
+    auto left = journal->left_over().find(job.id);
+    if (left != journal->left_over().end() && left->second) {
+      rejected.push_back(rejected_outcome(job, "killed_evaluator",
+                                          "the evaluator died while this job ran alone (" + journal->path() + ")"));
+      continue;
+    }
+    auto prepared = prepare_candidate(job, args.options);
+    if (!std::holds_alternative<EvalJob>(prepared))
+      rejected.push_back(std::get<EvalOutcome>(prepared));
+    else if (left != journal->left_over().end())
+      suspects.push_back(std::get<EvalJob>(prepared));
+    else
+      pending.push_back(std::get<EvalJob>(prepared));
+  }
+  std::map<std::string, std::string> candidate_of;  // id -> the candidate as the jobs file names it
+  for (const auto& job : *jobs) candidate_of[job.id] = job.candidate;
+  Status written;
+  auto record = [&](const EvalOutcome& outcome) {
+    EvalOutcome shown = outcome;
+    shown.job.candidate = candidate_of[outcome.job.id];
+    {
+      std::lock_guard whole_lines(guard.writes());
+      if (auto status = results->append(shown); !status && written) written = status;
+      ++evaluated;
+    }
+    progress.finished(shown.passed());
+  };
+  auto journaled = [&](bool alone) {
+    return [&, alone](const EvalJob& job) {
+      progress.started();
+      if (auto status = journal->started(job.id, alone); !status && written) written = status;
+    };
+  };
+  for (const auto& outcome : rejected) record(outcome);
+  evaluate_batch(pending, args.options, record, journaled(args.options.parallel == 1));
+  for (const auto& suspect : suspects) evaluate_batch({suspect}, args.options, record, journaled(true));
+  journal->finish();
+  progress.close();
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  BatchSummary summary(results->latest(), evaluated, skipped);
+  if (args.json)
+    std::cout << summary.json(wall_s, args.out).dump() << "\n";
+  else
+    std::cout << summary.text(wall_s, args.out);
+  if (!written) return fail(written.error().message());
+  return kExitOk;
+}
+
+}  // namespace kmem::cli
