@@ -3,11 +3,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "kmem/catalog.h"
+#include "kmem/limits.h"
+#include "util/file.h"
+#include "util/json_fields.h"
+#include "util/strict_json.h"
 
 namespace kmem {
 
@@ -23,44 +25,41 @@ std::string lower(std::string_view text) {
   return out;
 }
 
-Result<std::vector<std::string>> keywords(const Json& rule, const char* key, bool lower_case,
-                                          const std::string& where) {
+Result<std::vector<std::string>> keywords(const JsonFields& f, const char* key, bool lower_case) {
   std::vector<std::string> out;
-  if (!rule.contains(key)) return out;
-  const Json& list = rule.at(key);
-  if (!list.is_array() || list.empty())
-    return Error(fmt::format("{}: '{}' must be a non-empty list of strings", where, key));
-  for (const Json& word : list) {
-    if (!word.is_string() || word.get<std::string>().empty())
-      return Error(fmt::format("{}: '{}' must be a non-empty list of strings", where, key));
-    out.push_back(lower_case ? lower(word.get<std::string>()) : word.get<std::string>());
-  }
+  if (!f.has(key)) return out;
+  auto words = f.strings(key);
+  if (!words || words->empty() ||
+      std::any_of(words->begin(), words->end(), [](const std::string& w) { return w.empty(); }))
+    return f.wrong(key, "a non-empty list of non-empty strings");
+  for (const std::string& word : *words) out.push_back(lower_case ? lower(word) : word);
   return out;
 }
 
 Result<CategoryRule> parse_rule(const Json& rule, const std::string& where) {
-  static const char* const kKnown[] = {"levels", "name_contains", "name_starts_with", "source_contains",
-                                       "category", "note"};
-  if (!rule.is_object()) return Error(where + ": a rule is an object");
-  for (const auto& [key, value] : rule.items())
-    if (std::find(std::begin(kKnown), std::end(kKnown), key) == std::end(kKnown))
-      return Error(fmt::format("{}: unknown field '{}'", where, key));
+  JsonFields f(rule, where);
+  if (Status s = f.only({"levels", "name_contains", "name_starts_with", "source_contains", "category", "note"}); !s)
+    return s.error();
   CategoryRule out;
-  if (!rule.contains("category") || !rule.at("category").is_string() || rule.at("category").get<std::string>().empty())
-    return Error(where + ": 'category' must be a non-empty string");
-  out.category = rule.at("category").get<std::string>();
-  if (rule.contains("levels")) {
-    const Json& levels = rule.at("levels");
-    if (!levels.is_array() || levels.empty()) return Error(where + ": 'levels' must be a non-empty list of integers");
-    for (const Json& level : levels) {
-      if (!level.is_number_integer() || level.get<long long>() < 1 || level.get<long long>() > 99)
-        return Error(where + ": 'levels' must be a non-empty list of integers from 1");
+  auto category = f.string("category");
+  if (!category) return category.error();
+  if (Status s = limits::check_category(*category); !s) return s.error().wrap(where);
+  out.category = std::move(*category);
+  if (f.has("levels")) {
+    auto levels = f.array("levels");
+    if (!levels) return levels.error();
+    if ((*levels)->empty()) return f.wrong("levels", "a non-empty list of integers");
+    for (const Json& level : **levels) {
+      if (!level.is_number_integer() || level.get<long long>() < limits::kMinLevel ||
+          level.get<long long>() > limits::kMaxLevel)
+        return f.wrong("levels", fmt::format("a non-empty list of integers from {} to {}", limits::kMinLevel,
+                                             limits::kMaxLevel));
       out.levels.push_back(level.get<int>());
     }
   }
-  auto names = keywords(rule, "name_contains", true, where);
-  auto prefixes = keywords(rule, "name_starts_with", true, where);
-  auto sources = keywords(rule, "source_contains", false, where);
+  auto names = keywords(f, "name_contains", true);
+  auto prefixes = keywords(f, "name_starts_with", true);
+  auto sources = keywords(f, "source_contains", false);
   if (!names) return names.error();
   if (!prefixes) return prefixes.error();
   if (!sources) return sources.error();
@@ -86,20 +85,18 @@ bool holds(const CategoryRule& rule, int level, const std::string& name, std::st
 }  // namespace
 
 Result<CategoryRules> CategoryRules::parse(std::string_view text, const std::string& source_name) {
-  Json doc;
-  try {
-    doc = Json::parse(text);
-  } catch (const Json::exception& e) {
-    return Error(fmt::format("{}: malformed JSON: {}", source_name, e.what()));
-  }
-  if (!doc.is_object() || doc.value("format", "") != kFormat)
+  auto doc = parse_strict_json(text, source_name);
+  if (!doc) return doc.error();
+  JsonFields top(*doc, source_name);
+  if (!doc->is_object() || !top.string("format") || *top.string("format") != kFormat)
     return Error(fmt::format("{}: not a {} document (field 'format')", source_name, kFormat));
-  if (!doc.contains("rules") || !doc.at("rules").is_array() || doc.at("rules").empty())
-    return Error(source_name + ": 'rules' must be a non-empty list");
+  if (Status s = top.only({"format", "rules"}); !s) return s.error();
+  auto list = top.array("rules");
+  if (!list) return list.error();
+  if ((*list)->empty()) return top.wrong("rules", "a non-empty list");
   CategoryRules rules;
-  const Json& list = doc.at("rules");
-  for (size_t i = 0; i < list.size(); ++i) {
-    auto rule = parse_rule(list[i], fmt::format("{}: rules[{}]", source_name, i));
+  for (size_t i = 0; i < (*list)->size(); ++i) {
+    auto rule = parse_rule((**list)[i], fmt::format("{}: rules[{}]", source_name, i));
     if (!rule) return rule.error();
     rules.rules_.push_back(std::move(*rule));
   }
@@ -107,11 +104,9 @@ Result<CategoryRules> CategoryRules::parse(std::string_view text, const std::str
 }
 
 Result<CategoryRules> CategoryRules::load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error(path + ": cannot open the category rules");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse(text.str(), path);
+  auto text = read_file(path);
+  if (!text) return text.error();
+  return parse(*text, path);
 }
 
 std::optional<std::string> CategoryRules::classify(int level, std::string_view name, std::string_view source) const {

@@ -127,6 +127,9 @@ TEST(CategoryRules, RefusesMalformedTablesNamingTheRule) {
        "name_contains"},
       {R"({"format": "kmem-category-rules/1", "rules": [{"category": "x", "name_contain": ["a"]}]})",
        "unknown field 'name_contain'"},
+      {R"({"format": "kmem-category-rules/1", "rules": [{"category": "x", "category": "y"}]})", "duplicate key"},
+      {R"({"format": "kmem-category-rules/1", "rules": [{"category": "a|b"}]})", "category 'a|b'"},
+      {R"({"format": "kmem-category-rules/1", "rules": [{"category": "x", "levels": [0]}]})", "levels"},
   };
   for (const Case& c : cases) {
     auto rules = CategoryRules::parse(c.text, "rules.json");

@@ -3,12 +3,11 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <regex>
-#include <sstream>
 
 #include "kmem/catalog.h"
+#include "util/file.h"
 
 namespace kmem {
 
@@ -45,10 +44,8 @@ Result<ProblemFile> read_problem_file(const std::string& path, int level, const 
     return Error(fmt::format("{}: problem number out of range", path));
   }
   if (number < 1 || number > 999) return Error(fmt::format("{}: problem number must be 1 to 999", path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error(path + ": cannot read the problem file");
-  std::ostringstream source;
-  source << in.rdbuf();
+  auto source = read_file(path);
+  if (!source) return source.error();
 
   ProblemFile out;
   out.path = path;
@@ -56,7 +53,7 @@ Result<ProblemFile> read_problem_file(const std::string& path, int level, const 
   out.problem.level = level;
   out.problem.number = number;
   out.problem.name = match[2].str();
-  auto category = rules.classify(level, out.problem.name, source.str());
+  auto category = rules.classify(level, out.problem.name, *source);
   if (!category) return Error(fmt::format("{}: no category rule holds for {}", path, out.problem.id));
   out.problem.category = *category;
   return out;

@@ -157,7 +157,7 @@ TEST_F(RenderCommand, UsageAndFileErrorsExit2) {
   EXPECT_EQ(kmem("render --all --policy none").exit_code, 2);
   Outcome missing = kmem("render --all --pack " + (dir_ / "absent.json").string());
   EXPECT_EQ(missing.exit_code, 2);
-  EXPECT_EQ(missing.err, "kmem render: " + (dir_ / "absent.json").string() + ": cannot open\n");
+  EXPECT_EQ(missing.err, "kmem render: " + (dir_ / "absent.json").string() + ": cannot open: No such file or directory\n");
   std::ofstream(dir_ / "bad.json") << R"({"format": 1, "texts": {}, "policies": {}})";
   Outcome bad = kmem("render --all --pack " + (dir_ / "bad.json").string());
   EXPECT_EQ(bad.exit_code, 2);

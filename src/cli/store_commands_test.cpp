@@ -3,6 +3,8 @@
 // that reading a database leaves it as it was, and that a failed write to
 // stdout is an error.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -120,6 +122,49 @@ TEST_F(StoreCommands, AFolderIsRefusedAsAStore) {
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_EQ(run.output, "kmem import: " + dir_.string() + ": is a directory\n");
   EXPECT_FALSE(fs::exists(path("a.db")));
+}
+
+// A FIFO would block a reader forever: every store, database and pack path
+// refuses anything but a regular file, with one line and exit 2.
+TEST_F(StoreCommands, AFifoIsRefusedEverywhereWithOneLine) {
+  std::string fifo = path("f");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  struct Case {
+    std::string command, arguments;
+  } cases[] = {
+      {"import", fifo + " --db " + path("a.db")},
+      {"import", seed_ + " --db " + fifo},
+      {"export", "--db " + fifo},
+      {"render", "--store " + fifo + " --all"},
+      {"render", "--pack " + fifo + " --all"},
+      {"problems", "list --db " + fifo},
+  };
+  for (const Case& c : cases) {
+    Outcome run = kmem(c.command + " " + c.arguments);
+    EXPECT_EQ(run.exit_code, 2) << c.arguments;
+    EXPECT_EQ(run.output, "kmem " + c.command + ": " + fifo + ": is a FIFO, not a regular file\n") << c.arguments;
+  }
+  EXPECT_FALSE(fs::exists(path("a.db")));
+}
+
+// A database damaged by another tool: every command that reads it refuses it
+// with one line naming the table and row (no abort, no exception).
+TEST_F(StoreCommands, ACraftedDatabaseIsRefusedByEveryCommand) {
+  ASSERT_EQ(kmem("import " + seed_ + " --db " + path("a.db")).exit_code, 0);
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(path("a.db").c_str(), &raw), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(raw, "INSERT INTO item_labels VALUES ('ghost', 0, 'correctness')", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(raw);
+  for (const std::string& command : {"render --all --store " + path("a.db"), "export --db " + path("a.db"),
+                                     "import " + path("a.db") + " --db " + path("b.db")}) {
+    Outcome run = kmem(command);
+    EXPECT_EQ(run.exit_code, 2) << command;
+    EXPECT_NE(run.output.find(path("a.db") + ": item_labels row "), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("no item has the id 'ghost'"), std::string::npos) << run.output;
+    EXPECT_EQ(std::count(run.output.begin(), run.output.end(), '\n'), 1) << run.output;
+  }
+  EXPECT_FALSE(fs::exists(path("b.db")));
 }
 
 TEST_F(StoreCommands, DatabasePathsThatKeepNothingAreRefused) {

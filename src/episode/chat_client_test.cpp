@@ -210,7 +210,7 @@ TEST(ScriptedEndpoint, ListsModelsAndParsesScriptsStrictly) {
   EXPECT_EQ(parse_script(R"({"format": "kmem-scripted-endpoint/1", "replies": [], "latency": 1})", "s.json", ".")
                 .error()
                 .message(),
-            "s.json: unknown key 'latency'");
+            "s.json: unknown field 'latency' (expected format, mode, cycle, latency_s, replies)");
 
   auto endpoint = ScriptedEndpoint::start(Script{});
   ASSERT_TRUE(endpoint);
@@ -239,7 +239,7 @@ TEST_F(ChatClientTest, AScriptReadsContentFilesBesideIt) {
   auto missing = parse_script(R"({"format": "kmem-scripted-endpoint/1", "replies": [{"content_file": "nope.md"}]})",
                               "script.json", dir.string());
   ASSERT_FALSE(missing);
-  EXPECT_EQ(missing.error().message(), "script.json: replies[0]: cannot read " + (dir / "nope.md").string());
+  EXPECT_EQ(missing.error().message(), "script.json: replies[0]: " + (dir / "nope.md").string() + ": cannot open: No such file or directory");
 }
 
 }  // namespace

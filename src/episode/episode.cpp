@@ -8,11 +8,11 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "episode/feedback.h"
 #include "kmem/check.h"
 #include "kmem/episode.h"
+#include "util/file.h"
 
 namespace kmem {
 namespace {
@@ -157,14 +157,6 @@ class Episode {
   EpisodeOutcome out_;
 };
 
-Result<std::string> read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in || fs::is_directory(path)) return Error(path + ": cannot read the problem file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 }  // namespace
 
 Result<EpisodeOutcome> run_episode(const EpisodeSpec& spec, const EpisodeContext& context) {
@@ -179,7 +171,7 @@ Result<EpisodeOutcome> run_episode(const EpisodeSpec& spec, const EpisodeContext
     for (const auto& [name, unused] : context.pack->policies) names += (names.empty() ? "" : ", ") + name;
     return Error(fmt::format("unknown policy '{}' (choose from: {})", spec.policy, names));
   }
-  auto source = read_text(spec.problem_path);
+  auto source = read_file(spec.problem_path);
   if (!source) return source.error();
   std::error_code ec;
   fs::create_directories(context.work_dir, ec);

@@ -312,7 +312,7 @@ TEST_F(EpisodeTest, BadInputIsAnErrorNamingIt) {
   EXPECT_EQ(run_episode(spec, context).error().message().rfind("unknown policy 'nope' (choose from: ", 0), 0u);
   spec.policy = "none";
   spec.problem_path = "/nonexistent/1_X.py";
-  EXPECT_EQ(run_episode(spec, context).error().message(), "/nonexistent/1_X.py: cannot read the problem file");
+  EXPECT_EQ(run_episode(spec, context).error().message(), "/nonexistent/1_X.py: cannot open: No such file or directory");
   Pack without = pack;
   without.episode.clear();
   context.pack = &without;

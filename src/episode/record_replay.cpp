@@ -14,11 +14,11 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "episode/http_client.h"
 #include "kmem/episode.h"
-#include "store/strict_json.h"
+#include "util/file.h"
+#include "util/strict_json.h"
 
 namespace kmem {
 namespace {
@@ -98,14 +98,13 @@ class ReplayClient : public ChatClient {
     ChatExchange exchange;
     exchange.request = chat_request_body(config_, messages);
     fs::path path = files_.next(messages);
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      exchange.error = fmt::format("{}: no recorded exchange for this request (replay)", path.string());
+    auto text = read_file(path.string());
+    if (!text) {
+      exchange.error =
+          fmt::format("{}: no recorded exchange for this request (replay): {}", path.string(), text.error().message());
       return exchange;
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    auto parsed = parse_strict_json(text.str(), path.string());
+    auto parsed = parse_strict_json(*text, path.string());
     if (!parsed) {
       exchange.error = parsed.error().message();
       return exchange;

@@ -10,14 +10,14 @@
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <thread>
 
-#include "store/strict_json.h"
+#include "util/file.h"
+#include "util/json_fields.h"
+#include "util/strict_json.h"
 
 namespace kmem {
 namespace {
@@ -26,38 +26,40 @@ using Json = nlohmann::json;
 
 constexpr const char* kScriptFormat = "kmem-scripted-endpoint/1";
 
-Status only_keys(const Json& j, std::initializer_list<std::string_view> keys, const std::string& where) {
-  for (const auto& [key, value] : j.items())
-    if (std::find(keys.begin(), keys.end(), key) == keys.end())
-      return Error(fmt::format("{}: unknown key '{}'", where, key));
+// Reads the optional field `key` of `f` into `out` when it is present.
+template <typename T, typename Read>
+Status optional(const JsonFields& f, std::string_view key, T& out, Read read) {
+  if (!f.has(key)) return Status::success();
+  auto value = (f.*read)(key);
+  if (!value) return value.error();
+  out = std::move(*value);
   return Status::success();
 }
 
 Result<ScriptedReply> parse_reply_entry(const Json& j, const std::string& where, const std::string& base_dir) {
-  if (!j.is_object()) return Error(where + ": a reply is an object");
-  if (Status s = only_keys(j, {"content", "content_file", "fault", "latency_s", "when", "finish_reason",
-                               "prompt_tokens", "completion_tokens"}, where);
+  JsonFields f(j, where);
+  if (Status s = f.only({"content", "content_file", "fault", "latency_s", "when", "finish_reason", "prompt_tokens",
+                         "completion_tokens"});
       !s)
     return s.error();
   ScriptedReply r;
-  try {
-    if (j.contains("content")) r.content = j.at("content").get<std::string>();
-    if (j.contains("content_file")) {
-      std::filesystem::path path = std::filesystem::path(base_dir) / j.at("content_file").get<std::string>();
-      std::ifstream in(path, std::ios::binary);
-      if (!in) return Error(fmt::format("{}: cannot read {}", where, path.string()));
-      std::ostringstream text;
-      text << in.rdbuf();
-      r.content = text.str();
-    }
-    if (j.contains("fault")) r.fault = j.at("fault").get<std::string>();
-    if (j.contains("latency_s")) r.latency_s = j.at("latency_s").get<double>();
-    if (j.contains("when")) r.when = j.at("when").get<std::string>();
-    if (j.contains("finish_reason")) r.finish_reason = j.at("finish_reason").get<std::string>();
-    if (j.contains("prompt_tokens")) r.prompt_tokens = j.at("prompt_tokens").get<long>();
-    if (j.contains("completion_tokens")) r.completion_tokens = j.at("completion_tokens").get<long>();
-  } catch (const Json::exception& e) {
-    return Error(fmt::format("{}: {}", where, e.what()));
+  std::string content_file;
+  int prompt_tokens = static_cast<int>(r.prompt_tokens), completion_tokens = static_cast<int>(r.completion_tokens);
+  for (Status s : {optional(f, "content", r.content, &JsonFields::string),
+                   optional(f, "content_file", content_file, &JsonFields::string),
+                   optional(f, "fault", r.fault, &JsonFields::string),
+                   optional(f, "latency_s", r.latency_s, &JsonFields::finite),
+                   optional(f, "when", r.when, &JsonFields::string),
+                   optional(f, "finish_reason", r.finish_reason, &JsonFields::string),
+                   optional(f, "prompt_tokens", prompt_tokens, &JsonFields::integer),
+                   optional(f, "completion_tokens", completion_tokens, &JsonFields::integer)})
+    if (!s) return s.error();
+  r.prompt_tokens = prompt_tokens;
+  r.completion_tokens = completion_tokens;
+  if (!content_file.empty()) {
+    auto text = read_file((std::filesystem::path(base_dir) / content_file).string());
+    if (!text) return text.error().wrap(where);
+    r.content = std::move(*text);
   }
   static const std::array<std::string_view, 5> kFaults = {"", "timeout", "malformed_json", "empty_choices", "no_content"};
   bool http = r.fault.rfind("http_", 0) == 0 && r.fault.size() == 8 &&
@@ -91,20 +93,19 @@ Result<Script> parse_script(std::string_view text, const std::string& source_nam
   const Json& doc = *parsed;
   if (!doc.is_object() || !doc.contains("format") || doc.at("format") != kScriptFormat)
     return Error(fmt::format("{}: format must be '{}'", source_name, kScriptFormat));
-  if (Status s = only_keys(doc, {"format", "mode", "cycle", "latency_s", "replies"}, source_name); !s) return s.error();
+  JsonFields f(doc, source_name);
+  if (Status s = f.only({"format", "mode", "cycle", "latency_s", "replies"}); !s) return s.error();
   Script script;
-  try {
-    if (doc.contains("mode")) script.mode = doc.at("mode").get<std::string>();
-    if (doc.contains("cycle")) script.cycle = doc.at("cycle").get<bool>();
-    if (doc.contains("latency_s")) script.latency_s = doc.at("latency_s").get<double>();
-  } catch (const Json::exception& e) {
-    return Error(fmt::format("{}: {}", source_name, e.what()));
-  }
+  for (Status s : {optional(f, "mode", script.mode, &JsonFields::string),
+                   optional(f, "cycle", script.cycle, &JsonFields::boolean),
+                   optional(f, "latency_s", script.latency_s, &JsonFields::finite)})
+    if (!s) return s.error();
   if (script.mode != "sequence" && script.mode != "turns")
     return Error(fmt::format("{}: mode must be 'sequence' or 'turns'", source_name));
-  if (!doc.contains("replies") || !doc.at("replies").is_array()) return Error(source_name + ": 'replies' must be a list");
-  for (size_t i = 0; i < doc.at("replies").size(); ++i) {
-    auto reply = parse_reply_entry(doc.at("replies").at(i), fmt::format("{}: replies[{}]", source_name, i), base_dir);
+  auto replies = f.array("replies");
+  if (!replies) return replies.error();
+  for (size_t i = 0; i < (*replies)->size(); ++i) {
+    auto reply = parse_reply_entry((**replies)[i], fmt::format("{}: replies[{}]", source_name, i), base_dir);
     if (!reply) return reply.error();
     script.replies.push_back(std::move(*reply));
   }

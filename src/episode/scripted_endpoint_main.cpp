@@ -4,10 +4,9 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "episode/scripted_endpoint.h"
+#include "util/file.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"A scripted OpenAI-compatible endpoint for tests and benchmarks (docs/episodes.md)"};
@@ -17,14 +16,12 @@ int main(int argc, char** argv) {
   app.add_option("--host", host, "address to listen on")->capture_default_str();
   app.add_option("--port", port, "port (0: any free one)")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
-  std::ifstream in(script_path, std::ios::binary);
-  if (!in || std::filesystem::is_directory(script_path)) {
-    std::fprintf(stderr, "kmem-scripted-endpoint: %s: cannot read the script\n", script_path.c_str());
+  auto text = kmem::read_file(script_path);
+  if (!text) {
+    std::fprintf(stderr, "kmem-scripted-endpoint: %s\n", text.error().message().c_str());
     return 2;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  auto script = kmem::parse_script(text.str(), script_path, std::filesystem::path(script_path).parent_path().string());
+  auto script = kmem::parse_script(*text, script_path, std::filesystem::path(script_path).parent_path().string());
   if (!script) {
     std::fprintf(stderr, "kmem-scripted-endpoint: %s\n", script.error().message().c_str());
     return 2;

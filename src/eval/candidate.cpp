@@ -10,7 +10,6 @@
 
 namespace kmem::eval {
 
-static constexpr size_t kLogTail = 48 * 1024;
 // How long a worker may take to exit after its terminal record.
 static constexpr double kExitGraceSeconds = 10;
 

@@ -87,4 +87,8 @@ class ChildProcess {
 // The last `max_bytes` of a file (a log), or "" when unreadable.
 std::string read_tail(const std::string& path, size_t max_bytes);
 
+// How much of the end of a worker's log an outcome or an error quotes: enough
+// for a compiler's first errors, once for every kind of worker.
+inline constexpr size_t kLogTail = 48 * 1024;
+
 }  // namespace kmem::eval

@@ -8,7 +8,6 @@
 
 namespace kmem::eval {
 
-static constexpr size_t kLogTail = 16 * 1024;
 
 void ReferenceHost::stop(const std::string& why) {
   auto status = worker_->process().kill_and_reap();

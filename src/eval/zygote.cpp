@@ -20,7 +20,6 @@ namespace kmem::eval {
 // The first request waits for the zygote's imports (seconds, more on a busy
 // machine); later ones for a fork.
 static constexpr int kReplyTimeoutMs = 300'000;
-static constexpr size_t kLogTail = 16 * 1024;
 
 static std::string prepended(const char* variable, const std::string& folder) {
   const char* current = std::getenv(variable);

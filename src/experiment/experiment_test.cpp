@@ -70,11 +70,11 @@ TEST(Spec, BadInputIsAnErrorNamingTheField) {
     auto spec = parse_experiment_spec(text, "json", "s.json", "/base");
     return spec ? std::string("ok") : spec.error().message();
   };
-  EXPECT_EQ(with("\"samples\": 2", "\"samples\": 0"), "s.json.samples: must be an integer from 1 to 100000");
-  EXPECT_EQ(with("\"samples\": 2", "\"sample\": 2"), "s.json: unknown key 'sample'");
-  EXPECT_EQ(with("\"model\": \"m\",", ""), "s.json.readers[0].model: is missing");
-  EXPECT_EQ(with("\"max_turns\": 3", "\"device\": \"tpu\""), "s.json.device: must be \"cpu\" or \"cuda\"");
-  EXPECT_EQ(with("[\"none\", \"show_all\"]", "[\"none\", \"none\"]"), "s.json.policies: names 'none' twice");
+  EXPECT_EQ(with("\"samples\": 2", "\"samples\": 0"), "s.json: field 'samples' must be an integer from 1 to 100000");
+  EXPECT_EQ(with("\"samples\": 2", "\"sample\": 2").rfind("s.json: unknown field 'sample' (expected ", 0), 0u);
+  EXPECT_EQ(with("\"model\": \"m\",", ""), "s.json: readers[0]: missing field 'model'");
+  EXPECT_EQ(with("\"max_turns\": 3", "\"device\": \"tpu\""), "s.json: field 'device' must be \"cpu\" or \"cuda\"");
+  EXPECT_EQ(with("[\"none\", \"show_all\"]", "[\"none\", \"none\"]"), "s.json: field 'policies' names 'none' twice");
   auto toml = parse_experiment_spec("name = = 1", "toml", "s.toml", "/");
   ASSERT_FALSE(toml);
   EXPECT_EQ(toml.error().message().rfind("s.toml:1:", 0), 0u) << toml.error().message();

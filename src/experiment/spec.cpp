@@ -4,14 +4,15 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <toml++/toml.h>
 
 #include "kmem/experiment.h"
-#include "store/strict_json.h"
+#include "util/file.h"
+#include "util/json_fields.h"
+#include "util/strict_json.h"
 
 namespace kmem {
 
@@ -22,89 +23,74 @@ namespace {
 
 const char* kFormat = "kmem-experiment/1";
 
-// Reads typed fields of one JSON object, naming `where` in every error and
-// refusing keys it was not asked about.
-class Fields {
+// The spec's fields, read through JsonFields with the ranges the spec allows;
+// an absent optional field keeps the default already in `out`.
+class SpecFields {
  public:
-  Fields(const json& object, std::string where) : object_(object), where_(std::move(where)) {}
+  SpecFields(const json& object, std::string where) : f_(object, std::move(where)) {}
 
-  Status string(const char* key, std::string& out, bool required = false) {
-    return get(key, required, [&](const json& v) -> Status {
-      if (!v.is_string() || v.get<std::string>().empty()) return fail(key, "must be a non-empty string");
-      out = v.get<std::string>();
-      return Status::success();
-    });
-  }
-  Status integer(const char* key, int& out, int min, int max) {
-    return get(key, false, [&](const json& v) -> Status {
-      if (!v.is_number_integer() || v.get<long long>() < min || v.get<long long>() > max)
-        return fail(key, fmt::format("must be an integer from {} to {}", min, max));
-      out = v.get<int>();
-      return Status::success();
-    });
-  }
-  Status number(const char* key, double& out, double min, double max) {
-    return get(key, false, [&](const json& v) -> Status {
-      if (!v.is_number() || v.get<double>() < min || v.get<double>() > max)
-        return fail(key, fmt::format("must be a number from {} to {}", min, max));
-      out = v.get<double>();
-      return Status::success();
-    });
-  }
-  Status strings(const char* key, std::vector<std::string>& out) {
-    return get(key, true, [&](const json& v) -> Status {
-      if (!v.is_array() || v.empty()) return fail(key, "must be a non-empty list of strings");
-      std::set<std::string> seen;
-      for (const auto& e : v) {
-        if (!e.is_string() || e.get<std::string>().empty()) return fail(key, "must be a non-empty list of strings");
-        if (!seen.insert(e.get<std::string>()).second)
-          return fail(key, fmt::format("names '{}' twice", e.get<std::string>()));
-        out.push_back(e.get<std::string>());
-      }
-      return Status::success();
-    });
-  }
-  // A key read by hand.
-  void known(const char* key) { asked_.insert(key); }
-  // After every get: an error naming a key that no get asked for.
-  Status no_other_keys() const {
-    for (const auto& [key, value] : object_.items())
-      if (!asked_.contains(key)) return Error(fmt::format("{}: unknown key '{}'", where_, key));
+  Status string(const char* key, std::string& out, bool required = false) const {
+    if (!f_.has(key)) return required ? Status(f_.string(key).error()) : Status::success();
+    auto value = f_.string(key);
+    if (!value || value->empty()) return f_.wrong(key, "a non-empty string");
+    out = std::move(*value);
     return Status::success();
   }
-  Error fail(const char* key, const std::string& what) const { return Error(fmt::format("{}.{}: {}", where_, key, what)); }
+  Status integer(const char* key, int& out, int min, int max) const {
+    if (!f_.has(key)) return Status::success();
+    auto value = f_.integer(key);
+    if (!value || *value < min || *value > max) return f_.wrong(key, fmt::format("an integer from {} to {}", min, max));
+    out = *value;
+    return Status::success();
+  }
+  Status number(const char* key, double& out, double min, double max) const {
+    if (!f_.has(key)) return Status::success();
+    auto value = f_.finite(key);
+    if (!value || *value < min || *value > max) return f_.wrong(key, fmt::format("a number from {} to {}", min, max));
+    out = *value;
+    return Status::success();
+  }
+  // A required, non-empty list of distinct non-empty strings.
+  Status strings(const char* key, std::vector<std::string>& out) const {
+    auto values = f_.strings(key);
+    if (!values) return f_.has(key) ? f_.wrong(key, "a non-empty list of strings") : values.error();
+    std::set<std::string> seen;
+    for (const std::string& v : *values) {
+      if (v.empty()) return f_.wrong(key, "a non-empty list of strings");
+      if (!seen.insert(v).second) return f_.error(fmt::format("field '{}' names '{}' twice", key, v));
+    }
+    if (values->empty()) return f_.wrong(key, "a non-empty list of strings");
+    out = std::move(*values);
+    return Status::success();
+  }
+  Status only(std::initializer_list<std::string_view> keys) const { return f_.only(keys); }
+  Error fail(const char* key, const std::string& what) const { return f_.wrong(key, what); }
+  Error error(const std::string& what) const { return f_.error(what); }
 
  private:
-  template <typename Read>
-  Status get(const char* key, bool required, Read read) {
-    asked_.insert(key);
-    auto it = object_.find(key);
-    if (it == object_.end()) return required ? fail(key, "is missing") : Status::success();
-    return read(*it);
-  }
-  const json& object_;
-  std::string where_;
-  std::set<std::string> asked_;
+  JsonFields f_;
 };
 
 Result<ReaderSpec> parse_reader(const json& v, const std::string& where) {
   if (!v.is_object()) return Error(where + ": must be an object");
   ReaderSpec r;
-  Fields f(v, where);
+  SpecFields f(v, where);
   EndpointConfig& e = r.endpoint;
   double seed = -1;
-  for (Status s : {f.string("id", r.id, true), f.string("endpoint", e.base_url, true), f.string("model", e.model, true),
+  for (Status s : {f.only({"id", "endpoint", "model", "api_key_env", "temperature", "max_tokens", "seed", "timeout_s",
+                           "retries", "backoff_s", "record_dir", "replay_dir"}),
+                   f.string("id", r.id, true), f.string("endpoint", e.base_url, true), f.string("model", e.model, true),
                    f.string("api_key_env", e.api_key_env), f.number("temperature", e.temperature, 0, 2),
                    f.integer("max_tokens", e.max_tokens, 1, 1 << 24), f.number("seed", seed, 0, 9.0e15),
                    f.number("timeout_s", e.timeout_s, 0.001, 86400), f.integer("retries", e.retries, 0, 100),
                    f.number("backoff_s", e.backoff_s, 0, 3600), f.string("record_dir", e.record_dir),
-                   f.string("replay_dir", e.replay_dir), f.no_other_keys()})
+                   f.string("replay_dir", e.replay_dir)})
     if (!s) return s.error();
   if (v.contains("seed")) {
-    if (!v["seed"].is_number_integer()) return f.fail("seed", "must be an integer");
+    if (!v["seed"].is_number_integer()) return f.fail("seed", "an integer");
     e.seed = static_cast<long>(seed);
   }
-  if (!e.record_dir.empty() && !e.replay_dir.empty()) return f.fail("replay_dir", "and record_dir exclude each other");
+  if (!e.record_dir.empty() && !e.replay_dir.empty()) return f.error("fields 'replay_dir' and 'record_dir' exclude each other");
   return r;
 }
 
@@ -132,9 +118,11 @@ Result<ExperimentSpec> parse_json_spec(const json& doc, const std::string& sourc
   if (!doc.is_object()) return Error(source + ": a spec is a JSON object");
   ExperimentSpec spec;
   spec.base_dir = base_dir;
-  Fields f(doc, source);
+  SpecFields f(doc, source);
   std::string format;
-  for (Status s : {f.string("format", format, true), f.string("name", spec.name, true),
+  for (Status s : {f.only({"format", "name", "kernelbench", "problems", "policies", "samples", "device", "max_turns",
+                           "concurrency", "eval_parallel", "readers"}),
+                   f.string("format", format, true), f.string("name", spec.name, true),
                    f.string("kernelbench", spec.kernelbench), f.strings("problems", spec.problems),
                    f.strings("policies", spec.policies), f.integer("samples", spec.samples, 1, 100000),
                    f.string("device", spec.device), f.integer("max_turns", spec.max_turns, 1, 1000),
@@ -143,22 +131,20 @@ Result<ExperimentSpec> parse_json_spec(const json& doc, const std::string& sourc
     if (!s) return s.error();
   auto readers = doc.find("readers");
   if (readers == doc.end() || !readers->is_array() || readers->empty())
-    return f.fail("readers", readers == doc.end() ? "is missing" : "must be a non-empty list of readers");
+    return readers == doc.end() ? f.error("missing field 'readers'") : f.fail("readers", "a non-empty list of readers");
   std::set<std::string> ids;
   for (size_t i = 0; i < readers->size(); ++i) {
-    auto reader = parse_reader((*readers)[i], fmt::format("{}.readers[{}]", source, i));
+    auto reader = parse_reader((*readers)[i], fmt::format("{}: readers[{}]", source, i));
     if (!reader) return reader.error();
-    if (!ids.insert(reader->id).second) return Error(fmt::format("{}.readers[{}]: reader '{}' named twice", source, i, reader->id));
+    if (!ids.insert(reader->id).second) return Error(fmt::format("{}: readers[{}]: reader '{}' named twice", source, i, reader->id));
     reader->endpoint.record_dir = absolute(base_dir, reader->endpoint.record_dir);
     reader->endpoint.replay_dir = absolute(base_dir, reader->endpoint.replay_dir);
     spec.readers.push_back(std::move(*reader));
   }
-  f.known("readers");
-  if (Status s = f.no_other_keys(); !s) return s.error();
-  if (format != kFormat) return f.fail("format", fmt::format("must be \"{}\"", kFormat));
-  if (spec.device != "cpu" && spec.device != "cuda") return f.fail("device", "must be \"cpu\" or \"cuda\"");
+  if (format != kFormat) return f.fail("format", fmt::format("\"{}\"", kFormat));
+  if (spec.device != "cpu" && spec.device != "cuda") return f.fail("device", "\"cpu\" or \"cuda\"");
   static const std::regex kName(R"([A-Za-z0-9][A-Za-z0-9._-]*)");
-  if (!std::regex_match(spec.name, kName)) return f.fail("name", "may hold letters, digits, '.', '_' and '-'");
+  if (!std::regex_match(spec.name, kName)) return f.error("field 'name' may hold letters, digits, '.', '_' and '-'");
   spec.kernelbench = absolute(base_dir, spec.kernelbench);
   spec.canonical_json = canonical(spec);
   return spec;
@@ -188,13 +174,11 @@ Result<ExperimentSpec> parse_experiment_spec(std::string_view text, const std::s
 }
 
 Result<ExperimentSpec> load_experiment_spec(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error(path + ": cannot read the spec");
-  std::ostringstream text;
-  text << in.rdbuf();
+  auto text = read_file(path);
+  if (!text) return text.error();
   std::string format = fs::path(path).extension() == ".toml" ? "toml" : "json";
   std::string base = fs::path(path).parent_path().string();
-  return parse_experiment_spec(text.str(), format, path, base.empty() ? "." : base);
+  return parse_experiment_spec(*text, format, path, base.empty() ? "." : base);
 }
 
 Result<std::vector<ExperimentProblem>> resolve_problems(const ExperimentSpec& spec, const CategoryRules& rules) {

@@ -204,12 +204,12 @@ TEST(PackParsing, RefusesBadPoliciesNamingFileAndEntry) {
   EXPECT_NE(bad_gate.error().message().find("unknown gate"), std::string::npos);
   auto misspelt = with_policy(R"({"sections": ["recipes"], "gates": "source"})");
   ASSERT_FALSE(misspelt.ok());
-  EXPECT_EQ(misspelt.error().message().rfind("my-pack.json: policies.bad: unknown key 'gates' (expected sections, ", 0), 0u)
+  EXPECT_EQ(misspelt.error().message().rfind("my-pack.json: policies.bad: unknown field 'gates' (expected sections, ", 0), 0u)
       << misspelt.error().message();
   auto mixed = with_policy(R"({"fixed_text": "empty", "sections": ["recipes"]})");
   ASSERT_FALSE(mixed.ok());
   EXPECT_EQ(mixed.error().message(),
-            "my-pack.json: policies.bad: unknown key 'sections' (a fixed_text policy has no other key)");
+            "my-pack.json: policies.bad: unknown field 'sections' for a fixed_text policy (expected fixed_text)");
   auto missing_text = with_policy(R"({"fixed_text": "nowhere"})");
   ASSERT_FALSE(missing_text.ok());
   EXPECT_NE(missing_text.error().message().find("needs the text 'nowhere'"), std::string::npos);
@@ -228,10 +228,10 @@ TEST(PackParsing, RefusesBadFormatAndLimitsWithoutThrowing) {
   EXPECT_EQ(refused(format, R"("format": 1)"), "my-pack.json: format must be 'kmem-prompt-pack/1'");
   EXPECT_EQ(refused(format, R"("format": null)"), "my-pack.json: format must be 'kmem-prompt-pack/1'");
   const std::string selection = R"("selection": {"max_pitfalls": 6, "max_recipes": 6, "related_kernels": 2})";
-  EXPECT_EQ(refused(selection, R"("selection": [])"), "my-pack.json: 'selection' must be an object");
+  EXPECT_EQ(refused(selection, R"("selection": [])"), "my-pack.json: field 'selection' must be an object");
   const std::string recipes = R"("max_recipes": 6)";
   for (const char* bad : {R"("max_recipes": 4294967298)", R"("max_recipes": -1)", R"("max_recipes": 1.5)"})
-    EXPECT_EQ(refused(recipes, bad), "my-pack.json: selection.max_recipes must be a non-negative integer");
+    EXPECT_EQ(refused(recipes, bad), "my-pack.json: selection: field 'max_recipes' must be a non-negative integer");
 }
 
 TEST(PackParsing, RefusesOutOfRangeNumbersAndDuplicateKeysWithoutThrowing) {
@@ -280,18 +280,20 @@ TEST(PackParsing, EpisodeSectionIsOptionalButWholeAndStrict) {
 
   auto extra = with_top(R"("episode": {)" + texts + R"(, "feedback_pas": "p"})");
   ASSERT_FALSE(extra.ok());
-  EXPECT_EQ(extra.error().message(), "my-pack.json: episode: unknown key 'feedback_pas' (see docs/episodes.md)");
+  EXPECT_EQ(extra.error().message(), "my-pack.json: episode: unknown field 'feedback_pas' (expected system, task, memory_block, feedback_pass, "
+            "feedback_build, feedback_mismatch, feedback_failed, feedback_rejected, feedback_no_action, turns_left, "
+            "last_turn)");
   std::string partial = texts;
   partial.erase(partial.find(R"("system": "s", )"), 15);
   auto missing = with_top(R"("episode": {)" + partial + "}");
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error().message(), "my-pack.json: episode: the text 'system' is missing");
+  EXPECT_EQ(missing.error().message(), "my-pack.json: episode: missing field 'system'");
   auto not_text = with_top(R"("episode": {"system": 1})");
   ASSERT_FALSE(not_text.ok());
-  EXPECT_EQ(not_text.error().message(), "my-pack.json: episode.system must be a string");
+  EXPECT_EQ(not_text.error().message(), "my-pack.json: episode: field 'system' must be a string");
   auto unknown_top = with_top(R"("episodes": {})");
   ASSERT_FALSE(unknown_top.ok());
-  EXPECT_EQ(unknown_top.error().message().rfind("my-pack.json: unknown key 'episodes' (expected ", 0), 0u);
+  EXPECT_EQ(unknown_top.error().message().rfind("my-pack.json: unknown field 'episodes' (expected ", 0), 0u);
 }
 
 TEST_F(MemoryEngine, ShownItemIdsAreTheRenderedItemsInOrder) {

@@ -9,6 +9,7 @@
 #include "kmem/episode.h"
 #include "kmem/store.h"
 #include "store/database_impl.h"
+#include "store/row_reader.h"
 
 namespace kmem {
 
@@ -147,7 +148,7 @@ Result<std::vector<StoredEpisode>> Database::experiment_episodes(const std::stri
   if (auto spec = experiment_spec(experiment); !spec) return spec.error();
   std::vector<StoredEpisode> out;
   auto query = impl_->connection.prepare(
-      "SELECT e.reader, e.policy, e.problem_id, e.sample, e.category, e.level, e.end_reason, "
+      "SELECT e.id, e.reader, e.policy, e.problem_id, e.sample, e.category, e.level, e.end_reason, "
       "e.submitted, e.correct, e.score, e.speedup, e.wall_s, e.error, "
       "(SELECT COUNT(*) FROM turns t WHERE t.episode_id = e.id), "
       "(SELECT COALESCE(SUM(t.latency_s), 0) FROM turns t WHERE t.episode_id = e.id), "
@@ -159,21 +160,24 @@ Result<std::vector<StoredEpisode>> Database::experiment_episodes(const std::stri
     auto row = query->step();
     if (!row) return row.error();
     if (!*row) return out;
-    auto& q = *query;
+    // Checked as every read of the database is (row_reader.h): a damaged
+    // row is an error naming it, not a report that throws on its text.
+    RowReader r(*query, fmt::format("{}: episodes row {}", path(), query->integer64(0)));
     StoredEpisode e;
-    e.key = EpisodeKey{q.text(0), q.text(1), q.text(2), q.integer(3)};
-    e.category = q.text(4);
-    e.level = q.integer(5);
-    e.end = q.text(6);
-    e.submitted = q.integer(7) != 0;
-    e.correct = q.integer(8) != 0;
-    e.score = q.real(9);
-    e.speedup = q.real(10);
-    e.wall_s = q.real(11);
-    e.error = q.text(12);
-    e.turns = q.integer(13);
-    e.model_s = q.real(14);
-    e.eval_s = q.real(15);
+    e.key = EpisodeKey{r.text(1, "reader"), r.text(2, "policy"), r.text(3, "problem_id"), r.integer(4, "sample")};
+    e.category = r.text(5, "category");
+    e.level = r.integer(6, "level");
+    e.end = r.text(7, "end_reason");
+    e.submitted = r.flag(8, "submitted");
+    e.correct = r.flag(9, "correct");
+    e.score = r.real(10, "score");
+    e.speedup = r.real(11, "speedup");
+    e.wall_s = r.real(12, "wall_s");
+    e.error = r.text(13, "error");
+    e.turns = r.integer(14, "turns");
+    e.model_s = r.real(15, "latency_s");
+    e.eval_s = r.real(16, "eval_s");
+    if (Status s = r.status(); !s) return s.error();
     out.push_back(std::move(e));
   }
 }
