@@ -65,11 +65,15 @@ constexpr const char* kUpsertProblem =
 
 Status write_items(sqlite::Connection& db, const std::vector<Item>& items) {
   auto insert = db.prepare(
-      "INSERT INTO items(position, id, kind, category, item_order, source, speedup, text, text_no_numbers, code) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "INSERT INTO items(position, id, kind, category, item_order, source, speedup, text, text_no_numbers, code, "
+      "state, origin, reader, evaluator, gpu, verified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   auto label = db.prepare("INSERT INTO item_labels(item_id, position, label) VALUES (?, ?, ?)");
+  auto history = db.prepare(
+      "INSERT INTO item_history(item_id, position, at, action, reason, from_state, to_state, speedup_before, "
+      "speedup_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   if (!insert) return insert.error();
   if (!label) return label.error();
+  if (!history) return history.error();
   for (size_t i = 0; i < items.size(); ++i) {
     const Item& item = items[i];
     bool provenance = item.kind == ItemKind::kRecipe || item.kind == ItemKind::kKernel;
@@ -79,16 +83,27 @@ Status write_items(sqlite::Connection& db, const std::vector<Item>& items) {
     if (provenance) insert->bind(6, item.source).bind(7, item.speedup); else insert->bind_null(6).bind_null(7);
     if (item.kind == ItemKind::kKernel) insert->bind_null(8).bind(10, item.code); else insert->bind(8, item.text).bind_null(10);
     if (item.text_no_numbers) insert->bind(9, *item.text_no_numbers); else insert->bind_null(9);
+    const Provenance& p = item.provenance;
+    insert->bind(11, std::string(item_state_name(item.state))).bind(12, p.origin).bind(13, p.reader);
+    insert->bind(14, p.evaluator).bind(15, p.gpu).bind(16, p.date);
     if (Status s = insert->run(); !s) return s.error().wrap("item " + item.id);
     for (size_t l = 0; l < item.labels.size(); ++l)
       if (Status s = label->bind(1, item.id).bind(2, static_cast<int>(l)).bind(3, item.labels[l]).run(); !s)
         return s;
+    for (size_t h = 0; h < item.history.size(); ++h) {
+      const HistoryEntry& e = item.history[h];
+      history->bind(1, item.id).bind(2, static_cast<int>(h)).bind(3, e.date).bind(4, e.action).bind(5, e.reason);
+      history->bind(6, std::string(item_state_name(e.from))).bind(7, std::string(item_state_name(e.to)));
+      if (e.speedup_before) history->bind(8, *e.speedup_before); else history->bind_null(8);
+      if (e.speedup_after) history->bind(9, *e.speedup_after); else history->bind_null(9);
+      if (Status s = history->run(); !s) return s.error().wrap("history of item " + item.id);
+    }
   }
   return Status::success();
 }
 
 Status write_memory(sqlite::Connection& db, const Memory& memory) {
-  for (const char* table : {"item_labels", "items", "targets", "problem_baselines", "group_baselines", "problems",
+  for (const char* table : {"item_history", "item_labels", "items", "baseline_provenance", "targets", "problem_baselines", "group_baselines", "problems",
                             "readers", "store"})
     if (Status s = db.exec(fmt::format("DELETE FROM {}", table)); !s) return s;
   auto store = db.prepare("INSERT INTO store(singleton, author, score_cap, has_targets) VALUES (1, ?, ?, ?)");
@@ -115,11 +130,19 @@ Status write_memory(sqlite::Connection& db, const Memory& memory) {
   auto by_group = db.prepare("INSERT INTO group_baselines(reader_id, group_key, score) VALUES (?, ?, ?)");
   if (!by_problem) return by_problem.error();
   if (!by_group) return by_group.error();
+  auto provenance = db.prepare(
+      "INSERT INTO baseline_provenance(reader_id, problem_id, origin, reader, evaluator, gpu, verified_at) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?)");
+  if (!provenance) return provenance.error();
   for (const auto& [reader_id, baseline] : memory.baselines) {
     for (const auto& [pid, v] : baseline.problems)
       if (Status s = by_problem->bind(1, reader_id).bind(2, pid).bind(3, v).run(); !s) return s;
     for (const auto& [group, v] : baseline.groups)
       if (Status s = by_group->bind(1, reader_id).bind(2, group).bind(3, v).run(); !s) return s;
+    for (const auto& [pid, p] : baseline.provenance) {
+      provenance->bind(1, reader_id).bind(2, pid).bind(3, p.origin).bind(4, p.reader).bind(5, p.evaluator);
+      if (Status s = provenance->bind(6, p.gpu).bind(7, p.date).run(); !s) return s;
+    }
   }
   return Status::success();
 }
@@ -153,8 +176,8 @@ Result<Memory> read_memory(sqlite::Connection& db) {
   }
   std::map<std::string, size_t> index;
   if (s) s = for_each_row(db,
-                 "SELECT id, kind, category, item_order, source, speedup, text, text_no_numbers, code "
-                 "FROM items ORDER BY position",
+                 "SELECT id, kind, category, item_order, source, speedup, text, text_no_numbers, code, "
+                 "state, origin, reader, evaluator, gpu, verified_at FROM items ORDER BY position",
                  [&](sqlite::Statement& q) {
                    Item item;
                    item.id = q.text(0);
@@ -166,11 +189,33 @@ Result<Memory> read_memory(sqlite::Connection& db) {
                    item.text = q.text(6);
                    if (!q.is_null(7)) item.text_no_numbers = q.text(7);
                    item.code = q.text(8);
+                   item.state = item_state_from_name(q.text(9)).value_or(ItemState::kActive);
+                   item.provenance = Provenance{q.text(10), q.text(11), q.text(12), q.text(13), q.text(14)};
                    index[item.id] = memory.items.size();
                    memory.items.push_back(std::move(item));
                  });
   if (s) s = for_each_row(db, "SELECT item_id, label FROM item_labels ORDER BY item_id, position",
                           [&](sqlite::Statement& q) { memory.items[index.at(q.text(0))].labels.push_back(q.text(1)); });
+  if (s) s = for_each_row(db,
+                 "SELECT item_id, at, action, reason, from_state, to_state, speedup_before, speedup_after "
+                 "FROM item_history ORDER BY item_id, position",
+                 [&](sqlite::Statement& q) {
+                   HistoryEntry h;
+                   h.date = q.text(1);
+                   h.action = q.text(2);
+                   h.reason = q.text(3);
+                   h.from = item_state_from_name(q.text(4)).value_or(ItemState::kActive);
+                   h.to = item_state_from_name(q.text(5)).value_or(ItemState::kActive);
+                   if (!q.is_null(6)) h.speedup_before = q.real(6);
+                   if (!q.is_null(7)) h.speedup_after = q.real(7);
+                   memory.items[index.at(q.text(0))].history.push_back(std::move(h));
+                 });
+  if (s) s = for_each_row(db,
+                 "SELECT reader_id, problem_id, origin, reader, evaluator, gpu, verified_at FROM baseline_provenance",
+                 [&](sqlite::Statement& q) {
+                   memory.baselines[q.text(0)].provenance[q.text(1)] =
+                       Provenance{q.text(2), q.text(3), q.text(4), q.text(5), q.text(6)};
+                 });
   if (s) s = for_each_row(db, "SELECT reader_id, problem_id, score FROM problem_baselines", [&](sqlite::Statement& q) {
     memory.baselines[q.text(0)].problems[q.text(1)] = q.real(2);
   });
@@ -222,6 +267,17 @@ Status Database::replace(const Memory& memory) {
 }
 
 Result<Memory> Database::read() const { return read_memory(impl_->connection); }
+
+Status Database::update(const std::function<Result<Memory>(const Memory&)>& change) {
+  return in_transaction(impl_->connection, [&]() -> Status {
+    auto before = read_memory(impl_->connection);
+    if (!before) return before.error();
+    auto after = change(*before);
+    if (!after) return after.error();
+    if (auto valid = parse_memory_json(memory_to_json(*after), path()); !valid) return valid.error();
+    return write_memory(impl_->connection, *after);
+  });
+}
 
 Result<std::map<std::string, Problem>> Database::problems() const {
   std::map<std::string, Problem> problems;

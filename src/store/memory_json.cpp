@@ -134,7 +134,7 @@ Result<std::vector<std::string>> parse_labels(const Json& entry, const Fields& f
 // Refuses any field parse_item does not read for an item of `kind`, so a
 // misspelt or misplaced field is not silently dropped.
 Status check_item_fields(const Json& entry, const Fields& f, ItemKind kind) {
-  std::vector<std::string> allowed = {"id", "kind", "labels", "order"};
+  std::vector<std::string> allowed = {"id", "kind", "labels", "order", "state", "provenance", "history"};
   if (kind != ItemKind::kLesson) allowed.push_back("category");
   if (kind == ItemKind::kRecipe || kind == ItemKind::kKernel) allowed.insert(allowed.end(), {"source", "speedup"});
   allowed.push_back(kind == ItemKind::kKernel ? "code" : "text");
@@ -146,6 +146,54 @@ Status check_item_fields(const Json& entry, const Fields& f, ItemKind kind) {
       return f.error(fmt::format("unknown field '{}' for a {} (expected {})", key, item_kind_name(kind), expected));
     }
   return Status::success();
+}
+
+// A provenance object (docs/learning.md): origin and optional strings.
+Result<Provenance> parse_provenance(const Json& entry, const std::string& where) {
+  Fields f(entry, where);
+  if (!entry.is_object()) return f.error("must be an object");
+  for (const auto& [key, value] : entry.items())
+    if (key != "origin" && key != "reader" && key != "evaluator" && key != "gpu" && key != "date")
+      return f.error(fmt::format("unknown field '{}' (expected origin, reader, evaluator, gpu, date)", key));
+  Provenance p;
+  KMEM_TRY_ASSIGN(p.origin, f.string("origin"));
+  if (p.origin.empty()) return f.error("origin is empty");
+  if (f.has("reader")) KMEM_TRY_ASSIGN(p.reader, f.string("reader"));
+  if (f.has("evaluator")) KMEM_TRY_ASSIGN(p.evaluator, f.string("evaluator"));
+  if (f.has("gpu")) KMEM_TRY_ASSIGN(p.gpu, f.string("gpu"));
+  if (f.has("date")) KMEM_TRY_ASSIGN(p.date, f.string("date"));
+  return p;
+}
+
+Result<ItemState> parse_state(const Fields& f, const char* key) {
+  std::string name;
+  KMEM_TRY_ASSIGN(name, f.string(key));
+  auto state = item_state_from_name(name);
+  if (!state) return f.error(fmt::format("field '{}': unknown state '{}' (expected candidate, active or retired)", key, name));
+  return *state;
+}
+
+Result<std::vector<HistoryEntry>> parse_history(const Json& list, const Fields& item) {
+  if (!list.is_array()) return item.error("field 'history' must be a list");
+  std::vector<HistoryEntry> history;
+  for (size_t i = 0; i < list.size(); ++i) {
+    Fields f(list[i], fmt::format("{}: history[{}]", item.where(), i));
+    if (!list[i].is_object()) return f.error("must be an object");
+    for (const auto& [key, value] : list[i].items())
+      if (key != "date" && key != "action" && key != "reason" && key != "from" && key != "to" &&
+          key != "speedup_before" && key != "speedup_after")
+        return f.error(fmt::format("unknown field '{}'", key));
+    HistoryEntry h;
+    KMEM_TRY_ASSIGN(h.date, f.string("date"));
+    KMEM_TRY_ASSIGN(h.action, f.string("action"));
+    KMEM_TRY_ASSIGN(h.reason, f.string("reason"));
+    KMEM_TRY_ASSIGN(h.from, parse_state(f, "from"));
+    KMEM_TRY_ASSIGN(h.to, parse_state(f, "to"));
+    if (f.has("speedup_before")) KMEM_TRY_ASSIGN(h.speedup_before, f.finite("speedup_before"));
+    if (f.has("speedup_after")) KMEM_TRY_ASSIGN(h.speedup_after, f.finite("speedup_after"));
+    history.push_back(std::move(h));
+  }
+  return history;
 }
 
 Result<Item> parse_item(const Json& entry, const Fields& f, const Memory& memory) {
@@ -175,6 +223,9 @@ Result<Item> parse_item(const Json& entry, const Fields& f, const Memory& memory
     KMEM_TRY_ASSIGN(item.text, f.string("text"));
   }
   if (f.has("text_no_numbers")) KMEM_TRY_ASSIGN(item.text_no_numbers, f.string("text_no_numbers"));
+  if (f.has("state")) KMEM_TRY_ASSIGN(item.state, parse_state(f, "state"));
+  if (f.has("provenance")) KMEM_TRY_ASSIGN(item.provenance, parse_provenance(entry.at("provenance"), f.where() + ": provenance"));
+  if (f.has("history")) KMEM_TRY_ASSIGN(item.history, parse_history(entry.at("history"), f));
   return item;
 }
 
@@ -218,6 +269,18 @@ Status parse_baselines(const Fields& top, Memory& memory) {
     Baseline baseline;
     if (Status s = parse_baseline_values(f, "problems", baseline.problems); !s) return s;
     if (Status s = parse_baseline_values(f, "groups", baseline.groups); !s) return s;
+    if (f.has("provenance")) {
+      const Json* sources = nullptr;
+      KMEM_TRY_ASSIGN(sources, f.object("provenance"));
+      for (const auto& [pid, p] : sources->items()) {
+        if (!baseline.problems.contains(pid))
+          return f.error(fmt::format("provenance.{}: no problem value to describe", pid));
+        KMEM_TRY_ASSIGN(baseline.provenance[pid], parse_provenance(p, f.where() + ": provenance." + pid));
+      }
+    }
+    for (const auto& [key, value] : entry.items())
+      if (key != "problems" && key != "groups" && key != "provenance")
+        return f.error(fmt::format("unknown field '{}' (expected problems, groups, provenance)", key));
     for (const auto& [pid, v] : baseline.problems)
       if (!memory.problems.contains(pid)) return f.error(fmt::format("problems.{}: unknown problem", pid));
     for (const auto& [group, v] : baseline.groups)
@@ -243,6 +306,15 @@ Status parse_targets(const Json& doc, const Fields& top, Memory& memory) {
   }
   memory.targets = std::move(targets);
   return Status::success();
+}
+
+OrderedJson provenance_json(const Provenance& p) {
+  OrderedJson j = {{"origin", p.origin}};
+  if (!p.reader.empty()) j["reader"] = p.reader;
+  if (!p.evaluator.empty()) j["evaluator"] = p.evaluator;
+  if (!p.gpu.empty()) j["gpu"] = p.gpu;
+  if (!p.date.empty()) j["date"] = p.date;
+  return j;
 }
 
 }  // namespace
@@ -297,6 +369,18 @@ std::string memory_to_json(const Memory& memory) {
       j["text"] = item.text;
     if (item.text_no_numbers) j["text_no_numbers"] = *item.text_no_numbers;
     j["labels"] = item.labels;
+    if (item.state != ItemState::kActive) j["state"] = item_state_name(item.state);
+    if (!item.provenance.is_seed()) j["provenance"] = provenance_json(item.provenance);
+    if (!item.history.empty()) {
+      j["history"] = OrderedJson::array();
+      for (const HistoryEntry& h : item.history) {
+        OrderedJson e = {{"date", h.date}, {"action", h.action}, {"reason", h.reason},
+                         {"from", item_state_name(h.from)}, {"to", item_state_name(h.to)}};
+        if (h.speedup_before) e["speedup_before"] = *h.speedup_before;
+        if (h.speedup_after) e["speedup_after"] = *h.speedup_after;
+        j["history"].push_back(std::move(e));
+      }
+    }
     doc["items"].push_back(std::move(j));
   }
   doc["baselines"] = OrderedJson::object();
@@ -306,6 +390,10 @@ std::string memory_to_json(const Memory& memory) {
     for (const auto& [id, v] : baseline.problems) b["problems"][id] = v;
     b["groups"] = OrderedJson::object();
     for (const auto& [id, v] : baseline.groups) b["groups"][id] = v;
+    if (!baseline.provenance.empty()) {
+      b["provenance"] = OrderedJson::object();
+      for (const auto& [id, p] : baseline.provenance) b["provenance"][id] = provenance_json(p);
+    }
     doc["baselines"][reader] = std::move(b);
   }
   return doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
