@@ -85,25 +85,34 @@ constexpr std::array<std::string_view, 11> kEpisodeKeys = {
     "system",          "task",          "memory_block",     "feedback_pass",   "feedback_build",   "feedback_mismatch",
     "feedback_failed", "feedback_rejected", "feedback_no_action", "turns_left", "last_turn"};
 
-Result<std::map<std::string, std::string>> parse_episode_texts(const Json& j, const std::string& where) {
+// The keys of the `learn` section (docs/learning.md, "Recipes and pitfalls").
+constexpr std::array<std::string_view, 3> kLearnKeys = {"system", "recipe", "pitfall"};
+
+// A section of texts that must hold exactly `keys`; `doc` names the page
+// that describes them.
+template <size_t N>
+Result<std::map<std::string, std::string>> parse_texts_section(const Json& j, const std::string& where,
+                                                               const std::array<std::string_view, N>& keys,
+                                                               const char* doc) {
   if (!j.is_object()) return Error(where + ": must be an object of texts");
   std::map<std::string, std::string> texts;
   for (const auto& [key, value] : j.items()) {
-    if (std::find(kEpisodeKeys.begin(), kEpisodeKeys.end(), key) == kEpisodeKeys.end())
-      return Error(fmt::format("{}: unknown key '{}' (see docs/episodes.md)", where, key));
+    if (std::find(keys.begin(), keys.end(), key) == keys.end())
+      return Error(fmt::format("{}: unknown key '{}' (see {})", where, key, doc));
     if (!value.is_string()) return Error(fmt::format("{}.{} must be a string", where, key));
-    texts.emplace(key, value.get<std::string>());
+    texts.emplace(key, value.template get<std::string>());
   }
-  for (std::string_view key : kEpisodeKeys)
+  for (std::string_view key : keys)
     if (!texts.contains(std::string(key))) return Error(fmt::format("{}: the text '{}' is missing", where, key));
   return texts;
 }
 
 Status check_pack_keys(const Json& doc, const std::string& where) {
-  constexpr std::array<std::string_view, 5> kKeys = {"format", "selection", "texts", "policies", "episode"};
+  constexpr std::array<std::string_view, 6> kKeys = {"format", "selection", "texts", "policies", "episode", "learn"};
   for (const auto& [key, value] : doc.items())
     if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end())
-      return Error(fmt::format("{}: unknown key '{}' (expected format, selection, texts, policies or episode)", where, key));
+      return Error(fmt::format("{}: unknown key '{}' (expected format, selection, texts, policies, episode or learn)",
+                               where, key));
   return Status::success();
 }
 
@@ -119,9 +128,14 @@ Result<Pack> parse_pack_json(std::string_view text, const std::string& source_na
   if (Status s = check_pack_keys(doc, source_name); !s) return s.error();
   Pack pack;
   if (doc.contains("episode")) {
-    auto episode = parse_episode_texts(doc.at("episode"), source_name + ": episode");
+    auto episode = parse_texts_section(doc.at("episode"), source_name + ": episode", kEpisodeKeys, "docs/episodes.md");
     if (!episode) return episode.error();
     pack.episode = std::move(*episode);
+  }
+  if (doc.contains("learn")) {
+    auto learn = parse_texts_section(doc.at("learn"), source_name + ": learn", kLearnKeys, "docs/learning.md");
+    if (!learn) return learn.error();
+    pack.learn = std::move(*learn);
   }
   if (doc.contains("selection")) {
     const Json& sel = doc.at("selection");
