@@ -57,7 +57,7 @@ int show_item(const ItemsArgs& args) {
     if (item.id != args.id) continue;
     Memory one = *memory;  // the item as the store format writes it
     one.items = {item};
-    auto doc = nlohmann::json::parse(memory_to_json(one));
+    auto doc = nlohmann::ordered_json::parse(memory_to_json(one));
     if (Status s = write_stdout(doc["items"][0].dump(1) + "\n"); !s) return report_error("items show", s.error());
     return kExitOk;
   }
@@ -71,7 +71,7 @@ int change(const char* command, const ItemsArgs& args,
   if (!db) return report_error(command, db.error());
   std::string date = utc_date();
   Status s = db->update([&](const Memory& m) { return step(m, date); });
-  if (!s) return report_error(command, s.error().wrap(args.db));
+  if (!s) return report_error(command, s.error());
   if (Status w = write_stdout(fmt::format("{}: {} {}\n", args.db, command + 6, args.id)); !w) return report_error(command, w.error());
   return kExitOk;
 }
