@@ -11,6 +11,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "episode/scripted_endpoint.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -116,6 +118,36 @@ TEST_F(LearnCommand, TwoIngestsAtOnceBothLand) {
   Outcome listed = kmem("items list --state candidate --db " + db());
   EXPECT_NE(listed.out.find("kernel:L1_001"), std::string::npos) << listed.out;
   EXPECT_NE(listed.out.find("kernel:L1_002"), std::string::npos) << listed.out;
+}
+
+TEST_F(LearnCommand, AnExperimentIngestedAddsAReaderALessonAndItemValues) {
+  // Every reply is refused by the checker, so no candidate runs: the reader
+  // scores 0 everywhere, and the rule recurs in every episode.
+  kmem::Script script;
+  script.mode = "turns";
+  kmem::ScriptedReply reply;
+  reply.content = "```python\nimport torch\nimport torch.nn as nn\n\n\nclass ModelNew(nn.Module):\n"
+                  "    def forward(self, x):\n        m = self\n        m.gamma = 1\n        return x\n```\nACTION: SUBMIT\n";
+  script.replies.push_back(reply);
+  auto endpoint = kmem::ScriptedEndpoint::start(script);
+  ASSERT_TRUE(endpoint);
+  std::ofstream(dir_ / "spec.json") << R"({"format": "kmem-experiment/1", "name": "lx", "kernelbench": "kb",
+    "problems": ["L1_001"], "policies": ["none", "show_all"], "samples": 2, "max_turns": 1,
+    "readers": [{"id": "fresh-reader", "endpoint": ")" << (*endpoint)->base_url() << R"(", "model": "m", "retries": 0}]})";
+  Outcome ran = kmem("experiment run " + (dir_ / "spec.json").string() + " --db " + db() + " --quiet");
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  Outcome ingested = kmem("ingest lx --db " + db() + evaluator());
+  ASSERT_EQ(ingested.exit_code, 0) << ingested.err;
+  EXPECT_NE(ingested.out.find("added lesson:foreign_attribute_assignment"), std::string::npos) << ingested.out;
+  EXPECT_NE(ingested.out.find("baselines fresh-reader: 1 problems"), std::string::npos) << ingested.out;
+  Outcome readers = kmem("readers --db " + db());
+  EXPECT_NE(readers.out.find("fresh-reader"), std::string::npos) << readers.out;
+  Outcome lesson = kmem("items show lesson:foreign_attribute_assignment --db " + db());
+  EXPECT_NE(lesson.out.find("Checker rule: assignment to attribute 'm.gamma' is not allowed"), std::string::npos)
+      << lesson.out;
+  Outcome value = kmem("items value lx --json --db " + db());
+  EXPECT_EQ(value.exit_code, 0) << value.err;
+  EXPECT_EQ(value.out.substr(0, 1), "[") << value.out;
 }
 
 TEST_F(LearnCommand, ReadersListsBaselineCounts) {
