@@ -66,6 +66,14 @@ struct LearnedEpisode {
 // the file path) prefixes every error message.
 Result<Memory> parse_memory_json(std::string_view text, const std::string& source_name);
 
+// Checks `memory` by every rule of the store (docs/store.md): the formats and
+// ranges of kmem/limits.h, valid UTF-8 in every text, references (an item's
+// source, a target, a baseline's reader and problem), unique item ids, and no
+// field an item's kind does not have. parse_memory_json, Database::read and
+// Database::replace all apply it, so a Memory that passes exports to a text
+// that imports back to the same Memory. `source_name` prefixes every error.
+Status validate_memory(const Memory& memory, const std::string& source_name);
+
 // The canonical kmem-memory-store/1 text of `memory`: parse_memory_json of it
 // gives back an equal Memory, and exporting that again gives the same bytes.
 std::string memory_to_json(const Memory& memory);

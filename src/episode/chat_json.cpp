@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kmem/episode.h"
-#include "store/strict_json.h"
+#include "util/strict_json.h"
 
 namespace kmem {
 

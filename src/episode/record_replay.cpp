@@ -18,7 +18,7 @@
 
 #include "episode/http_client.h"
 #include "kmem/episode.h"
-#include "store/strict_json.h"
+#include "util/strict_json.h"
 
 namespace kmem {
 namespace {

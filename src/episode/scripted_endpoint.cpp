@@ -17,7 +17,7 @@
 #include <sstream>
 #include <thread>
 
-#include "store/strict_json.h"
+#include "util/strict_json.h"
 
 namespace kmem {
 namespace {

@@ -11,7 +11,7 @@
 #include <toml++/toml.h>
 
 #include "kmem/experiment.h"
-#include "store/strict_json.h"
+#include "util/strict_json.h"
 
 namespace kmem {
 

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "kmem/learn.h"
+#include "kmem/limits.h"
 
 namespace kmem {
 
@@ -36,6 +37,10 @@ Result<Memory> learn_baselines(const Memory& memory, const std::vector<LearnedEp
     s.experiment = e.experiment;
   }
   for (const auto& [reader, problems] : by_reader) {
+    if (Status s = limits::check_reader_id(reader); !s) {
+      report.skipped.push_back(fmt::format("baselines of reader '{}': {}", reader, s.error().message()));
+      continue;
+    }
     if (!out.readers.contains(reader)) out.readers.emplace(reader, Reader{reader, reader});
     Baseline& baseline = out.baselines[reader];
     std::set<std::string> groups;

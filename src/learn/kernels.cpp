@@ -3,11 +3,11 @@
 // normalised source are left out, flagged outcomes stay out unless promoted.
 #include <fmt/format.h>
 
-#include <cmath>
 #include <map>
 #include <string_view>
 
 #include "kmem/learn.h"
+#include "kmem/limits.h"
 #include "learn/items.h"
 
 namespace kmem {
@@ -42,7 +42,9 @@ std::string flag_list(const std::vector<std::string>& flags) {
 // Why a candidate may not enter, or "" when it may.
 std::string refusal(const VerifiedCandidate& c, const Memory& memory, const LearnOptions& options) {
   if (c.verdict != "pass") return "verdict " + c.verdict;
-  if (!std::isfinite(c.speedup) || c.speedup <= 0) return fmt::format("speedup {} is no verified figure", c.speedup);
+  // The store holds speedups within limits::kMaxSpeedup; the evaluator may
+  // measure more (flagged implausible_speedup), which then stays out.
+  if (Status s = limits::check_speedup(c.speedup); !s) return "speedup " + s.error().message();
   if (!c.flags.empty() && !options.promote_flagged) return "flagged " + flag_list(c.flags) + " (--promote-flagged admits it)";
   if (!memory.problems.contains(c.problem)) return "problem " + c.problem + " is not in the store";
   if (c.code.empty()) return "no source";

@@ -17,6 +17,7 @@
 #include "episode/scripted_endpoint.h"
 #include "kmem/experiment.h"
 #include "kmem/learn.h"
+#include "kmem/limits.h"
 #include "kmem/store.h"
 
 namespace kmem {
@@ -329,7 +330,7 @@ TEST(Kernels, TheBestVerifiedSpeedupWinsAndDuplicatesAreLeftOut) {
   LearnReport report;
   LearnOptions options;
   auto first = learn_kernels(m, {candidate(1.5, code), candidate(2.0, "# faster\n" + code + "x = 1\n"),
-                                 candidate(3.0e9, "y = 2\n", {"implausible_speedup"})},
+                                 candidate(3.0e5, "y = 2\n", {"implausible_speedup"})},
                              options, report);
   ASSERT_TRUE(first);
   const Item* k = find(*first, "kernel:L1_008");
@@ -353,9 +354,16 @@ TEST(Kernels, TheBestVerifiedSpeedupWinsAndDuplicatesAreLeftOut) {
   EXPECT_TRUE(slower.added.empty() && slower.updated.empty());
   options.promote_flagged = true;
   LearnReport promoted;
-  auto fourth = learn_kernels(*third, {candidate(3.0e9, "y = 2\n", {"implausible_speedup"})}, options, promoted);
+  auto fourth = learn_kernels(*third, {candidate(3.0e5, "y = 2\n", {"implausible_speedup"})}, options, promoted);
   ASSERT_TRUE(fourth);
-  EXPECT_EQ(find(*fourth, "kernel:L1_008")->speedup, 3.0e9);
+  EXPECT_EQ(find(*fourth, "kernel:L1_008")->speedup, 3.0e5);
+  // Beyond the store's limit a flagged speedup stays out even when promoted, with a reason.
+  LearnReport beyond;
+  ASSERT_TRUE(learn_kernels(*third, {candidate(limits::kMaxSpeedup * 1e3, "u = 6\n", {"implausible_speedup"})},
+                            options, beyond));
+  EXPECT_TRUE(beyond.added.empty() && beyond.updated.empty());
+  ASSERT_EQ(beyond.skipped.size(), 1u);
+  EXPECT_NE(beyond.skipped[0].find("speedup"), std::string::npos) << beyond.skipped[0];
   // A non-finite speedup is no verified figure.
   LearnReport inf;
   ASSERT_TRUE(learn_kernels(m, {candidate(std::numeric_limits<double>::infinity(), "v = 5\n")}, options, inf));

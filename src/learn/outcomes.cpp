@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
 #include "kmem/learn.h"
+#include "util/file.h"
 
 namespace kmem {
 namespace {
@@ -73,11 +73,9 @@ Result<std::vector<VerifiedCandidate>> results_candidates(const std::string& tex
     if (c.verdict == "pass") {
       fs::path path(*candidate);
       if (path.is_relative()) path = fs::path(base_dir) / path;
-      std::ifstream in(path, std::ios::binary);
-      if (!in) return Error(fmt::format("{}: cannot read candidate {}", where, path.string()));
-      std::ostringstream code;
-      code << in.rdbuf();
-      c.code = code.str();
+      auto code = read_file(path.string());
+      if (!code) return code.error().wrap(where + ": candidate");
+      c.code = std::move(*code);
     }
     out.push_back(std::move(c));
   }

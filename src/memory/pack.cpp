@@ -8,7 +8,7 @@
 
 #include "kmem/memory.h"
 #include "memory/needed_texts.h"
-#include "store/strict_json.h"
+#include "util/strict_json.h"
 
 namespace kmem {
 namespace {

@@ -1,10 +1,13 @@
-// The kmem database: SQLite in WAL mode holding one Memory.
+// The kmem database: SQLite in WAL mode holding one Memory. Every read is
+// checked row by row (row_reader.h) and as a whole (validate_memory).
 #include <fmt/format.h>
 
 #include "kmem/store.h"
 #include "store/database_impl.h"
 #include "store/item_kind.h"
+#include "store/row_reader.h"
 #include "store/schema.h"
+#include "store/validate.h"
 
 namespace kmem {
 
@@ -147,81 +150,211 @@ Status write_memory(sqlite::Connection& db, const Memory& memory) {
   return Status::success();
 }
 
+// Reads one problem row: "SELECT rowid, id, level, number, name, category".
+Result<Problem> read_problem(sqlite::Statement& q, const std::string& where) {
+  RowReader r(q, fmt::format("{} row {}", where, q.integer64(0)));
+  Problem p;
+  p.id = r.text(1, "id");
+  p.level = r.integer(2, "level");
+  p.number = r.integer(3, "number");
+  p.name = r.text(4, "name");
+  p.category = r.text(5, "category");
+  if (Status s = r.status(); !s) return s.error();
+  if (Status s = check_problem(p); !s) return s.error().wrap(fmt::format("{} (id '{}')", r.where(), p.id));
+  return p;
+}
+
 Status read_problems(sqlite::Connection& db, std::map<std::string, Problem>& problems) {
-  return for_each_row(db, "SELECT id, level, number, name, category FROM problems", [&](sqlite::Statement& q) {
-    problems.emplace(q.text(0), Problem{q.text(0), q.integer(1), q.integer(2), q.text(3), q.text(4)});
+  return for_each_row(db, "SELECT rowid, id, level, number, name, category FROM problems",
+                      [&](sqlite::Statement& q) -> Status {
+                        auto p = read_problem(q, db.path() + ": problems");
+                        if (!p) return p.error();
+                        std::string id = p->id;
+                        if (!problems.emplace(id, std::move(*p)).second)
+                          return Error(fmt::format("{}: problems: duplicate id '{}'", db.path(), id));
+                        return Status::success();
+                      });
+}
+
+// The store row: author, score cap and whether targets are stored.
+Status read_store(sqlite::Connection& db, Memory& memory, bool& has_targets) {
+  int rows = 0;
+  Status s = for_each_row(db, "SELECT rowid, author, score_cap, has_targets FROM store", [&](sqlite::Statement& q) {
+    RowReader r(q, fmt::format("{}: store row {}", db.path(), q.integer64(0)));
+    if (++rows > 1) r.fail("the store table holds more than one row");
+    memory.author = r.text(1, "author");
+    memory.score_cap = r.real(2, "score_cap");
+    has_targets = r.flag(3, "has_targets");
+    return r.status();
+  });
+  if (!s) return s;
+  if (rows == 0) return Error(db.path() + ": the database holds no memory yet (run kmem import first)");
+  return Status::success();
+}
+
+Status read_readers(sqlite::Connection& db, Memory& memory) {
+  return for_each_row(db, "SELECT rowid, id, display, has_baseline FROM readers", [&](sqlite::Statement& q) {
+    RowReader r(q, fmt::format("{}: readers row {}", db.path(), q.integer64(0)));
+    Reader reader{r.text(1, "id"), r.text(2, "display")};
+    bool has_baseline = r.flag(3, "has_baseline");
+    if (r.status() && memory.readers.contains(reader.id)) r.fail(fmt::format("duplicate id '{}'", reader.id));
+    if (!r.status()) return r.status();
+    if (has_baseline) memory.baselines[reader.id];  // kept even when it holds no value
+    memory.readers.emplace(reader.id, std::move(reader));
+    return Status::success();
   });
 }
 
+Status read_targets(sqlite::Connection& db, bool has_targets, Memory& memory) {
+  if (has_targets) memory.targets.emplace();
+  return for_each_row(db, "SELECT rowid, position, problem_id FROM targets ORDER BY position",
+                      [&](sqlite::Statement& q) {
+                        RowReader r(q, fmt::format("{}: targets row {}", db.path(), q.integer64(0)));
+                        int position = r.integer(1, "position");
+                        std::string id = r.text(2, "problem_id");
+                        if (!r.status()) return r.status();
+                        if (!memory.targets) r.fail("a target row, but the store row's has_targets is 0");
+                        else if (position != static_cast<int>(memory.targets->size()))
+                          r.fail(fmt::format("position {}, expected {}", position, memory.targets->size()));
+                        else if (!memory.problems.contains(id)) r.fail(fmt::format("unknown problem '{}'", id));
+                        if (r.status()) memory.targets->push_back(std::move(id));
+                        return r.status();
+                      });
+}
+
+// One items row: rowid, position, id, kind, category, item_order, source,
+// speedup, text, text_no_numbers, code. Each column its kind has is
+// required; the others must be NULL (or empty, as validate_memory checks).
+Status read_item(sqlite::Statement& q, const std::string& db_path, Memory& memory) {
+  RowReader r(q, fmt::format("{}: items row {}", db_path, q.integer64(0)));
+  int position = r.integer(1, "position");
+  Item item;
+  item.id = r.text(2, "id");
+  if (!r.status()) return r.status();
+  r.name(fmt::format(" (id '{}')", item.id));
+  if (position != static_cast<int>(memory.items.size()))
+    r.fail(fmt::format("position {}, expected {}", position, memory.items.size()));
+  std::string kind = r.text(3, "kind");
+  if (!r.status()) return r.status();
+  auto parsed = item_kind_from_name(kind);
+  if (!parsed) r.fail(fmt::format("unknown kind '{}' (expected lesson, pitfall, recipe or kernel)", kind));
+  item.kind = parsed.value_or(ItemKind::kLesson);
+  bool provenance = item.kind == ItemKind::kRecipe || item.kind == ItemKind::kKernel;
+  item.category = item.kind == ItemKind::kLesson ? r.optional_text(4, "category").value_or("") : r.text(4, "category");
+  item.order = r.optional_integer(5, "item_order");
+  item.source = provenance ? r.text(6, "source") : r.optional_text(6, "source").value_or("");
+  item.speedup = provenance ? r.real(7, "speedup") : r.optional_real(7, "speedup").value_or(0.0);
+  bool kernel = item.kind == ItemKind::kKernel;
+  item.text = kernel ? r.optional_text(8, "text").value_or("") : r.text(8, "text");
+  item.text_no_numbers = r.optional_text(9, "text_no_numbers");
+  item.code = kernel ? r.text(10, "code") : r.optional_text(10, "code").value_or("");
+  std::string state = r.text(11, "state");
+  item.provenance = Provenance{r.text(12, "origin"), r.text(13, "reader"), r.text(14, "evaluator"), r.text(15, "gpu"),
+                               r.text(16, "verified_at")};
+  if (!r.status()) return r.status();
+  auto parsed_state = item_state_from_name(state);
+  if (!parsed_state) r.fail(fmt::format("unknown state '{}' (expected candidate, active or retired)", state));
+  item.state = parsed_state.value_or(ItemState::kActive);
+  if (!r.status()) return r.status();
+  memory.items.push_back(std::move(item));
+  return Status::success();
+}
+
+Status read_items(sqlite::Connection& db, Memory& memory) {
+  Status s = for_each_row(db,
+                          "SELECT rowid, position, id, kind, category, item_order, source, speedup, text, "
+                          "text_no_numbers, code, state, origin, reader, evaluator, gpu, verified_at "
+                          "FROM items ORDER BY position",
+                          [&](sqlite::Statement& q) { return read_item(q, db.path(), memory); });
+  if (!s) return s;
+  std::map<std::string, Item*> by_id;
+  for (Item& item : memory.items) by_id.emplace(item.id, &item);
+  s = for_each_row(db, "SELECT rowid, item_id, label FROM item_labels ORDER BY item_id, position",
+                      [&](sqlite::Statement& q) {
+                        RowReader r(q, fmt::format("{}: item_labels row {}", db.path(), q.integer64(0)));
+                        std::string id = r.text(1, "item_id");
+                        std::string label = r.text(2, "label");
+                        auto item = by_id.find(id);
+                        if (r.status() && item == by_id.end()) r.fail(fmt::format("no item has the id '{}'", id));
+                        if (r.status()) item->second->labels.push_back(std::move(label));
+                        return r.status();
+                      });
+  if (!s) return s;
+  return for_each_row(
+      db,
+      "SELECT rowid, item_id, at, action, reason, from_state, to_state, speedup_before, speedup_after "
+      "FROM item_history ORDER BY item_id, position",
+      [&](sqlite::Statement& q) {
+        RowReader r(q, fmt::format("{}: item_history row {}", db.path(), q.integer64(0)));
+        std::string id = r.text(1, "item_id");
+        HistoryEntry h;
+        h.date = r.text(2, "at");
+        h.action = r.text(3, "action");
+        h.reason = r.text(4, "reason");
+        std::string from = r.text(5, "from_state"), to = r.text(6, "to_state");
+        h.speedup_before = r.optional_real(7, "speedup_before");
+        h.speedup_after = r.optional_real(8, "speedup_after");
+        auto item = by_id.find(id);
+        if (r.status() && item == by_id.end()) r.fail(fmt::format("no item has the id '{}'", id));
+        auto parsed_from = item_state_from_name(from), parsed_to = item_state_from_name(to);
+        if (r.status() && (!parsed_from || !parsed_to)) r.fail(fmt::format("unknown state '{}' or '{}'", from, to));
+        if (!r.status()) return r.status();
+        h.from = *parsed_from;
+        h.to = *parsed_to;
+        item->second->history.push_back(std::move(h));
+        return Status::success();
+      });
+}
+
+// Where each problem baseline came from: rowid, reader_id, problem_id, origin,
+// reader, evaluator, gpu, verified_at.
+Status read_baseline_provenance(sqlite::Connection& db, Memory& memory) {
+  return for_each_row(
+      db, "SELECT rowid, reader_id, problem_id, origin, reader, evaluator, gpu, verified_at FROM baseline_provenance",
+      [&](sqlite::Statement& q) {
+        RowReader r(q, fmt::format("{}: baseline_provenance row {}", db.path(), q.integer64(0)));
+        std::string reader = r.text(1, "reader_id"), problem = r.text(2, "problem_id");
+        Provenance p{r.text(3, "origin"), r.text(4, "reader"), r.text(5, "evaluator"), r.text(6, "gpu"),
+                     r.text(7, "verified_at")};
+        auto baseline = memory.baselines.find(reader);
+        if (r.status() && (baseline == memory.baselines.end() || !baseline->second.problems.contains(problem)))
+          r.fail(fmt::format("no baseline of reader '{}' on '{}'", reader, problem));
+        if (r.status()) baseline->second.provenance[problem] = std::move(p);
+        return r.status();
+      });
+}
+
+// problem_baselines or group_baselines: rowid, reader_id, key, score.
+Status read_baselines(sqlite::Connection& db, const char* table, const char* key_column, Memory& memory,
+                      std::map<std::string, double> Baseline::*values) {
+  return for_each_row(db, fmt::format("SELECT rowid, reader_id, {}, score FROM {}", key_column, table),
+                      [&](sqlite::Statement& q) {
+                        RowReader r(q, fmt::format("{}: {} row {}", db.path(), table, q.integer64(0)));
+                        std::string reader = r.text(1, "reader_id");
+                        std::string key = r.text(2, key_column);
+                        double score = r.real(3, "score");
+                        if (r.status() && !memory.readers.contains(reader))
+                          r.fail(fmt::format("unknown reader '{}'", reader));
+                        if (r.status() && !(memory.baselines[reader].*values).emplace(key, score).second)
+                          r.fail(fmt::format("a second score for '{}' of reader '{}'", key, reader));
+                        return r.status();
+                      });
+}
+
+// Reads the memory row by row, each row checked as it is read, then the
+// whole by validate_memory: as strict as parse_memory_json.
 Result<Memory> read_memory(sqlite::Connection& db) {
   Memory memory;
-  bool found = false, has_targets = false;
-  Status s = for_each_row(db, "SELECT author, score_cap, has_targets FROM store", [&](sqlite::Statement& q) {
-    found = true;
-    memory.author = q.text(0);
-    memory.score_cap = q.real(1);
-    has_targets = q.integer(2) != 0;
-  });
-  if (!s) return s.error();
-  if (!found) return Error(db.path() + ": the database holds no memory yet (run kmem import first)");
-  s = for_each_row(db, "SELECT id, display, has_baseline FROM readers", [&](sqlite::Statement& q) {
-    memory.readers.emplace(q.text(0), Reader{q.text(0), q.text(1)});
-    if (q.integer(2) != 0) memory.baselines[q.text(0)];  // kept even when it holds no value
-  });
+  bool has_targets = false;
+  Status s = read_store(db, memory, has_targets);
+  if (s) s = read_readers(db, memory);
   if (s) s = read_problems(db, memory.problems);
-  if (s && has_targets) {
-    memory.targets.emplace();
-    s = for_each_row(db, "SELECT problem_id FROM targets ORDER BY position",
-                     [&](sqlite::Statement& q) { memory.targets->push_back(q.text(0)); });
-  }
-  std::map<std::string, size_t> index;
-  if (s) s = for_each_row(db,
-                 "SELECT id, kind, category, item_order, source, speedup, text, text_no_numbers, code, "
-                 "state, origin, reader, evaluator, gpu, verified_at FROM items ORDER BY position",
-                 [&](sqlite::Statement& q) {
-                   Item item;
-                   item.id = q.text(0);
-                   item.kind = item_kind_from_name(q.text(1)).value_or(ItemKind::kLesson);
-                   item.category = q.text(2);
-                   if (!q.is_null(3)) item.order = q.integer(3);
-                   item.source = q.text(4);
-                   item.speedup = q.is_null(5) ? 0.0 : q.real(5);
-                   item.text = q.text(6);
-                   if (!q.is_null(7)) item.text_no_numbers = q.text(7);
-                   item.code = q.text(8);
-                   item.state = item_state_from_name(q.text(9)).value_or(ItemState::kActive);
-                   item.provenance = Provenance{q.text(10), q.text(11), q.text(12), q.text(13), q.text(14)};
-                   index[item.id] = memory.items.size();
-                   memory.items.push_back(std::move(item));
-                 });
-  if (s) s = for_each_row(db, "SELECT item_id, label FROM item_labels ORDER BY item_id, position",
-                          [&](sqlite::Statement& q) { memory.items[index.at(q.text(0))].labels.push_back(q.text(1)); });
-  if (s) s = for_each_row(db,
-                 "SELECT item_id, at, action, reason, from_state, to_state, speedup_before, speedup_after "
-                 "FROM item_history ORDER BY item_id, position",
-                 [&](sqlite::Statement& q) {
-                   HistoryEntry h;
-                   h.date = q.text(1);
-                   h.action = q.text(2);
-                   h.reason = q.text(3);
-                   h.from = item_state_from_name(q.text(4)).value_or(ItemState::kActive);
-                   h.to = item_state_from_name(q.text(5)).value_or(ItemState::kActive);
-                   if (!q.is_null(6)) h.speedup_before = q.real(6);
-                   if (!q.is_null(7)) h.speedup_after = q.real(7);
-                   memory.items[index.at(q.text(0))].history.push_back(std::move(h));
-                 });
-  if (s) s = for_each_row(db,
-                 "SELECT reader_id, problem_id, origin, reader, evaluator, gpu, verified_at FROM baseline_provenance",
-                 [&](sqlite::Statement& q) {
-                   memory.baselines[q.text(0)].provenance[q.text(1)] =
-                       Provenance{q.text(2), q.text(3), q.text(4), q.text(5), q.text(6)};
-                 });
-  if (s) s = for_each_row(db, "SELECT reader_id, problem_id, score FROM problem_baselines", [&](sqlite::Statement& q) {
-    memory.baselines[q.text(0)].problems[q.text(1)] = q.real(2);
-  });
-  if (s) s = for_each_row(db, "SELECT reader_id, group_key, score FROM group_baselines", [&](sqlite::Statement& q) {
-    memory.baselines[q.text(0)].groups[q.text(1)] = q.real(2);
-  });
+  if (s) s = read_targets(db, has_targets, memory);
+  if (s) s = read_items(db, memory);
+  if (s) s = read_baselines(db, "problem_baselines", "problem_id", memory, &Baseline::problems);
+  if (s) s = read_baselines(db, "group_baselines", "group_key", memory, &Baseline::groups);
+  if (s) s = read_baseline_provenance(db, memory);
+  if (s) s = validate_memory(memory, db.path());
   if (!s) return s.error();
   return memory;
 }
@@ -262,7 +395,7 @@ Result<Database> Database::open_existing(const std::string& path) {
 
 Status Database::replace(const Memory& memory) {
   // A Memory built in code passes the same checks as a store file.
-  if (auto valid = parse_memory_json(memory_to_json(memory), path()); !valid) return valid.error();
+  if (Status s = validate_memory(memory, path()); !s) return s;
   return in_transaction(impl_->connection, [&] { return write_memory(impl_->connection, memory); });
 }
 
@@ -274,7 +407,7 @@ Status Database::update(const std::function<Result<Memory>(const Memory&)>& chan
     if (!before) return before.error();
     auto after = change(*before);
     if (!after) return after.error();
-    if (auto valid = parse_memory_json(memory_to_json(*after), path()); !valid) return valid.error();
+    if (Status s = validate_memory(*after, path()); !s) return s;
     return write_memory(impl_->connection, *after);
   });
 }
@@ -289,8 +422,10 @@ Status Database::upsert_problems(const std::vector<Problem>& problems) {
   return in_transaction(impl_->connection, [&]() -> Status {
     auto upsert = impl_->connection.prepare(kUpsertProblem);
     if (!upsert) return upsert.error();
-    for (const Problem& p : problems)
+    for (const Problem& p : problems) {
+      if (Status s = check_problem(p); !s) return s.error().wrap(fmt::format("{}: problem {}", path(), p.id));
       if (Status s = insert_problem(*upsert, p); !s) return s.error().wrap("problem " + p.id);
+    }
     return Status::success();
   });
 }

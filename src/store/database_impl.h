@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <type_traits>
 
 #include "kmem/store.h"
 #include "store/sqlite.h"
@@ -25,7 +26,8 @@ Status in_transaction(sqlite::Connection& db, Body body) {
   return db.exec("COMMIT");
 }
 
-// Runs `sql` and calls `row(statement)` for each row it returns.
+// Runs `sql` and calls `row(statement)` for each row it returns; a `row`
+// that returns a Status stops the walk at its first error.
 template <typename Row>
 Status for_each_row(sqlite::Connection& db, const std::string& sql, Row row) {
   auto query = db.prepare(sql);
@@ -34,7 +36,11 @@ Status for_each_row(sqlite::Connection& db, const std::string& sql, Row row) {
     auto more = query->step();
     if (!more) return more.error();
     if (!*more) return Status::success();
-    row(*query);
+    if constexpr (std::is_same_v<decltype(row(*query)), Status>) {
+      if (Status s = row(*query); !s) return s;
+    } else {
+      row(*query);
+    }
   }
 }
 

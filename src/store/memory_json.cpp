@@ -1,18 +1,13 @@
 // Reads and writes the kmem-memory-store/1 JSON format, validating every entry.
 #include <algorithm>
-#include <array>
-#include <climits>
-#include <cmath>
-#include <cstdint>
-#include <regex>
-#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "kmem/store.h"
 #include "store/item_kind.h"
-#include "store/strict_json.h"
+#include "util/json_fields.h"
+#include "util/strict_json.h"
 
 namespace kmem {
 namespace {
@@ -22,57 +17,6 @@ using OrderedJson = nlohmann::ordered_json;
 
 constexpr const char* kFormat = "kmem-memory-store/1";
 
-// Reads typed fields of one JSON object, reporting errors as "<where>: ...".
-class Fields {
- public:
-  Fields(const Json& object, std::string where) : object_(object), where_(std::move(where)) {}
-
-  const std::string& where() const { return where_; }
-  bool has(const char* key) const { return object_.contains(key) && !object_.at(key).is_null(); }
-
-  Result<std::string> string(const char* key) const {
-    if (!has(key)) return missing(key);
-    const Json& v = object_.at(key);
-    if (!v.is_string()) return wrong(key, "a string");
-    return v.get<std::string>();
-  }
-  Result<int> integer(const char* key) const {
-    if (!has(key)) return missing(key);
-    const Json& v = object_.at(key);
-    if (!v.is_number_integer()) return wrong(key, "an integer");
-    if (v.is_number_unsigned() ? v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT_MAX)
-                               : v.get<std::int64_t>() < INT_MIN || v.get<std::int64_t>() > INT_MAX)
-      return wrong(key, "an integer in the range of int");
-    return v.get<int>();
-  }
-  Result<double> finite(const char* key) const {
-    if (!has(key)) return missing(key);
-    return finite_value(object_.at(key), key);
-  }
-  Result<double> finite_value(const Json& v, const std::string& key) const {
-    if (!v.is_number()) return wrong(key, "a finite number");
-    double d = v.get<double>();
-    if (!std::isfinite(d)) return Error(fmt::format("{}: '{}' must be a finite number, got {}", where_, key, d));
-    return d;
-  }
-  Result<const Json*> object(const char* key) const {
-    if (!has(key)) return missing(key);
-    const Json& v = object_.at(key);
-    if (!v.is_object()) return wrong(key, "an object");
-    return &v;
-  }
-  Error error(const std::string& what) const { return Error(where_ + ": " + what); }
-
- private:
-  Error missing(const std::string& key) const { return error(fmt::format("missing field '{}'", key)); }
-  Error wrong(const std::string& key, const char* kind) const {
-    return error(fmt::format("field '{}' must be {}", key, kind));
-  }
-
-  const Json& object_;
-  std::string where_;
-};
-
 #define KMEM_TRY_ASSIGN(target, expr)       \
   do {                                      \
     auto kmem_r = (expr);                   \
@@ -80,12 +24,12 @@ class Fields {
     target = std::move(kmem_r.value());     \
   } while (0)
 
-Status parse_readers(const Fields& top, Memory& memory) {
+Status parse_readers(const JsonFields& top, Memory& memory) {
   const Json* readers = nullptr;
   KMEM_TRY_ASSIGN(readers, top.object("readers"));
   for (const auto& [id, entry] : readers->items()) {
-    Fields f(entry, fmt::format("{}: readers.{}", top.where(), id));
-    if (!entry.is_object()) return f.error("must be an object");
+    JsonFields f(entry, fmt::format("{}: readers.{}", top.where(), id));
+    if (Status s = f.is_object(); !s) return s;
     Reader reader{id, ""};
     KMEM_TRY_ASSIGN(reader.display, f.string("display"));
     memory.readers.emplace(id, std::move(reader));
@@ -93,68 +37,43 @@ Status parse_readers(const Fields& top, Memory& memory) {
   return Status::success();
 }
 
-Status parse_problems(const Fields& top, Memory& memory) {
+Status parse_problems(const JsonFields& top, Memory& memory) {
   const Json* problems = nullptr;
   KMEM_TRY_ASSIGN(problems, top.object("problems"));
   for (const auto& [id, entry] : problems->items()) {
-    Fields f(entry, fmt::format("{}: problems.{}", top.where(), id));
-    if (!entry.is_object()) return f.error("must be an object");
+    JsonFields f(entry, fmt::format("{}: problems.{}", top.where(), id));
+    if (Status s = f.is_object(); !s) return s;
     Problem p;
     p.id = id;
     KMEM_TRY_ASSIGN(p.level, f.integer("level"));
     KMEM_TRY_ASSIGN(p.number, f.integer("number"));
     KMEM_TRY_ASSIGN(p.name, f.string("name"));
     KMEM_TRY_ASSIGN(p.category, f.string("category"));
-    if (id != fmt::format("L{}_{:03d}", p.level, p.number))
-      return f.error(fmt::format("id does not match level {} and number {} (expected L{}_{:03d})", p.level,
-                                 p.number, p.level, p.number));
-    if (p.category.empty()) return f.error("category is empty");
     memory.problems.emplace(id, std::move(p));
   }
   return Status::success();
 }
 
-// The labels memory.md defines; policies filter on the first two.
-constexpr std::array<std::string_view, 3> kLabels = {"prohibition", "correctness", "environment"};
-
-Result<std::vector<std::string>> parse_labels(const Json& entry, const Fields& f) {
-  std::vector<std::string> labels;
-  if (!f.has("labels")) return labels;
-  const Json& list = entry.at("labels");
-  if (!list.is_array()) return f.error("field 'labels' must be a list of strings");
-  for (const Json& label : list) {
-    if (!label.is_string()) return f.error("field 'labels' must be a list of strings");
-    labels.push_back(label.get<std::string>());
-    if (std::find(kLabels.begin(), kLabels.end(), labels.back()) == kLabels.end())
-      return f.error(fmt::format("unknown label '{}' (expected prohibition, correctness or environment)", labels.back()));
-  }
-  return labels;
+Result<std::vector<std::string>> parse_labels(const JsonFields& f) {
+  if (!f.has("labels")) return std::vector<std::string>{};
+  return f.strings("labels");
 }
 
 // Refuses any field parse_item does not read for an item of `kind`, so a
 // misspelt or misplaced field is not silently dropped.
-Status check_item_fields(const Json& entry, const Fields& f, ItemKind kind) {
+Status check_item_fields(const JsonFields& f, ItemKind kind) {
   std::vector<std::string> allowed = {"id", "kind", "labels", "order", "state", "provenance", "history"};
   if (kind != ItemKind::kLesson) allowed.push_back("category");
   if (kind == ItemKind::kRecipe || kind == ItemKind::kKernel) allowed.insert(allowed.end(), {"source", "speedup"});
   allowed.push_back(kind == ItemKind::kKernel ? "code" : "text");
   allowed.push_back("text_no_numbers");
-  for (const auto& [key, value] : entry.items())
-    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      std::string expected;
-      for (const std::string& a : allowed) expected += (expected.empty() ? "" : ", ") + a;
-      return f.error(fmt::format("unknown field '{}' for a {} (expected {})", key, item_kind_name(kind), expected));
-    }
-  return Status::success();
+  return f.only(allowed, fmt::format("a {}", item_kind_name(kind)));
 }
 
 // A provenance object (docs/learning.md): origin and optional strings.
-Result<Provenance> parse_provenance(const Json& entry, const std::string& where) {
-  Fields f(entry, where);
-  if (!entry.is_object()) return f.error("must be an object");
-  for (const auto& [key, value] : entry.items())
-    if (key != "origin" && key != "reader" && key != "evaluator" && key != "gpu" && key != "date")
-      return f.error(fmt::format("unknown field '{}' (expected origin, reader, evaluator, gpu, date)", key));
+Result<Provenance> parse_provenance(const JsonFields& f) {
+  if (Status s = f.is_object(); !s) return s.error();
+  if (Status s = f.only({"origin", "reader", "evaluator", "gpu", "date"}); !s) return s.error();
   Provenance p;
   KMEM_TRY_ASSIGN(p.origin, f.string("origin"));
   if (p.origin.empty()) return f.error("origin is empty");
@@ -165,7 +84,7 @@ Result<Provenance> parse_provenance(const Json& entry, const std::string& where)
   return p;
 }
 
-Result<ItemState> parse_state(const Fields& f, const char* key) {
+Result<ItemState> parse_state(const JsonFields& f, const char* key) {
   std::string name;
   KMEM_TRY_ASSIGN(name, f.string(key));
   auto state = item_state_from_name(name);
@@ -173,16 +92,15 @@ Result<ItemState> parse_state(const Fields& f, const char* key) {
   return *state;
 }
 
-Result<std::vector<HistoryEntry>> parse_history(const Json& list, const Fields& item) {
-  if (!list.is_array()) return item.error("field 'history' must be a list");
+Result<std::vector<HistoryEntry>> parse_history(const JsonFields& item) {
+  const Json* list = nullptr;
+  KMEM_TRY_ASSIGN(list, item.array("history"));
   std::vector<HistoryEntry> history;
-  for (size_t i = 0; i < list.size(); ++i) {
-    Fields f(list[i], fmt::format("{}: history[{}]", item.where(), i));
-    if (!list[i].is_object()) return f.error("must be an object");
-    for (const auto& [key, value] : list[i].items())
-      if (key != "date" && key != "action" && key != "reason" && key != "from" && key != "to" &&
-          key != "speedup_before" && key != "speedup_after")
-        return f.error(fmt::format("unknown field '{}'", key));
+  for (size_t i = 0; i < list->size(); ++i) {
+    JsonFields f((*list)[i], fmt::format("{}: history[{}]", item.where(), i));
+    if (Status s = f.is_object(); !s) return s.error();
+    if (Status s = f.only({"date", "action", "reason", "from", "to", "speedup_before", "speedup_after"}); !s)
+      return s.error();
     HistoryEntry h;
     KMEM_TRY_ASSIGN(h.date, f.string("date"));
     KMEM_TRY_ASSIGN(h.action, f.string("action"));
@@ -196,8 +114,8 @@ Result<std::vector<HistoryEntry>> parse_history(const Json& list, const Fields& 
   return history;
 }
 
-Result<Item> parse_item(const Json& entry, const Fields& f, const Memory& memory) {
-  if (!entry.is_object()) return f.error("must be an object");
+Result<Item> parse_item(const JsonFields& f) {
+  if (Status s = f.is_object(); !s) return s.error();
   Item item;
   std::string kind;
   KMEM_TRY_ASSIGN(item.id, f.string("id"));
@@ -205,17 +123,13 @@ Result<Item> parse_item(const Json& entry, const Fields& f, const Memory& memory
   auto parsed_kind = item_kind_from_name(kind);
   if (!parsed_kind) return f.error(fmt::format("unknown kind '{}' (expected lesson, pitfall, recipe or kernel)", kind));
   item.kind = *parsed_kind;
-  if (Status s = check_item_fields(entry, f, item.kind); !s) return s.error();
-  KMEM_TRY_ASSIGN(item.labels, parse_labels(entry, f));
+  if (Status s = check_item_fields(f, item.kind); !s) return s.error();
+  KMEM_TRY_ASSIGN(item.labels, parse_labels(f));
   if (f.has("order")) KMEM_TRY_ASSIGN(item.order, f.integer("order"));
   if (item.kind != ItemKind::kLesson) KMEM_TRY_ASSIGN(item.category, f.string("category"));
-  if ((item.kind == ItemKind::kLesson || item.kind == ItemKind::kPitfall) && !item.order)
-    return f.error("missing field 'order'");
   if (item.kind == ItemKind::kRecipe || item.kind == ItemKind::kKernel) {
     KMEM_TRY_ASSIGN(item.source, f.string("source"));
     KMEM_TRY_ASSIGN(item.speedup, f.finite("speedup"));
-    if (!memory.problems.contains(item.source))
-      return f.error(fmt::format("source problem '{}' does not exist", item.source));
   }
   if (item.kind == ItemKind::kKernel) {
     KMEM_TRY_ASSIGN(item.code, f.string("code"));
@@ -224,29 +138,32 @@ Result<Item> parse_item(const Json& entry, const Fields& f, const Memory& memory
   }
   if (f.has("text_no_numbers")) KMEM_TRY_ASSIGN(item.text_no_numbers, f.string("text_no_numbers"));
   if (f.has("state")) KMEM_TRY_ASSIGN(item.state, parse_state(f, "state"));
-  if (f.has("provenance")) KMEM_TRY_ASSIGN(item.provenance, parse_provenance(entry.at("provenance"), f.where() + ": provenance"));
-  if (f.has("history")) KMEM_TRY_ASSIGN(item.history, parse_history(entry.at("history"), f));
+  if (f.has("provenance")) {
+    const Json* provenance = nullptr;
+    KMEM_TRY_ASSIGN(provenance, f.object("provenance"));
+    KMEM_TRY_ASSIGN(item.provenance, parse_provenance(JsonFields(*provenance, f.where() + ": provenance")));
+  }
+  if (f.has("history")) KMEM_TRY_ASSIGN(item.history, parse_history(f));
   return item;
 }
 
-Status parse_items(const Json& doc, const Fields& top, Memory& memory) {
-  if (!doc.contains("items") || !doc.at("items").is_array()) return top.error("field 'items' must be a list");
-  std::set<std::string> ids;
-  const Json& items = doc.at("items");
+Status parse_items(const JsonFields& top, Memory& memory) {
+  const Json* list = nullptr;
+  KMEM_TRY_ASSIGN(list, top.array("items"));
+  const Json& items = *list;
   for (size_t i = 0; i < items.size(); ++i) {
     std::string where = fmt::format("{}: items[{}]", top.where(), i);
     if (items[i].is_object() && items[i].contains("id") && items[i].at("id").is_string())
       where += fmt::format(" (id '{}')", items[i].at("id").get<std::string>());
-    Fields f(items[i], where);
+    JsonFields f(items[i], where);
     Item item;
-    KMEM_TRY_ASSIGN(item, parse_item(items[i], f, memory));
-    if (!ids.insert(item.id).second) return f.error(fmt::format("duplicate item id '{}'", item.id));
+    KMEM_TRY_ASSIGN(item, parse_item(f));
     memory.items.push_back(std::move(item));
   }
   return Status::success();
 }
 
-Status parse_baseline_values(const Fields& f, const char* key, std::map<std::string, double>& out) {
+Status parse_baseline_values(const JsonFields& f, const char* key, std::map<std::string, double>& out) {
   if (!f.has(key)) return Status::success();
   const Json* values = nullptr;
   KMEM_TRY_ASSIGN(values, f.object(key));
@@ -258,53 +175,33 @@ Status parse_baseline_values(const Fields& f, const char* key, std::map<std::str
   return Status::success();
 }
 
-Status parse_baselines(const Fields& top, Memory& memory) {
-  static const std::regex kGroup(R"(L\d+\|.+)");
+Status parse_baselines(const JsonFields& top, Memory& memory) {
   const Json* baselines = nullptr;
   KMEM_TRY_ASSIGN(baselines, top.object("baselines"));
   for (const auto& [reader, entry] : baselines->items()) {
-    Fields f(entry, fmt::format("{}: baselines.{}", top.where(), reader));
-    if (!entry.is_object()) return f.error("must be an object");
-    if (!memory.readers.contains(reader)) return f.error(fmt::format("unknown reader '{}'", reader));
+    JsonFields f(entry, fmt::format("{}: baselines.{}", top.where(), reader));
+    if (Status s = f.is_object(); !s) return s;
     Baseline baseline;
     if (Status s = parse_baseline_values(f, "problems", baseline.problems); !s) return s;
     if (Status s = parse_baseline_values(f, "groups", baseline.groups); !s) return s;
+    if (Status s = f.only({"problems", "groups", "provenance"}); !s) return s;
     if (f.has("provenance")) {
       const Json* sources = nullptr;
       KMEM_TRY_ASSIGN(sources, f.object("provenance"));
       for (const auto& [pid, p] : sources->items()) {
         if (!baseline.problems.contains(pid))
           return f.error(fmt::format("provenance.{}: no problem value to describe", pid));
-        KMEM_TRY_ASSIGN(baseline.provenance[pid], parse_provenance(p, f.where() + ": provenance." + pid));
+        KMEM_TRY_ASSIGN(baseline.provenance[pid], parse_provenance(JsonFields(p, f.where() + ": provenance." + pid)));
       }
     }
-    for (const auto& [key, value] : entry.items())
-      if (key != "problems" && key != "groups" && key != "provenance")
-        return f.error(fmt::format("unknown field '{}' (expected problems, groups, provenance)", key));
-    for (const auto& [pid, v] : baseline.problems)
-      if (!memory.problems.contains(pid)) return f.error(fmt::format("problems.{}: unknown problem", pid));
-    for (const auto& [group, v] : baseline.groups)
-      if (!std::regex_match(group, kGroup))
-        return f.error(fmt::format("groups.{}: a group is written L<level>|<category>", group));
     memory.baselines.emplace(reader, std::move(baseline));
   }
   return Status::success();
 }
 
-Status parse_targets(const Json& doc, const Fields& top, Memory& memory) {
+Status parse_targets(const JsonFields& top, Memory& memory) {
   if (!top.has("targets")) return Status::success();
-  const Json& list = doc.at("targets");
-  if (!list.is_array()) return top.error("field 'targets' must be a list of problem ids");
-  std::vector<std::string> targets;
-  std::set<std::string> seen;
-  for (size_t i = 0; i < list.size(); ++i) {
-    if (!list[i].is_string()) return top.error(fmt::format("targets[{}] must be a problem id", i));
-    std::string id = list[i].get<std::string>();
-    if (!memory.problems.contains(id)) return top.error(fmt::format("targets[{}]: unknown problem '{}'", i, id));
-    if (!seen.insert(id).second) return top.error(fmt::format("targets[{}]: duplicate problem '{}'", i, id));
-    targets.push_back(std::move(id));
-  }
-  memory.targets = std::move(targets);
+  KMEM_TRY_ASSIGN(memory.targets, top.strings("targets"));
   return Status::success();
 }
 
@@ -322,22 +219,25 @@ OrderedJson provenance_json(const Provenance& p) {
 Result<Memory> parse_memory_json(std::string_view text, const std::string& source_name) {
   Json doc;
   KMEM_TRY_ASSIGN(doc, parse_strict_json(text, source_name));
-  Fields top(doc, source_name);
+  JsonFields top(doc, source_name);
   if (!doc.is_object()) return top.error("a store is a JSON object");
   std::string format;
   KMEM_TRY_ASSIGN(format, top.string("format"));
   if (format != kFormat) return top.error(fmt::format("format is '{}', expected '{}'", format, kFormat));
+  if (Status s = top.only({"format", "author", "score_cap", "readers", "targets", "problems", "items", "baselines"}); !s)
+    return s.error();
 
   Memory memory;
   KMEM_TRY_ASSIGN(memory.author, top.string("author"));
-  if (top.has("score_cap")) KMEM_TRY_ASSIGN(memory.score_cap, top.finite("score_cap"));
+  // Present means a number: an infinite cap written by another tool as null
+  // must not come back as the default.
+  if (doc.contains("score_cap")) KMEM_TRY_ASSIGN(memory.score_cap, top.finite_value(doc.at("score_cap"), "score_cap"));
   if (Status s = parse_readers(top, memory); !s) return s.error();
-  if (!memory.readers.contains(memory.author))
-    return top.error(fmt::format("author '{}' is not one of the readers", memory.author));
   if (Status s = parse_problems(top, memory); !s) return s.error();
-  if (Status s = parse_targets(doc, top, memory); !s) return s.error();
-  if (Status s = parse_items(doc, top, memory); !s) return s.error();
+  if (Status s = parse_targets(top, memory); !s) return s.error();
+  if (Status s = parse_items(top, memory); !s) return s.error();
   if (Status s = parse_baselines(top, memory); !s) return s.error();
+  if (Status s = validate_memory(memory, source_name); !s) return s.error();
   return memory;
 }
 

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "util/file.h"
+
 #include <chrono>
 #include <thread>
 
@@ -16,6 +18,9 @@ Connection::Connection(sqlite3* db, std::string path) : db_(db, sqlite3_close), 
 Result<Connection> Connection::open(const std::string& path, Mode mode) {
   if (path.empty() || path == ":memory:")
     return Error(fmt::format("'{}': not a database file (SQLite would keep nothing there)", path));
+  // A FIFO or device would block or mean nothing as a database.
+  Status regular = mode == Mode::kReadOnly ? check_regular_file(path) : check_regular_file_or_missing(path);
+  if (!regular) return regular.error();
   int flags = mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
   sqlite3* db = nullptr;
   int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
@@ -112,6 +117,8 @@ std::string Statement::text(int column) const {
 }
 double Statement::real(int column) const { return sqlite3_column_double(stmt_.get(), column); }
 int Statement::integer(int column) const { return sqlite3_column_int(stmt_.get(), column); }
+long long Statement::integer64(int column) const { return sqlite3_column_int64(stmt_.get(), column); }
+int Statement::type(int column) const { return sqlite3_column_type(stmt_.get(), column); }
 bool Statement::is_null(int column) const { return sqlite3_column_type(stmt_.get(), column) == SQLITE_NULL; }
 
 }  // namespace kmem::sqlite

@@ -62,7 +62,10 @@ class Statement {
   std::string text(int column) const;
   double real(int column) const;
   int integer(int column) const;
+  long long integer64(int column) const;
   bool is_null(int column) const;
+  // SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB or SQLITE_NULL.
+  int type(int column) const;
 
  private:
   std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> stmt_;

@@ -1,5 +1,5 @@
 // Strict JSON parsing: duplicate keys and out-of-range numbers are errors.
-#include "store/strict_json.h"
+#include "util/strict_json.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-// Strict JSON parsing for kmem's input files (the store and the prompt pack):
+// Strict JSON parsing for every kmem input (store, prompt pack, rules, specs):
 // a duplicated key is an error instead of silently keeping the last value, and
 // no nlohmann exception escapes; errors name the source and where it failed.
 #pragma once
