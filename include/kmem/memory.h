@@ -44,6 +44,9 @@ struct Pack {
   std::map<std::string, std::string> texts;
   std::map<std::string, Policy> policies;
   std::map<std::string, std::string> episode;
+  // The optional `learn` section: the texts that ask a model for recipes and
+  // pitfalls (docs/learning.md); empty when the pack has none.
+  std::map<std::string, std::string> learn;
 };
 
 // Parses and validates a kmem-prompt-pack/1 document; errors name

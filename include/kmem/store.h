@@ -5,6 +5,7 @@
 // transaction, so a refused import leaves it as it was.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -41,6 +42,24 @@ struct StoredEpisode {
   double model_s = 0.0;  // the endpoint's latency summed over turns
   double eval_s = 0.0;   // checking and evaluating, summed over turns
   std::string error;
+};
+
+// One turn of a stored episode as learning reads it.
+struct StoredTurn {
+  int index = 0;
+  std::string action, verdict, stage, message, detail;
+  std::string candidate;  // empty when the turn had none
+  double speedup = 0.0;
+  std::vector<std::string> flags;
+};
+
+// A stored episode with its turns and the items its memory text showed.
+struct LearnedEpisode {
+  StoredEpisode episode;
+  std::string experiment;
+  std::string device;
+  std::vector<std::string> shown_item_ids;
+  std::vector<StoredTurn> turns;
 };
 
 // Parses and validates a kmem-memory-store/1 document. `source_name` (usually
@@ -88,6 +107,12 @@ class Database {
   // Reads the whole content back.
   Result<Memory> read() const;
 
+  // Reads the memory, hands it to `change` and writes what that returns, all
+  // in one transaction: concurrent updates (other processes too) take turns,
+  // each sees the result of the one before. A failed change or an invalid
+  // result leaves the database as it was.
+  Status update(const std::function<Result<Memory>(const Memory&)>& change);
+
   // The problems the database knows, by id. Unlike read(), this works on a
   // database that holds a catalogue but no memory yet.
   Result<std::map<std::string, Problem>> problems() const;
@@ -111,6 +136,11 @@ class Database {
                               const EpisodeOutcome& outcome);
   // An experiment's episodes, ordered by key.
   Result<std::vector<StoredEpisode>> experiment_episodes(const std::string& experiment) const;
+  // What learning needs of an experiment's episodes (docs/learning.md),
+  // ordered by key.
+  Result<std::vector<LearnedEpisode>> learning_episodes(const std::string& experiment) const;
+  // The ids of the experiments the database holds.
+  Result<std::vector<std::string>> experiments() const;
 
   const std::string& path() const;
 

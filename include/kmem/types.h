@@ -25,6 +25,37 @@ struct Problem {
 
 enum class ItemKind { kLesson, kPitfall, kRecipe, kKernel };
 
+// Where a verified value came from (docs/learning.md, "Provenance"). The
+// seed's items and baselines have origin "seed" and nothing else.
+struct Provenance {
+  // "seed"; "episode:<experiment>/<reader>/<policy>/<problem>/<sample>";
+  // "eval:<results file>#<job id>"; "experiment:<name>" (a baseline);
+  // "user" (kmem items add).
+  std::string origin = "seed";
+  std::string reader;     // the reader whose attempt it was; "" when none
+  std::string evaluator;  // the evaluator version (worker code and torch/Triton/CUDA versions)
+  std::string gpu;        // the GPU model, or "cpu"
+  std::string date;       // when it was verified, UTC, ISO 8601
+
+  bool is_seed() const { return origin == "seed" && reader.empty() && evaluator.empty() && gpu.empty() && date.empty(); }
+  bool operator==(const Provenance&) const = default;
+};
+
+// Only active items are rendered; learning adds candidates, a user promotes
+// or retires them (docs/learning.md, "States").
+enum class ItemState { kCandidate, kActive, kRetired };
+
+// One change of an item: a promotion, a retirement, a re-verification.
+struct HistoryEntry {
+  std::string date;    // UTC, ISO 8601
+  std::string action;  // "promote", "retire", "reverify", "ingest", "label"
+  std::string reason;
+  ItemState from = ItemState::kCandidate, to = ItemState::kCandidate;
+  std::optional<double> speedup_before, speedup_after;  // kernels and recipes whose speedup changed
+
+  bool operator==(const HistoryEntry&) const = default;
+};
+
 struct Item {
   std::string id;
   ItemKind kind = ItemKind::kLesson;
@@ -36,6 +67,9 @@ struct Item {
   std::string text;                 // lessons, pitfalls, recipes
   std::optional<std::string> text_no_numbers;
   std::string code;                 // kernels
+  ItemState state = ItemState::kActive;
+  Provenance provenance;
+  std::vector<HistoryEntry> history;  // oldest first
 
   bool has_label(const std::string& label) const {
     for (const auto& l : labels)
@@ -49,6 +83,8 @@ struct Item {
 struct Baseline {
   std::map<std::string, double> problems;
   std::map<std::string, double> groups;
+  // Where each problem value came from; a problem without an entry is the seed's.
+  std::map<std::string, Provenance> provenance;
 };
 
 // One whole memory: what a store file or database holds.

@@ -41,6 +41,12 @@ void add_eval_command(CLI::App& app, CommandSet& commands);
 void add_episode_command(CLI::App& app, CommandSet& commands);
 // `kmem experiment run|report` (src/cli/experiment.cpp).
 void add_experiment_command(CLI::App& app, CommandSet& commands);
+// Learning (docs/learning.md): `kmem ingest`, `kmem readers`, `kmem items ...`,
+// `kmem reverify` (src/cli/ingest.cpp, readers.cpp, items.cpp, reverify.cpp).
+void add_ingest_command(CLI::App& app, CommandSet& commands);
+void add_readers_command(CLI::App& app, CommandSet& commands);
+void add_items_command(CLI::App& app, CommandSet& commands);
+void add_reverify_command(CLI::App& app, CommandSet& commands);
 
 // Where the bundled data (seed memory, prompt pack, rule tables) and the Python
 // worker live: $KMEM_DATA_DIR / $KMEM_PYTHON_DIR, else found from the binary's

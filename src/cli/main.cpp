@@ -21,6 +21,10 @@ int main(int argc, char** argv) {
   kmem::cli::add_eval_command(app, commands);
   kmem::cli::add_episode_command(app, commands);
   kmem::cli::add_experiment_command(app, commands);
+  kmem::cli::add_ingest_command(app, commands);
+  kmem::cli::add_readers_command(app, commands);
+  kmem::cli::add_items_command(app, commands);
+  kmem::cli::add_reverify_command(app, commands);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -59,12 +59,17 @@ Result<Policy> parse_policy(const std::string& name, const Json& j, const std::s
   return p;
 }
 
-// The texts of the `episode` section (docs/episodes.md, "Texts"): all of
-// them, and no other, when the section is present.
-Result<std::map<std::string, std::string>> parse_episode_texts(const JsonFields& f) {
-  std::initializer_list<std::string_view> keys = {
-      "system",          "task",          "memory_block",     "feedback_pass",   "feedback_build",   "feedback_mismatch",
-      "feedback_failed", "feedback_rejected", "feedback_no_action", "turns_left", "last_turn"};
+// The texts of the `episode` section (docs/episodes.md, "Texts").
+const std::initializer_list<std::string_view> kEpisodeKeys = {
+    "system",          "task",          "memory_block",     "feedback_pass",   "feedback_build",   "feedback_mismatch",
+    "feedback_failed", "feedback_rejected", "feedback_no_action", "turns_left", "last_turn"};
+
+// The texts of the `learn` section (docs/learning.md, "Recipes and pitfalls").
+const std::initializer_list<std::string_view> kLearnKeys = {"system", "recipe", "pitfall"};
+
+// A section of texts that holds exactly `keys`, each a string.
+Result<std::map<std::string, std::string>> parse_texts_section(const JsonFields& f,
+                                                               std::initializer_list<std::string_view> keys) {
   if (Status s = f.only(keys); !s) return s.error();
   std::map<std::string, std::string> texts;
   for (std::string_view key : keys) {
@@ -112,14 +117,21 @@ Result<Pack> parse_pack_json(std::string_view text, const std::string& source_na
   JsonFields top(doc, source_name);
   if (!doc.is_object()) return top.error("a prompt pack is a JSON object");
   if (!top.has("format") || doc.at("format") != kFormat) return top.error(fmt::format("format must be '{}'", kFormat));
-  if (Status s = top.only({"format", "selection", "texts", "policies", "episode"}); !s) return s.error();
+  if (Status s = top.only({"format", "selection", "texts", "policies", "episode", "learn"}); !s) return s.error();
   Pack pack;
   if (top.has("episode")) {
     auto section = top.object("episode");
     if (!section) return section.error();
-    auto episode = parse_episode_texts(JsonFields(**section, source_name + ": episode"));
+    auto episode = parse_texts_section(JsonFields(**section, source_name + ": episode"), kEpisodeKeys);
     if (!episode) return episode.error();
     pack.episode = std::move(*episode);
+  }
+  if (top.has("learn")) {
+    auto section = top.object("learn");
+    if (!section) return section.error();
+    auto learn = parse_texts_section(JsonFields(**section, source_name + ": learn"), kLearnKeys);
+    if (!learn) return learn.error();
+    pack.learn = std::move(*learn);
   }
   if (Status s = parse_selection(top, pack.selection); !s) return s.error();
   auto texts = top.object("texts");

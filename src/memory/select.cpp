@@ -21,6 +21,7 @@ bool by_speedup_then_source(const Item* a, const Item* b) {
 MemoryIndex::MemoryIndex(const Memory& memory) : memory_(memory) {
   for (const auto& [id, problem] : memory.problems) name_tokens_.emplace(id, name_tokens(problem.name));
   for (const Item& item : memory.items) {
+    if (item.state != ItemState::kActive) continue;  // candidates and retired items are never shown
     switch (item.kind) {
       case ItemKind::kLesson: lessons_.push_back(&item); break;
       case ItemKind::kPitfall: categories_[item.category].pitfalls.push_back(&item); break;

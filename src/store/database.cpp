@@ -68,11 +68,15 @@ constexpr const char* kUpsertProblem =
 
 Status write_items(sqlite::Connection& db, const std::vector<Item>& items) {
   auto insert = db.prepare(
-      "INSERT INTO items(position, id, kind, category, item_order, source, speedup, text, text_no_numbers, code) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "INSERT INTO items(position, id, kind, category, item_order, source, speedup, text, text_no_numbers, code, "
+      "state, origin, reader, evaluator, gpu, verified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   auto label = db.prepare("INSERT INTO item_labels(item_id, position, label) VALUES (?, ?, ?)");
+  auto history = db.prepare(
+      "INSERT INTO item_history(item_id, position, at, action, reason, from_state, to_state, speedup_before, "
+      "speedup_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   if (!insert) return insert.error();
   if (!label) return label.error();
+  if (!history) return history.error();
   for (size_t i = 0; i < items.size(); ++i) {
     const Item& item = items[i];
     bool provenance = item.kind == ItemKind::kRecipe || item.kind == ItemKind::kKernel;
@@ -82,16 +86,27 @@ Status write_items(sqlite::Connection& db, const std::vector<Item>& items) {
     if (provenance) insert->bind(6, item.source).bind(7, item.speedup); else insert->bind_null(6).bind_null(7);
     if (item.kind == ItemKind::kKernel) insert->bind_null(8).bind(10, item.code); else insert->bind(8, item.text).bind_null(10);
     if (item.text_no_numbers) insert->bind(9, *item.text_no_numbers); else insert->bind_null(9);
+    const Provenance& p = item.provenance;
+    insert->bind(11, std::string(item_state_name(item.state))).bind(12, p.origin).bind(13, p.reader);
+    insert->bind(14, p.evaluator).bind(15, p.gpu).bind(16, p.date);
     if (Status s = insert->run(); !s) return s.error().wrap("item " + item.id);
     for (size_t l = 0; l < item.labels.size(); ++l)
       if (Status s = label->bind(1, item.id).bind(2, static_cast<int>(l)).bind(3, item.labels[l]).run(); !s)
         return s;
+    for (size_t h = 0; h < item.history.size(); ++h) {
+      const HistoryEntry& e = item.history[h];
+      history->bind(1, item.id).bind(2, static_cast<int>(h)).bind(3, e.date).bind(4, e.action).bind(5, e.reason);
+      history->bind(6, std::string(item_state_name(e.from))).bind(7, std::string(item_state_name(e.to)));
+      if (e.speedup_before) history->bind(8, *e.speedup_before); else history->bind_null(8);
+      if (e.speedup_after) history->bind(9, *e.speedup_after); else history->bind_null(9);
+      if (Status s = history->run(); !s) return s.error().wrap("history of item " + item.id);
+    }
   }
   return Status::success();
 }
 
 Status write_memory(sqlite::Connection& db, const Memory& memory) {
-  for (const char* table : {"item_labels", "items", "targets", "problem_baselines", "group_baselines", "problems",
+  for (const char* table : {"item_history", "item_labels", "items", "baseline_provenance", "targets", "problem_baselines", "group_baselines", "problems",
                             "readers", "store"})
     if (Status s = db.exec(fmt::format("DELETE FROM {}", table)); !s) return s;
   auto store = db.prepare("INSERT INTO store(singleton, author, score_cap, has_targets) VALUES (1, ?, ?, ?)");
@@ -118,11 +133,19 @@ Status write_memory(sqlite::Connection& db, const Memory& memory) {
   auto by_group = db.prepare("INSERT INTO group_baselines(reader_id, group_key, score) VALUES (?, ?, ?)");
   if (!by_problem) return by_problem.error();
   if (!by_group) return by_group.error();
+  auto provenance = db.prepare(
+      "INSERT INTO baseline_provenance(reader_id, problem_id, origin, reader, evaluator, gpu, verified_at) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?)");
+  if (!provenance) return provenance.error();
   for (const auto& [reader_id, baseline] : memory.baselines) {
     for (const auto& [pid, v] : baseline.problems)
       if (Status s = by_problem->bind(1, reader_id).bind(2, pid).bind(3, v).run(); !s) return s;
     for (const auto& [group, v] : baseline.groups)
       if (Status s = by_group->bind(1, reader_id).bind(2, group).bind(3, v).run(); !s) return s;
+    for (const auto& [pid, p] : baseline.provenance) {
+      provenance->bind(1, reader_id).bind(2, pid).bind(3, p.origin).bind(4, p.reader).bind(5, p.evaluator);
+      if (Status s = provenance->bind(6, p.gpu).bind(7, p.date).run(); !s) return s;
+    }
   }
   return Status::success();
 }
@@ -225,6 +248,13 @@ Status read_item(sqlite::Statement& q, const std::string& db_path, Memory& memor
   item.text = kernel ? r.optional_text(8, "text").value_or("") : r.text(8, "text");
   item.text_no_numbers = r.optional_text(9, "text_no_numbers");
   item.code = kernel ? r.text(10, "code") : r.optional_text(10, "code").value_or("");
+  std::string state = r.text(11, "state");
+  item.provenance = Provenance{r.text(12, "origin"), r.text(13, "reader"), r.text(14, "evaluator"), r.text(15, "gpu"),
+                               r.text(16, "verified_at")};
+  if (!r.status()) return r.status();
+  auto parsed_state = item_state_from_name(state);
+  if (!parsed_state) r.fail(fmt::format("unknown state '{}' (expected candidate, active or retired)", state));
+  item.state = parsed_state.value_or(ItemState::kActive);
   if (!r.status()) return r.status();
   memory.items.push_back(std::move(item));
   return Status::success();
@@ -233,12 +263,13 @@ Status read_item(sqlite::Statement& q, const std::string& db_path, Memory& memor
 Status read_items(sqlite::Connection& db, Memory& memory) {
   Status s = for_each_row(db,
                           "SELECT rowid, position, id, kind, category, item_order, source, speedup, text, "
-                          "text_no_numbers, code FROM items ORDER BY position",
+                          "text_no_numbers, code, state, origin, reader, evaluator, gpu, verified_at "
+                          "FROM items ORDER BY position",
                           [&](sqlite::Statement& q) { return read_item(q, db.path(), memory); });
   if (!s) return s;
   std::map<std::string, Item*> by_id;
   for (Item& item : memory.items) by_id.emplace(item.id, &item);
-  return for_each_row(db, "SELECT rowid, item_id, label FROM item_labels ORDER BY item_id, position",
+  s = for_each_row(db, "SELECT rowid, item_id, label FROM item_labels ORDER BY item_id, position",
                       [&](sqlite::Statement& q) {
                         RowReader r(q, fmt::format("{}: item_labels row {}", db.path(), q.integer64(0)));
                         std::string id = r.text(1, "item_id");
@@ -248,6 +279,49 @@ Status read_items(sqlite::Connection& db, Memory& memory) {
                         if (r.status()) item->second->labels.push_back(std::move(label));
                         return r.status();
                       });
+  if (!s) return s;
+  return for_each_row(
+      db,
+      "SELECT rowid, item_id, at, action, reason, from_state, to_state, speedup_before, speedup_after "
+      "FROM item_history ORDER BY item_id, position",
+      [&](sqlite::Statement& q) {
+        RowReader r(q, fmt::format("{}: item_history row {}", db.path(), q.integer64(0)));
+        std::string id = r.text(1, "item_id");
+        HistoryEntry h;
+        h.date = r.text(2, "at");
+        h.action = r.text(3, "action");
+        h.reason = r.text(4, "reason");
+        std::string from = r.text(5, "from_state"), to = r.text(6, "to_state");
+        h.speedup_before = r.optional_real(7, "speedup_before");
+        h.speedup_after = r.optional_real(8, "speedup_after");
+        auto item = by_id.find(id);
+        if (r.status() && item == by_id.end()) r.fail(fmt::format("no item has the id '{}'", id));
+        auto parsed_from = item_state_from_name(from), parsed_to = item_state_from_name(to);
+        if (r.status() && (!parsed_from || !parsed_to)) r.fail(fmt::format("unknown state '{}' or '{}'", from, to));
+        if (!r.status()) return r.status();
+        h.from = *parsed_from;
+        h.to = *parsed_to;
+        item->second->history.push_back(std::move(h));
+        return Status::success();
+      });
+}
+
+// Where each problem baseline came from: rowid, reader_id, problem_id, origin,
+// reader, evaluator, gpu, verified_at.
+Status read_baseline_provenance(sqlite::Connection& db, Memory& memory) {
+  return for_each_row(
+      db, "SELECT rowid, reader_id, problem_id, origin, reader, evaluator, gpu, verified_at FROM baseline_provenance",
+      [&](sqlite::Statement& q) {
+        RowReader r(q, fmt::format("{}: baseline_provenance row {}", db.path(), q.integer64(0)));
+        std::string reader = r.text(1, "reader_id"), problem = r.text(2, "problem_id");
+        Provenance p{r.text(3, "origin"), r.text(4, "reader"), r.text(5, "evaluator"), r.text(6, "gpu"),
+                     r.text(7, "verified_at")};
+        auto baseline = memory.baselines.find(reader);
+        if (r.status() && (baseline == memory.baselines.end() || !baseline->second.problems.contains(problem)))
+          r.fail(fmt::format("no baseline of reader '{}' on '{}'", reader, problem));
+        if (r.status()) baseline->second.provenance[problem] = std::move(p);
+        return r.status();
+      });
 }
 
 // problem_baselines or group_baselines: rowid, reader_id, key, score.
@@ -279,6 +353,7 @@ Result<Memory> read_memory(sqlite::Connection& db) {
   if (s) s = read_items(db, memory);
   if (s) s = read_baselines(db, "problem_baselines", "problem_id", memory, &Baseline::problems);
   if (s) s = read_baselines(db, "group_baselines", "group_key", memory, &Baseline::groups);
+  if (s) s = read_baseline_provenance(db, memory);
   if (s) s = validate_memory(memory, db.path());
   if (!s) return s.error();
   return memory;
@@ -325,6 +400,17 @@ Status Database::replace(const Memory& memory) {
 }
 
 Result<Memory> Database::read() const { return read_memory(impl_->connection); }
+
+Status Database::update(const std::function<Result<Memory>(const Memory&)>& change) {
+  return in_transaction(impl_->connection, [&]() -> Status {
+    auto before = read_memory(impl_->connection);
+    if (!before) return before.error();
+    auto after = change(*before);
+    if (!after) return after.error();
+    if (Status s = validate_memory(*after, path()); !s) return s;
+    return write_memory(impl_->connection, *after);
+  });
+}
 
 Result<std::map<std::string, Problem>> Database::problems() const {
   std::map<std::string, Problem> problems;

@@ -176,6 +176,60 @@ TEST_F(DatabaseTest, MigratesAVersionOneDatabaseKeepingItsContent) {
   EXPECT_EQ(back->baselines.at("alice").groups.at("L1|matmul"), 1.5);
 }
 
+TEST_F(DatabaseTest, MigratesAVersionThreeDatabaseItemsAsActiveSeedItems) {
+  for (int i = 0; i < 3; ++i) raw_exec(kMigrations[i]);
+  raw_exec(
+      "PRAGMA user_version = 3;"
+      "INSERT INTO store VALUES (1, 'alice', 10.0, 0);"
+      "INSERT INTO readers VALUES ('alice', 'Alice', 1);"
+      "INSERT INTO problems VALUES ('L1_008', 1, 8, 'Matmul', 'matmul');"
+      "INSERT INTO items(position, id, kind, category, item_order, text) VALUES (0, 'p', 'pitfall', 'matmul', 0, 't');"
+      "INSERT INTO problem_baselines VALUES ('alice', 'L1_008', 1.5);");
+  auto db = Database::open(db_path());
+  ASSERT_TRUE(db) << db.error().message();
+  auto back = db->read();
+  ASSERT_TRUE(back) << back.error().message();
+  ASSERT_EQ(back->items.size(), 1u);
+  EXPECT_EQ(back->items[0].state, ItemState::kActive);
+  EXPECT_TRUE(back->items[0].provenance.is_seed());
+  EXPECT_TRUE(back->baselines.at("alice").provenance.empty());
+}
+
+TEST_F(DatabaseTest, StatesProvenanceAndHistoryRoundTrip) {
+  auto db = Database::open(db_path());
+  ASSERT_TRUE(db) << db.error().message();
+  Memory memory = seed_;
+  Item& kernel = memory.items.back();
+  kernel.state = ItemState::kRetired;
+  kernel.provenance = Provenance{"episode:e/r/none/L1_001/0", "r", "sha256:ab", "NVIDIA H200", "2026-12-04T08:00:00Z"};
+  kernel.history = {HistoryEntry{"2026-12-04T09:00:00Z", "retire", "fails now", ItemState::kActive,
+                                 ItemState::kRetired, 1.5, std::nullopt}};
+  std::string pid = memory.baselines.begin()->second.problems.begin()->first;
+  memory.baselines.begin()->second.provenance[pid] = Provenance{"experiment:x", "", "v", "cpu", "d"};
+  ASSERT_TRUE(db->replace(memory));
+  auto back = db->read();
+  ASSERT_TRUE(back) << back.error().message();
+  EXPECT_EQ(memory_to_json(*back), memory_to_json(memory));
+  EXPECT_EQ(back->items.back().history, kernel.history);
+}
+
+TEST_F(DatabaseTest, UpdateIsOneTransactionAndAFailedChangeKeepsTheContent) {
+  auto db = Database::open(db_path());
+  ASSERT_TRUE(db) << db.error().message();
+  ASSERT_TRUE(db->replace(seed_));
+  Status failed = db->update([](const Memory&) -> Result<Memory> { return Error("no"); });
+  EXPECT_FALSE(failed);
+  Status invalid = db->update([](const Memory& m) -> Result<Memory> {
+    Memory out = m;
+    out.items.push_back(out.items.front());  // a duplicate id
+    return out;
+  });
+  EXPECT_FALSE(invalid);
+  auto back = db->read();
+  ASSERT_TRUE(back);
+  EXPECT_EQ(memory_to_json(*back), memory_to_json(seed_));
+}
+
 TEST_F(DatabaseTest, KeepsABaselineEntryWithoutValues) {
   Memory memory = seed_;
   std::string other = memory.author == "claude-opus-5-5" ? "claude-opus-4-8" : "claude-opus-5-5";

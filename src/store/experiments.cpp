@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "kmem/episode.h"
@@ -179,6 +180,70 @@ Result<std::vector<StoredEpisode>> Database::experiment_episodes(const std::stri
     e.eval_s = r.real(16, "eval_s");
     if (Status s = r.status(); !s) return s.error();
     out.push_back(std::move(e));
+  }
+}
+
+Result<std::vector<std::string>> Database::experiments() const {
+  std::vector<std::string> ids;
+  Status s = for_each_row(impl_->connection, "SELECT id FROM experiments ORDER BY id",
+                          [&](sqlite::Statement& q) { ids.push_back(q.text(0)); });
+  if (!s) return s.error();
+  return ids;
+}
+
+Result<std::vector<LearnedEpisode>> Database::learning_episodes(const std::string& experiment) const {
+  auto episodes = experiment_episodes(experiment);
+  if (!episodes) return episodes.error();
+  std::map<EpisodeKey, size_t> index;
+  std::vector<LearnedEpisode> out;
+  for (StoredEpisode& e : *episodes) {
+    index[e.key] = out.size();
+    out.push_back(LearnedEpisode{std::move(e), experiment, "", {}, {}});
+  }
+  auto& db = impl_->connection;
+  auto key_of = [](sqlite::Statement& q) { return EpisodeKey{q.text(0), q.text(1), q.text(2), q.integer(3)}; };
+  auto shown = db.prepare(
+      "SELECT reader, policy, problem_id, sample, device, shown_item_ids FROM episodes WHERE experiment_id = ?");
+  if (!shown) return shown.error();
+  shown->bind(1, experiment);
+  while (true) {
+    auto row = shown->step();
+    if (!row) return row.error();
+    if (!*row) break;
+    LearnedEpisode& e = out[index.at(key_of(*shown))];
+    e.device = shown->text(4);
+    auto ids = nlohmann::json::parse(shown->text(5), nullptr, false);
+    if (!ids.is_array()) return Error(fmt::format("{}: episode {}: shown_item_ids is not a list", path(), e.episode.key.problem));
+    for (const auto& id : ids)
+      if (id.is_string()) e.shown_item_ids.push_back(id.get<std::string>());
+  }
+  auto turns = db.prepare(
+      "SELECT e.reader, e.policy, e.problem_id, e.sample, t.turn, t.action, t.verdict, t.stage, t.message, "
+      "COALESCE(v.detail, ''), COALESCE(v.candidate, ''), COALESCE(v.speedup, 0), COALESCE(v.flags, '[]') "
+      "FROM turns t JOIN episodes e ON e.id = t.episode_id "
+      "LEFT JOIN evaluations v ON v.episode_id = t.episode_id AND v.turn = t.turn "
+      "WHERE e.experiment_id = ? ORDER BY e.id, t.turn");
+  if (!turns) return turns.error();
+  turns->bind(1, experiment);
+  while (true) {
+    auto row = turns->step();
+    if (!row) return row.error();
+    if (!*row) return out;
+    auto& q = *turns;
+    StoredTurn t;
+    t.index = q.integer(4);
+    t.action = q.text(5);
+    t.verdict = q.text(6);
+    t.stage = q.text(7);
+    t.message = q.text(8);
+    t.detail = q.text(9);
+    t.candidate = q.text(10);
+    t.speedup = q.real(11);
+    auto flags = nlohmann::json::parse(q.text(12), nullptr, false);
+    if (flags.is_array())
+      for (const auto& f : flags)
+        if (f.is_string()) t.flags.push_back(f.get<std::string>());
+    out[index.at(key_of(q))].turns.push_back(std::move(t));
   }
 }
 

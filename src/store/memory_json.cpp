@@ -62,12 +62,56 @@ Result<std::vector<std::string>> parse_labels(const JsonFields& f) {
 // Refuses any field parse_item does not read for an item of `kind`, so a
 // misspelt or misplaced field is not silently dropped.
 Status check_item_fields(const JsonFields& f, ItemKind kind) {
-  std::vector<std::string> allowed = {"id", "kind", "labels", "order"};
+  std::vector<std::string> allowed = {"id", "kind", "labels", "order", "state", "provenance", "history"};
   if (kind != ItemKind::kLesson) allowed.push_back("category");
   if (kind == ItemKind::kRecipe || kind == ItemKind::kKernel) allowed.insert(allowed.end(), {"source", "speedup"});
   allowed.push_back(kind == ItemKind::kKernel ? "code" : "text");
   allowed.push_back("text_no_numbers");
   return f.only(allowed, fmt::format("a {}", item_kind_name(kind)));
+}
+
+// A provenance object (docs/learning.md): origin and optional strings.
+Result<Provenance> parse_provenance(const JsonFields& f) {
+  if (Status s = f.is_object(); !s) return s.error();
+  if (Status s = f.only({"origin", "reader", "evaluator", "gpu", "date"}); !s) return s.error();
+  Provenance p;
+  KMEM_TRY_ASSIGN(p.origin, f.string("origin"));
+  if (p.origin.empty()) return f.error("origin is empty");
+  if (f.has("reader")) KMEM_TRY_ASSIGN(p.reader, f.string("reader"));
+  if (f.has("evaluator")) KMEM_TRY_ASSIGN(p.evaluator, f.string("evaluator"));
+  if (f.has("gpu")) KMEM_TRY_ASSIGN(p.gpu, f.string("gpu"));
+  if (f.has("date")) KMEM_TRY_ASSIGN(p.date, f.string("date"));
+  return p;
+}
+
+Result<ItemState> parse_state(const JsonFields& f, const char* key) {
+  std::string name;
+  KMEM_TRY_ASSIGN(name, f.string(key));
+  auto state = item_state_from_name(name);
+  if (!state) return f.error(fmt::format("field '{}': unknown state '{}' (expected candidate, active or retired)", key, name));
+  return *state;
+}
+
+Result<std::vector<HistoryEntry>> parse_history(const JsonFields& item) {
+  const Json* list = nullptr;
+  KMEM_TRY_ASSIGN(list, item.array("history"));
+  std::vector<HistoryEntry> history;
+  for (size_t i = 0; i < list->size(); ++i) {
+    JsonFields f((*list)[i], fmt::format("{}: history[{}]", item.where(), i));
+    if (Status s = f.is_object(); !s) return s.error();
+    if (Status s = f.only({"date", "action", "reason", "from", "to", "speedup_before", "speedup_after"}); !s)
+      return s.error();
+    HistoryEntry h;
+    KMEM_TRY_ASSIGN(h.date, f.string("date"));
+    KMEM_TRY_ASSIGN(h.action, f.string("action"));
+    KMEM_TRY_ASSIGN(h.reason, f.string("reason"));
+    KMEM_TRY_ASSIGN(h.from, parse_state(f, "from"));
+    KMEM_TRY_ASSIGN(h.to, parse_state(f, "to"));
+    if (f.has("speedup_before")) KMEM_TRY_ASSIGN(h.speedup_before, f.finite("speedup_before"));
+    if (f.has("speedup_after")) KMEM_TRY_ASSIGN(h.speedup_after, f.finite("speedup_after"));
+    history.push_back(std::move(h));
+  }
+  return history;
 }
 
 Result<Item> parse_item(const JsonFields& f) {
@@ -93,6 +137,13 @@ Result<Item> parse_item(const JsonFields& f) {
     KMEM_TRY_ASSIGN(item.text, f.string("text"));
   }
   if (f.has("text_no_numbers")) KMEM_TRY_ASSIGN(item.text_no_numbers, f.string("text_no_numbers"));
+  if (f.has("state")) KMEM_TRY_ASSIGN(item.state, parse_state(f, "state"));
+  if (f.has("provenance")) {
+    const Json* provenance = nullptr;
+    KMEM_TRY_ASSIGN(provenance, f.object("provenance"));
+    KMEM_TRY_ASSIGN(item.provenance, parse_provenance(JsonFields(*provenance, f.where() + ": provenance")));
+  }
+  if (f.has("history")) KMEM_TRY_ASSIGN(item.history, parse_history(f));
   return item;
 }
 
@@ -133,6 +184,16 @@ Status parse_baselines(const JsonFields& top, Memory& memory) {
     Baseline baseline;
     if (Status s = parse_baseline_values(f, "problems", baseline.problems); !s) return s;
     if (Status s = parse_baseline_values(f, "groups", baseline.groups); !s) return s;
+    if (Status s = f.only({"problems", "groups", "provenance"}); !s) return s;
+    if (f.has("provenance")) {
+      const Json* sources = nullptr;
+      KMEM_TRY_ASSIGN(sources, f.object("provenance"));
+      for (const auto& [pid, p] : sources->items()) {
+        if (!baseline.problems.contains(pid))
+          return f.error(fmt::format("provenance.{}: no problem value to describe", pid));
+        KMEM_TRY_ASSIGN(baseline.provenance[pid], parse_provenance(JsonFields(p, f.where() + ": provenance." + pid)));
+      }
+    }
     memory.baselines.emplace(reader, std::move(baseline));
   }
   return Status::success();
@@ -142,6 +203,15 @@ Status parse_targets(const JsonFields& top, Memory& memory) {
   if (!top.has("targets")) return Status::success();
   KMEM_TRY_ASSIGN(memory.targets, top.strings("targets"));
   return Status::success();
+}
+
+OrderedJson provenance_json(const Provenance& p) {
+  OrderedJson j = {{"origin", p.origin}};
+  if (!p.reader.empty()) j["reader"] = p.reader;
+  if (!p.evaluator.empty()) j["evaluator"] = p.evaluator;
+  if (!p.gpu.empty()) j["gpu"] = p.gpu;
+  if (!p.date.empty()) j["date"] = p.date;
+  return j;
 }
 
 }  // namespace
@@ -199,6 +269,18 @@ std::string memory_to_json(const Memory& memory) {
       j["text"] = item.text;
     if (item.text_no_numbers) j["text_no_numbers"] = *item.text_no_numbers;
     j["labels"] = item.labels;
+    if (item.state != ItemState::kActive) j["state"] = item_state_name(item.state);
+    if (!item.provenance.is_seed()) j["provenance"] = provenance_json(item.provenance);
+    if (!item.history.empty()) {
+      j["history"] = OrderedJson::array();
+      for (const HistoryEntry& h : item.history) {
+        OrderedJson e = {{"date", h.date}, {"action", h.action}, {"reason", h.reason},
+                         {"from", item_state_name(h.from)}, {"to", item_state_name(h.to)}};
+        if (h.speedup_before) e["speedup_before"] = *h.speedup_before;
+        if (h.speedup_after) e["speedup_after"] = *h.speedup_after;
+        j["history"].push_back(std::move(e));
+      }
+    }
     doc["items"].push_back(std::move(j));
   }
   doc["baselines"] = OrderedJson::object();
@@ -208,6 +290,10 @@ std::string memory_to_json(const Memory& memory) {
     for (const auto& [id, v] : baseline.problems) b["problems"][id] = v;
     b["groups"] = OrderedJson::object();
     for (const auto& [id, v] : baseline.groups) b["groups"][id] = v;
+    if (!baseline.provenance.empty()) {
+      b["provenance"] = OrderedJson::object();
+      for (const auto& [id, p] : baseline.provenance) b["provenance"][id] = provenance_json(p);
+    }
     doc["baselines"][reader] = std::move(b);
   }
   return doc.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

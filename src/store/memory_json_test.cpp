@@ -45,9 +45,14 @@ Memory edge_case_memory() {
   Item recipe_no_order{"recipe:y", ItemKind::kRecipe, {}, "attention", std::nullopt, "L2_028", 1e-300, "t", "t2", ""};
   Item kernel{"kernel:L1_008", ItemKind::kKernel, {}, "matmul", std::nullopt, "L1_008", 123456.789123456789, "",
               std::nullopt, "import torch\n\tclass ModelNew: pass\n"};
+  kernel.state = ItemState::kCandidate;
+  kernel.provenance = Provenance{"eval:r.jsonl#j1", "alice", "sha256:0f", "NVIDIA H200", "2026-12-04T08:00:00Z"};
+  kernel.history = {HistoryEntry{"2026-12-04T08:00:00Z", "reverify", "faster", ItemState::kActive,
+                                 ItemState::kActive, 1.0, 2.0}};
   m.items = {lesson, pitfall, recipe, recipe_no_order, kernel};
   m.baselines["alice"].problems = {{"L1_008", 2.0 / 3.0}, {"L2_028", 0.0}};
   m.baselines["alice"].groups = {{"L1|matmul", 1.0 / 7.0}};
+  m.baselines["alice"].provenance["L2_028"] = Provenance{"experiment:x", "", "v1", "cpu", "2026-12-04T08:00:00Z"};
   m.baselines["bob"].groups = {{"L3|network", 9.999999999999998}};
   return m;
 }
@@ -104,6 +109,11 @@ TEST(MemoryJson, EdgeCaseStoreIsLosslessAndAFixedPoint) {
   EXPECT_EQ(back->items[3].speedup, 1e-300);
   EXPECT_EQ(back->items[4].speedup, 123456.789123456789);
   EXPECT_EQ(back->items[4].code, "import torch\n\tclass ModelNew: pass\n");
+  EXPECT_EQ(back->items[4].state, ItemState::kCandidate);
+  EXPECT_EQ(back->items[4].provenance, m.items[4].provenance);
+  EXPECT_EQ(back->items[4].history, m.items[4].history);
+  EXPECT_TRUE(back->items[0].provenance.is_seed());
+  EXPECT_EQ(back->baselines.at("alice").provenance.at("L2_028").origin, "experiment:x");
   EXPECT_EQ(back->baselines.at("alice").problems.at("L1_008"), 2.0 / 3.0);
   EXPECT_EQ(back->baselines.at("alice").groups.at("L1|matmul"), 1.0 / 7.0);
   EXPECT_EQ(back->baselines.at("bob").groups.at("L3|network"), 9.999999999999998);
@@ -176,6 +186,14 @@ std::vector<BadCase> bad_cases() {
        {"recipe:x", "unknown field 'speed_up' for a recipe"}},
       {"field of another kind", mutate([](Json& d) { d["items"][4]["text"] = "t"; }),
        {"kernel:L1_008", "unknown field 'text' for a kernel", "code"}},
+      {"unknown state", mutate([](Json& d) { d["items"][4]["state"] = "pending"; }),
+       {"kernel:L1_008", "unknown state 'pending'"}},
+      {"provenance without origin", mutate([](Json& d) { d["items"][4]["provenance"].erase("origin"); }),
+       {"kernel:L1_008", "provenance", "'origin'"}},
+      {"history entry without reason", mutate([](Json& d) { d["items"][4]["history"][0].erase("reason"); }),
+       {"kernel:L1_008", "history[0]", "'reason'"}},
+      {"baseline provenance of no value", mutate([](Json& d) { d["baselines"]["bob"]["provenance"]["L1_008"] = {{"origin", "x"}}; }),
+       {"baselines.bob", "provenance.L1_008"}},
       {"category on a lesson", mutate([](Json& d) { d["items"][0]["category"] = "conv"; }),
        {"lesson:0", "unknown field 'category' for a lesson"}},
       {"speedup string", mutate([](Json& d) { d["items"][2]["speedup"] = "2.5"; }), {"recipe:x", "'speedup'"}},

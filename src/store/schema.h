@@ -6,7 +6,7 @@
 
 namespace kmem {
 
-inline constexpr std::array<const char*, 3> kMigrations = {
+inline constexpr std::array<const char*, 4> kMigrations = {
     R"sql(
 CREATE TABLE store (
   singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
@@ -137,6 +137,40 @@ CREATE TABLE evaluations (
   eval_s REAL NOT NULL,
   PRIMARY KEY (episode_id, turn),
   FOREIGN KEY (episode_id, turn) REFERENCES turns(episode_id, turn)
+);
+)sql",
+    // 4: learning (docs/learning.md): each item's state and provenance (the
+    // seed's keep origin 'seed', state 'active'), its history of changes, and
+    // where each problem baseline came from.
+    R"sql(
+ALTER TABLE items ADD COLUMN state TEXT NOT NULL DEFAULT 'active'
+  CHECK (state IN ('candidate', 'active', 'retired'));
+ALTER TABLE items ADD COLUMN origin TEXT NOT NULL DEFAULT 'seed';
+ALTER TABLE items ADD COLUMN reader TEXT NOT NULL DEFAULT '';
+ALTER TABLE items ADD COLUMN evaluator TEXT NOT NULL DEFAULT '';
+ALTER TABLE items ADD COLUMN gpu TEXT NOT NULL DEFAULT '';
+ALTER TABLE items ADD COLUMN verified_at TEXT NOT NULL DEFAULT '';
+CREATE TABLE item_history (
+  item_id TEXT NOT NULL REFERENCES items(id),
+  position INTEGER NOT NULL,
+  at TEXT NOT NULL,
+  action TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  from_state TEXT NOT NULL,
+  to_state TEXT NOT NULL,
+  speedup_before REAL,
+  speedup_after REAL,
+  PRIMARY KEY (item_id, position)
+);
+CREATE TABLE baseline_provenance (
+  reader_id TEXT NOT NULL REFERENCES readers(id),
+  problem_id TEXT NOT NULL REFERENCES problems(id),
+  origin TEXT NOT NULL,
+  reader TEXT NOT NULL,
+  evaluator TEXT NOT NULL,
+  gpu TEXT NOT NULL,
+  verified_at TEXT NOT NULL,
+  PRIMARY KEY (reader_id, problem_id)
 );
 )sql",
 };

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <set>
 
@@ -97,6 +98,17 @@ Status check_item(const Memory& m, const Item& item, const std::string& where) {
     return s;
   if (item.text_no_numbers)
     if (Status s = field(where, "text_no_numbers", check_text(*item.text_no_numbers)); !s) return s;
+  // Provenance and history (docs/learning.md): texts, an origin, finite speedups.
+  const Provenance& p = item.provenance;
+  if (p.origin.empty()) return Error(where + ": provenance: origin is empty");
+  for (const std::string* text : {&p.origin, &p.reader, &p.evaluator, &p.gpu, &p.date})
+    if (Status s = field(where, "provenance", check_text(*text)); !s) return s;
+  for (const HistoryEntry& h : item.history) {
+    for (const std::string* text : {&h.date, &h.action, &h.reason})
+      if (Status s = field(where, "history", check_text(*text)); !s) return s;
+    for (const auto& v : {h.speedup_before, h.speedup_after})
+      if (v && !std::isfinite(*v)) return Error(where + ": history: a speedup must be a finite number");
+  }
   return Status::success();
 }
 

@@ -1,0 +1,158 @@
+// Learning: verified outcomes (episodes of experiments, `kmem eval` batches)
+// become items, baselines and readers of the memory, each with its
+// provenance; items enter as candidates, a user promotes or retires them, and
+// re-verification retires what the current evaluator no longer passes. Values
+// in, values out: every function here takes a Memory and returns the changed
+// one with a report, and never opens a file or a database (the CLI does, in
+// one Database::update). The rules are in docs/learning.md. The one rule that
+// defines kmem holds throughout: only what the protected evaluator verified
+// enters, and every number an item carries comes from the evaluator.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kmem/episode.h"
+#include "kmem/eval.h"
+#include "kmem/memory.h"
+#include "kmem/result.h"
+#include "kmem/store.h"
+#include "kmem/types.h"
+
+namespace kmem {
+
+// The evaluator that verified something: its version (a hash of the worker's
+// code and the torch, Triton and CUDA versions) and the GPU model or "cpu".
+struct EvaluatorIdentity {
+  std::string version;
+  std::string gpu;
+};
+
+// Asks the worker's Python (`python -m kmem_worker.identity`) who it is on
+// `options.device`. An error names what failed.
+Result<EvaluatorIdentity> probe_evaluator_identity(const EvalOptions& options);
+
+// One evaluated candidate, wherever it was evaluated.
+struct VerifiedCandidate {
+  std::string problem;  // problem id (a problem of the memory)
+  std::string code;     // the candidate source
+  std::string verdict;  // "pass" or a verdict code
+  double speedup = 0.0;
+  std::vector<std::string> flags;
+  Provenance provenance;
+};
+
+// What a learning step did, for the user: item ids added or changed, and why
+// anything was left out ("what: why").
+struct LearnReport {
+  std::vector<std::string> added;
+  std::vector<std::string> updated;
+  std::vector<std::string> skipped;
+  std::vector<std::string> readers;  // readers whose baselines were written
+};
+
+struct LearnOptions {
+  // Flagged outcomes (implausible_speedup, unsteady_timing, host_bound_timing,
+  // negligible_own_work, unsandboxed, ...) enter only when this is set.
+  bool promote_flagged = false;
+  // A verdict seen in at least this many episodes becomes a lesson.
+  int lesson_min_episodes = 2;
+  std::string date;  // UTC ISO 8601 of this step (history entries)
+};
+
+// ---- Where verified outcomes come from ------------------------------------------
+
+// The candidates of `kmem eval` results (one JSON object per line,
+// outcome_json's format). Problem files are matched to the memory's problems
+// by level folder and number; candidate paths are read relative to
+// `base_dir`. Any bad line is an error naming the file and line.
+Result<std::vector<VerifiedCandidate>> results_candidates(const std::string& text, const std::string& source_name,
+                                                          const std::string& base_dir, const Memory& memory,
+                                                          const EvaluatorIdentity& identity, const std::string& date);
+
+// The evaluated candidates of an experiment's episodes (every turn that has
+// a candidate), with each episode as its origin.
+std::vector<VerifiedCandidate> episode_candidates(const std::vector<LearnedEpisode>& episodes,
+                                                  const EvaluatorIdentity& identity, const std::string& date);
+
+// ---- Learning steps ----------------------------------------------------------
+
+// Passing candidates become `kernel` items (state candidate) of their
+// problem's category: one per source problem, the best verified speedup wins
+// (a faster one replaces the stored code and speedup, with a history entry),
+// a duplicate by normalised source is left out; failing and (unless
+// promote_flagged) flagged candidates never enter.
+Result<Memory> learn_kernels(const Memory& memory, const std::vector<VerifiedCandidate>& candidates,
+                             const LearnOptions& options, LearnReport& report);
+
+// Each reader's baseline from its `none` episodes: per problem the mean
+// score capped at the store's score cap; per (level, category) group the
+// mean of its problem values. A reader the store does not know is added.
+Result<Memory> learn_baselines(const Memory& memory, const std::vector<LearnedEpisode>& episodes,
+                               const EvaluatorIdentity& identity, const std::string& date, LearnReport& report);
+
+// Verdicts that recur in the episodes (options.lesson_min_episodes) become
+// lessons with the checker's or evaluator's own message, one per rule;
+// a lesson with the same text already stored is not repeated.
+Result<Memory> learn_lessons(const Memory& memory, const std::vector<LearnedEpisode>& episodes,
+                             const LearnOptions& options, const EvaluatorIdentity& identity, LearnReport& report);
+
+// ---- Recipes and pitfalls, written by a model -------------------------------------
+
+// The number filter: the numbers in `text` (a figure standing alone, such as
+// "3", "1.85", "1.85x", "40%"; not digits inside words like fp32 or conv2d)
+// that are not among `verified` as printed with %.2f. Empty: the text may
+// enter.
+std::vector<std::string> unverified_numbers(const std::string& text, const std::vector<double>& verified);
+
+// Asks the model (through `chat`, with the pack's `learn` texts) for a recipe
+// for each verified kernel item of `kernel_ids` and a pitfall for each
+// category with failed or slower-than-eager attempts in `episodes`. The
+// speedup, source and category come from the evaluator's figures; a text
+// carrying any other number is refused (reported, not added). Labels follow
+// the rule of docs/learning.md ("Labels").
+Result<Memory> learn_texts(const Memory& memory, const std::vector<LearnedEpisode>& episodes,
+                           const std::vector<std::string>& kernel_ids, const Pack& pack, ChatClient& chat,
+                           const LearnOptions& options, LearnReport& report);
+
+// ---- Review ------------------------------------------------------------------
+
+// Moves item `id` to `state` with a reason kept in its history.
+Result<Memory> set_item_state(const Memory& memory, const std::string& id, ItemState state,
+                              const std::string& reason, const std::string& date);
+
+// Replaces the labels of item `id` (prohibition, correctness, environment),
+// kept in its history.
+Result<Memory> set_item_labels(const Memory& memory, const std::string& id, const std::vector<std::string>& labels,
+                               const std::string& reason, const std::string& date);
+
+// ---- Re-verification ----------------------------------------------------------
+
+// Where the problem file of a problem id lies (a KernelBench checkout).
+using ProblemPaths = std::map<std::string, std::string>;
+
+// Runs every kernel item that is not retired again through `evaluator`
+// (candidate files go to `work_dir`): one that fails is retired with the
+// verdict; one that passes gets the new speedup (a history entry when it
+// changed) and the evaluator's identity as its provenance.
+Result<Memory> reverify_kernels(const Memory& memory, const ProblemPaths& problems, CandidateEvaluator& evaluator,
+                                const std::string& work_dir, const EvaluatorIdentity& identity,
+                                const std::string& date, LearnReport& report);
+
+// ---- Value of items ------------------------------------------------------------
+
+// One item's effect on one reader: over the problems where the reader had
+// episodes both showing and not showing it, the mean of (mean score shown -
+// mean score not shown).
+struct ItemValue {
+  std::string item, reader;
+  int problems = 0;           // paired problems
+  int shown = 0, not_shown = 0;  // episodes
+  double difference = 0.0;
+};
+
+std::vector<ItemValue> item_values(const std::vector<LearnedEpisode>& episodes);
+
+}  // namespace kmem

@@ -1,0 +1,160 @@
+// Runs the learning commands as a user would: `kmem items add` evaluates a
+// kernel on the real CPU evaluator before it enters (a wrong one never does),
+// `kmem ingest` of bad results leaves the store unchanged, two ingests run by
+// two processes at once both land, `kmem items` reviews and `kmem readers`
+// lists readers with their baseline counts.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "episode/scripted_endpoint.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int exit_code;
+  std::string out;
+  std::string err;
+};
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class LearnCommand : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("kmem_learn_command_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "kb" / "level1");
+    fs::copy_file(std::string(KMEM_EVAL_TESTS_DIR) + "/problems/scale_add.py", dir_ / "kb/level1/1_Scale_add.py");
+    ASSERT_EQ(kmem("import " + std::string(KMEM_TEST_DATA_DIR) + "/seed/memory-store.json --db " + db()).exit_code, 0);
+    ASSERT_EQ(kmem("problems import " + (dir_ / "kb").string() + " --db " + db()).exit_code, 0);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string db() const { return (dir_ / "kmem.db").string(); }
+  std::string evaluator() const { return " --device cpu --evaluator-version sha256:test --gpu cpu"; }
+
+  Outcome kmem(const std::string& arguments, const std::string& err_name = "stderr") {
+    std::string err_path = (dir_ / err_name).string();
+    std::string command = "KMEM_CACHE_DIR=" KMEM_EVAL_TEST_CACHE " " + std::string(KMEM_BINARY) + " " + arguments +
+                          " 2>" + err_path;
+    FILE* pipe = popen(command.c_str(), "r");
+    std::string out;
+    char buffer[65536];
+    while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+    int status = pclose(pipe);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, read_file(err_path)};
+  }
+
+  std::string exported() { return kmem("export --db " + db()).out; }
+
+  fs::path dir_;
+};
+
+TEST_F(LearnCommand, ItemsAddEvaluatesBeforeTheKernelEnters) {
+  std::string candidates = std::string(KMEM_EVAL_TESTS_DIR) + "/candidates/";
+  std::string problem = (dir_ / "kb/level1/1_Scale_add.py").string();
+  std::string before = exported();
+  Outcome wrong = kmem("items add --problem " + problem + " --code " + candidates + "mismatch.py --db " + db() + evaluator());
+  EXPECT_EQ(wrong.exit_code, 1) << wrong.err;
+  EXPECT_NE(wrong.err.find("output_mismatch"), std::string::npos) << wrong.err;
+  EXPECT_EQ(exported(), before);
+
+  Outcome added = kmem("items add --problem " + problem + " --code " + candidates + "pass.py --db " + db() + evaluator());
+  ASSERT_EQ(added.exit_code, 0) << added.err;
+  EXPECT_NE(added.out.find("added kernel:L1_001"), std::string::npos) << added.out;
+  Outcome shown = kmem("items show kernel:L1_001 --db " + db());
+  EXPECT_NE(shown.out.find("\"state\": \"candidate\""), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find("\"evaluator\": \"sha256:test\""), std::string::npos) << shown.out;
+  EXPECT_EQ(kmem("items promote kernel:L1_001 --reason checked --db " + db()).exit_code, 0);
+  Outcome active = kmem("items list --state active --kind kernel --db " + db());
+  EXPECT_NE(active.out.find("kernel:L1_001"), std::string::npos);
+}
+
+TEST_F(LearnCommand, BadResultsLeaveTheStoreUnchanged) {
+  std::string before = exported();
+  std::ofstream(dir_ / "c.py") << "class ModelNew:\n    pass\n";
+  std::ofstream(dir_ / "bad.jsonl")
+      << R"({"id":"j1","problem":"kb/level1/1_Scale_add.py","candidate":"c.py","verdict":"pass","speedup":2.0,"flags":[]})"
+      << "\n{\"id\": 3}\n";
+  Outcome bad = kmem("ingest " + (dir_ / "bad.jsonl").string() + " --db " + db() + evaluator());
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("bad.jsonl:2"), std::string::npos) << bad.err;
+  EXPECT_EQ(exported(), before);
+  Outcome unknown = kmem("items promote kernel:nothing --reason r --db " + db());
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("no item 'kernel:nothing'"), std::string::npos) << unknown.err;
+  EXPECT_EQ(exported(), before);
+}
+
+TEST_F(LearnCommand, TwoIngestsAtOnceBothLand) {
+  // Two problems, one results file each, ingested by two processes at once.
+  fs::copy_file(std::string(KMEM_EVAL_TESTS_DIR) + "/problems/scale_add_pair.py", dir_ / "kb/level1/2_Scale_add_pair.py");
+  ASSERT_EQ(kmem("problems import " + (dir_ / "kb").string() + " --db " + db()).exit_code, 0);
+  for (int n : {1, 2}) {
+    std::ofstream(dir_ / ("c" + std::to_string(n) + ".py")) << "class ModelNew:\n    pass  # " << n << "\n";
+    std::string problem = n == 1 ? "kb/level1/1_Scale_add.py" : "kb/level1/2_Scale_add_pair.py";
+    std::ofstream(dir_ / ("r" + std::to_string(n) + ".jsonl"))
+        << R"({"id":"j","problem":")" << problem << R"(","candidate":"c)" << n
+        << R"(.py","verdict":"pass","speedup":1.5,"flags":[]})" << "\n";
+  }
+  std::string command = std::string("KMEM_CACHE_DIR=" KMEM_EVAL_TEST_CACHE " ") + KMEM_BINARY;
+  std::string both = "(" + command + " ingest " + (dir_ / "r1.jsonl").string() + " --db " + db() + evaluator() +
+                     " & " + command + " ingest " + (dir_ / "r2.jsonl").string() + " --db " + db() + evaluator() +
+                     " & wait) >/dev/null 2>&1";
+  ASSERT_EQ(std::system(both.c_str()), 0);
+  Outcome listed = kmem("items list --state candidate --db " + db());
+  EXPECT_NE(listed.out.find("kernel:L1_001"), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("kernel:L1_002"), std::string::npos) << listed.out;
+}
+
+TEST_F(LearnCommand, AnExperimentIngestedAddsAReaderALessonAndItemValues) {
+  // Every reply is refused by the checker, so no candidate runs: the reader
+  // scores 0 everywhere, and the rule recurs in every episode.
+  kmem::Script script;
+  script.mode = "turns";
+  kmem::ScriptedReply reply;
+  reply.content = "```python\nimport torch\nimport torch.nn as nn\n\n\nclass ModelNew(nn.Module):\n"
+                  "    def forward(self, x):\n        m = self\n        m.gamma = 1\n        return x\n```\nACTION: SUBMIT\n";
+  script.replies.push_back(reply);
+  auto endpoint = kmem::ScriptedEndpoint::start(script);
+  ASSERT_TRUE(endpoint);
+  std::ofstream(dir_ / "spec.json") << R"({"format": "kmem-experiment/1", "name": "lx", "kernelbench": "kb",
+    "problems": ["L1_001"], "policies": ["none", "show_all"], "samples": 2, "max_turns": 1,
+    "readers": [{"id": "fresh-reader", "endpoint": ")" << (*endpoint)->base_url() << R"(", "model": "m", "retries": 0}]})";
+  Outcome ran = kmem("experiment run " + (dir_ / "spec.json").string() + " --db " + db() + " --quiet");
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  Outcome ingested = kmem("ingest lx --db " + db() + evaluator());
+  ASSERT_EQ(ingested.exit_code, 0) << ingested.err;
+  EXPECT_NE(ingested.out.find("added lesson:foreign_attribute_assignment"), std::string::npos) << ingested.out;
+  EXPECT_NE(ingested.out.find("baselines fresh-reader: 1 problems"), std::string::npos) << ingested.out;
+  Outcome readers = kmem("readers --db " + db());
+  EXPECT_NE(readers.out.find("fresh-reader"), std::string::npos) << readers.out;
+  Outcome lesson = kmem("items show lesson:foreign_attribute_assignment --db " + db());
+  EXPECT_NE(lesson.out.find("Checker rule: assignment to attribute 'm.gamma' is not allowed"), std::string::npos)
+      << lesson.out;
+  Outcome value = kmem("items value lx --json --db " + db());
+  EXPECT_EQ(value.exit_code, 0) << value.err;
+  EXPECT_EQ(value.out.substr(0, 1), "[") << value.out;
+}
+
+TEST_F(LearnCommand, ReadersListsBaselineCounts) {
+  Outcome readers = kmem("readers --db " + db());
+  ASSERT_EQ(readers.exit_code, 0) << readers.err;
+  EXPECT_NE(readers.out.find("claude-opus-4-8"), std::string::npos);
+  EXPECT_NE(readers.out.find("(author)"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,66 @@
+// `kmem reverify --db DB --kernelbench KB [--kind kernel]`: runs every kernel
+// item that is not retired again on the current evaluator and GPU; failing
+// ones are retired with the verdict, speedups updated with their history.
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "commands.h"
+#include "files.h"
+#include "kmem/catalog.h"
+#include "kmem/episode.h"
+#include "kmem/learn.h"
+#include "kmem/store.h"
+#include "learn_args.h"
+
+namespace kmem::cli {
+
+namespace {
+
+struct ReverifyArgs {
+  std::string db, kernelbench, kind = "kernel", work_dir;
+  EvaluatorArgs evaluator;
+};
+
+int run_reverify(ReverifyArgs& args) {
+  resolve_evaluator(args.evaluator);
+  auto rules = CategoryRules::load(data_dir() + "/categories.json");
+  if (!rules) return report_error("reverify", rules.error());
+  auto problems = scan_kernelbench(args.kernelbench, *rules);
+  if (!problems) return report_error("reverify", problems.error());
+  ProblemPaths paths;
+  for (const ProblemFile& p : *problems) paths[p.problem.id] = p.path;
+  auto identity = evaluator_identity(args.evaluator);
+  if (!identity) return report_error("reverify", identity.error());
+  auto evaluator = make_process_evaluator(args.evaluator.eval);
+  std::string work = args.work_dir.empty() ? args.evaluator.eval.cache_dir + "/reverify" : args.work_dir;
+  auto db = Database::open(args.db);
+  if (!db) return report_error("reverify", db.error());
+  LearnReport report;
+  std::string date = utc_date();
+  Status s = db->update([&](const Memory& m) {
+    report = LearnReport{};
+    return reverify_kernels(m, paths, *evaluator, work, *identity, date, report);
+  });
+  if (!s) return report_error("reverify", s.error());
+  std::string out = fmt::format("{}: reverified {} kernels on {} ({})\n", args.db, report.updated.size(), identity->gpu,
+                                identity->version);
+  for (const auto& line : report.updated) out += "  " + line + "\n";
+  if (Status w = write_stdout(out); !w) return report_error("reverify", w.error());
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_reverify_command(CLI::App& app, CommandSet& commands) {
+  auto args = std::make_shared<ReverifyArgs>();
+  CLI::App* cmd = app.add_subcommand("reverify", "Run every kernel item again on the current evaluator; retire those that fail");
+  cmd->add_option("--db", args->db, "kmem database")->required();
+  cmd->add_option("--kernelbench", args->kernelbench, "KernelBench checkout holding the items' problems")->required();
+  cmd->add_option("--kind", args->kind, "the kind of items to run again (kernel)")->check(CLI::IsMember({"kernel"}));
+  cmd->add_option("--work-dir", args->work_dir, "where candidate files are written (default <cache-dir>/reverify)");
+  add_evaluator_options(*cmd, args->evaluator);
+  cmd->callback([args, &commands] { commands.set_exit_code(run_reverify(*args)); });
+}
+
+}  // namespace kmem::cli

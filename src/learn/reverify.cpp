@@ -1,0 +1,59 @@
+// Re-verification (docs/learning.md): every kernel item not retired runs
+// again on the current evaluator; one that fails is retired with the
+// verdict, one that passes keeps the new speedup with its history.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "kmem/learn.h"
+#include "learn/items.h"
+
+namespace kmem {
+
+namespace fs = std::filesystem;
+
+Result<Memory> reverify_kernels(const Memory& memory, const ProblemPaths& problems, CandidateEvaluator& evaluator,
+                                const std::string& work_dir, const EvaluatorIdentity& identity,
+                                const std::string& date, LearnReport& report) {
+  Memory out = memory;
+  std::error_code ec;
+  fs::create_directories(work_dir, ec);
+  if (ec) return Error(fmt::format("{}: cannot create: {}", work_dir, ec.message()));
+  for (Item& item : out.items) {
+    if (item.kind != ItemKind::kKernel || item.state == ItemState::kRetired) continue;
+    auto problem = problems.find(item.source);
+    if (problem == problems.end()) return Error(fmt::format("item {}: no problem file for {}", item.id, item.source));
+    std::string name = item.id;
+    for (char& c : name)
+      if (c == ':' || c == '/') c = '_';
+    fs::path candidate = fs::path(work_dir) / (name + ".py");
+    {
+      std::ofstream file(candidate, std::ios::binary);
+      file << item.code;
+      if (!file) return Error(fmt::format("{}: cannot write", candidate.string()));
+    }
+    EvalOutcome outcome = evaluator.evaluate(EvalJob{item.id, problem->second, candidate.string()});
+    if (outcome.evaluator_failed())
+      return Error(fmt::format("item {}: the evaluator failed: {}", item.id, outcome.detail.empty() ? outcome.message : outcome.detail));
+    if (!outcome.passed()) {
+      learn::record_change(item, date, "reverify",
+                           fmt::format("{}: {} ({} on {})", outcome.verdict, outcome.message, identity.version, identity.gpu),
+                           ItemState::kRetired);
+      report.updated.push_back(item.id + ": retired, " + outcome.verdict);
+      continue;
+    }
+    std::string flags;
+    for (const auto& f : outcome.flags) flags += (flags.empty() ? ", flagged " : ", ") + f;
+    item.history.push_back(HistoryEntry{date, "reverify", fmt::format("pass on {} {}{}", identity.version, identity.gpu, flags),
+                                        item.state, item.state, item.speedup, outcome.speedup});
+    report.updated.push_back(fmt::format("{}: {:.2f}x -> {:.2f}x{}", item.id, item.speedup, outcome.speedup, flags));
+    item.speedup = outcome.speedup;
+    item.provenance.evaluator = identity.version;
+    item.provenance.gpu = identity.gpu;
+    item.provenance.date = date;
+  }
+  return out;
+}
+
+}  // namespace kmem
