@@ -11,10 +11,7 @@ import traceback
 
 import torch
 
-from . import compare, guards, host_speed, kernels, outputs, problem, sandbox, timing, transfer
-
-
-DEVICE_FAULTS = ("CUDA error", "illegal memory access", "misaligned address", "unspecified launch failure")
+from . import compare, failures, guards, host_speed, kernels, outputs, problem, sandbox, timing, transfer
 
 
 class StageError(Exception):
@@ -22,9 +19,10 @@ class StageError(Exception):
         super().__init__(f"{type(error).__name__}: {error}")
         self.stage = stage
         self.trace = "".join(traceback.format_exception(type(error), error, error.__traceback__))
-        # A sticky device error (illegal memory access, ...) leaves the CUDA
-        # context unusable: the process is as good as crashed.
-        self.device_fault = any(fault in str(error) for fault in DEVICE_FAULTS)
+        # Out of memory (by type), or a sticky device error (illegal memory
+        # access, ...) that leaves the CUDA context unusable: the process is
+        # as good as crashed (failures.py).
+        self.kind = failures.error_kind(error)
 
 
 def stage(name, call):
@@ -188,7 +186,7 @@ def run(channel, clock):
         # A built library calling a forbidden entry point: its own stage,
         # whatever the candidate's code made of the refusal.
         channel.send("error", nonce=nonce, stage="native" if watch.forbidden_calls else error.stage,
-                     message=str(error), traceback=error.trace, device_fault=error.device_fault)
+                     message=str(error), traceback=error.trace, kind=error.kind)
     channel.close()
     # Let go of the reference's shared input copies (CUDA IPC) so their memory
     # returns to the reference; os._exit runs no finalizers.

@@ -13,7 +13,7 @@ import traceback
 
 import torch
 
-from . import compare, facts_cache, host_speed, problem, roofline, timing, transfer
+from . import compare, facts_cache, failures, host_speed, problem, roofline, timing, transfer
 from .stopwatch import Stopwatch
 
 
@@ -229,7 +229,7 @@ def serve(channel, clock):
                 answer(references, cmd, channel)
         except Exception as error:
             channel.send("error", stage=cmd.get("cmd", "?"), message=f"{type(error).__name__}: {error}",
-                         traceback=traceback.format_exc())
+                         traceback=traceback.format_exc(), kind=failures.error_kind(error))
     return 0
 
 
@@ -272,7 +272,8 @@ def answer(references, cmd, channel):
         return
     reference = references.get(handle)
     if reference is None:
-        channel.send("error", stage="protocol", message=f"{name!r} about a problem not held here: {handle!r}")
+        channel.send("error", stage="protocol", message=f"{name!r} about a problem not held here: {handle!r}",
+                     kind="exception")
     elif name == "share":
         channel.send("shared", path=reference.share(cmd["folder"], cmd.get("ipc", False)))
         reference.complete_floor()
@@ -284,4 +285,4 @@ def answer(references, cmd, channel):
         channel.send("verdict", roofline_ms=reference.roofline_ms,
                      **finite(reference.judge(cmd["folder"], cmd["outputs"], cmd["inputs_changed"], cmd["tolerance"])))
     else:
-        channel.send("error", stage="protocol", message=f"unexpected command {name!r}")
+        channel.send("error", stage="protocol", message=f"unexpected command {name!r}", kind="exception")
