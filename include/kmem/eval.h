@@ -43,6 +43,11 @@ struct EvalOptions {
   // false (`kmem eval --no-sandbox`): they do not, and every outcome carries
   // the flag `unsandboxed`.
   bool sandbox = true;
+  // The checker's static rules (kmem/check.h) run on every candidate before
+  // any of its code does, and a candidate that is an agent's reply (a file
+  // not ending in .py) is taken out of it first: the first offence is the
+  // verdict. false only for tests of the run-time defences behind them.
+  bool static_rules = true;
   std::string python;            // interpreter that runs the worker
   std::string python_dir;        // folder holding the kmem_worker package
   std::string cache_dir;         // build caches, reference times and scratch folders
@@ -88,10 +93,14 @@ inline constexpr double kScoreCap = 10.0;
 // The outcome of a candidate rejected before it ran (static checks).
 EvalOutcome rejected_outcome(const EvalJob& job, const std::string& code, const std::string& detail);
 
-// Evaluates one candidate.
+// Evaluates one candidate: a Python file, or an agent's reply holding a
+// ```python block. The static rules come first (EvalOptions::static_rules),
+// then the candidate runs.
 EvalOutcome evaluate(const EvalJob& job, const EvalOptions& options);
 
-// Evaluates `jobs` with options.parallel candidates in flight: they build and
+// Evaluates `jobs` (each screened by the static rules first, as evaluate()
+// does: rejected ones are reported before any job starts) with
+// options.parallel candidates in flight: they build and
 // check correctness concurrently while timing is serialised through one lock;
 // one reference per problem serves all of that problem's jobs, on reference
 // worker processes that each host several problems.

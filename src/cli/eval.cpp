@@ -6,15 +6,10 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
-#include <variant>
 
 #include "batch_summary.h"
 #include "commands.h"
-#include "files.h"
-#include "kmem/check.h"
 #include "kmem/eval.h"
 
 namespace kmem::cli {
@@ -28,44 +23,6 @@ struct EvalArgs {
   bool json = false, inputs_by_file = false, no_sandbox = false;
   EvalOptions options;
 };
-
-// The job to run for `job` (its candidate a Python file), or the outcome of a
-// candidate rejected before any code runs.
-std::variant<EvalJob, EvalOutcome> prepare_candidate(EvalJob job, const EvalOptions& options) {
-  auto text = read_file(job.candidate);
-  if (!text) return rejected_outcome(job, "evaluator_error", text.error().message());
-  std::string source = *text;
-  bool is_reply = fs::path(job.candidate).extension() != ".py";
-  if (is_reply) {
-    Reply reply = parse_reply(source);
-    if (!reply.verdicts.empty()) {
-      EvalOutcome outcome = rejected_outcome(job, reply.verdicts.front().code, "");
-      outcome.message = reply.verdicts.front().message;
-      return outcome;
-    }
-    source = reply.source;
-  }
-
-  // The static rules run before any code does; the first offence is the
-  // verdict, and every offence is listed in the detail.
-  std::vector<Verdict> offences = check_source(source);
-  if (!offences.empty()) {
-    std::string detail;
-    for (const Verdict& v : offences) detail += fmt::format("{}:{}: {}: {}\n", v.line, v.column, v.code, v.message);
-    EvalOutcome outcome = rejected_outcome(job, offences.front().code, detail);
-    outcome.message = offences.front().message;
-    return outcome;
-  }
-
-  if (!is_reply) return job;
-  fs::path folder = fs::path(options.cache_dir) / "sources";
-  std::error_code ec;
-  fs::create_directories(folder, ec);
-  fs::path path = folder / fmt::format("{:016x}.py", std::hash<std::string>{}(source));
-  std::ofstream(path, std::ios::binary) << source;
-  job.candidate = path.string();
-  return job;
-}
 
 std::string resolved_device(const std::string& device) {
   if (device != "auto") return device;
@@ -97,11 +54,8 @@ int run_single(const EvalArgs& args) {
     std::cerr << args.problem << ": no such problem file\n";
     return kExitUsage;
   }
-  auto prepared = prepare_candidate(job, args.options);
-  EvalOutcome outcome = std::holds_alternative<EvalOutcome>(prepared)
-                            ? std::get<EvalOutcome>(prepared)
-                            : evaluate(std::get<EvalJob>(prepared), args.options);
-  outcome.job.candidate = args.candidate;
+  // The library screens the candidate with the static rules first.
+  EvalOutcome outcome = evaluate(job, args.options);
   if (args.json)
     std::cout << outcome_json(outcome) << "\n";
   else
@@ -156,29 +110,21 @@ int run_batch(const EvalArgs& args) {
       continue;
     }
     auto left = journal->left_over().find(job.id);
-    if (left != journal->left_over().end() && left->second) {
+    if (left == journal->left_over().end())
+      pending.push_back(job);
+    else if (!left->second)
+      suspects.push_back(job);
+    else
       rejected.push_back(rejected_outcome(job, "killed_evaluator",
                                           "the evaluator died while this job ran alone (" + journal->path() + ")"));
-      continue;
-    }
-    auto prepared = prepare_candidate(job, args.options);
-    if (!std::holds_alternative<EvalJob>(prepared))
-      rejected.push_back(std::get<EvalOutcome>(prepared));
-    else if (left != journal->left_over().end())
-      suspects.push_back(std::get<EvalJob>(prepared));
-    else
-      pending.push_back(std::get<EvalJob>(prepared));
   }
   Progress progress(pending.size() + suspects.size() + rejected.size(), isatty(STDERR_FILENO) != 0);
   BatchSummary summary(skipped);
   Status written;
   auto record = [&](const EvalOutcome& outcome) {
-    EvalOutcome shown = outcome;
-    for (const auto& job : *jobs)
-      if (job.id == outcome.job.id) shown.job.candidate = job.candidate;
-    if (auto status = results->append(shown); !status && written) written = status;
-    summary.add(shown);
-    progress.update(shown, summary);
+    if (auto status = results->append(outcome); !status && written) written = status;
+    summary.add(outcome);
+    progress.update(outcome, summary);
   };
   auto journaled = [&](bool alone) {
     return [&, alone](const EvalJob& job) {
@@ -186,6 +132,7 @@ int run_batch(const EvalArgs& args) {
     };
   };
   for (const auto& outcome : rejected) record(outcome);
+  // The library screens every candidate with the static rules first.
   evaluate_batch(pending, args.options, record, journaled(args.options.parallel == 1));
   for (const auto& suspect : suspects) evaluate_batch({suspect}, args.options, record, journaled(true));
   journal->finish();

@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "json_fields.h"
+#include "protocol.h"
 #include "reference.h"
 
 namespace kmem::eval {
@@ -73,6 +73,9 @@ CandidateRun CandidateProcess::after_reply(const Worker::Reply& reply, bool buil
                  fmt::format("no result within {:g} s", built ? options_.run_timeout_s : options_.build_timeout_s));
   if (reply.kind == Worker::Reply::kMalformed)
     return ended(End::kForged, "the result channel held a line the worker did not write: " + reply.line);
+  if (reply.kind == Worker::Reply::kInvalid)
+    return ended(End::kForged, "the result channel held a record the worker protocol does not allow (" +
+                                   reply.error + "): " + reply.line);
   auto status = worker_->process().wait_then_kill(Clock::now() + seconds(kExitGraceSeconds));
   return ended(End::kCrash, "the worker " + status.describe() + " before reporting a result");
 }
@@ -91,33 +94,36 @@ CandidateRun CandidateProcess::finish(const std::string& inputs_path, TimingLock
     reply = worker_->next(deadline, timing_lock);
   }
   if (reply.kind != Worker::Reply::kEvent) return after_reply(reply, built);
+  // Checked against the protocol (Worker::next): every field is of its type.
   Json terminal = reply.event;
   const std::string name = terminal["event"];
-  if ((name != "result" && name != "error") || text_field(terminal, "nonce") != nonce_)
+  if ((name != "result" && name != "error") || Fields("candidate", name, terminal).text("nonce") != nonce_)
     return ended(End::kForged, "the result channel held a record the worker did not write: " + terminal.dump());
   // Exactly one terminal record: anything after it was not written by the worker.
   auto grace = Clock::now() + seconds(kExitGraceSeconds);
   auto after = worker_->next(grace, timing_lock);
-  if (after.kind == Worker::Reply::kEvent || after.kind == Worker::Reply::kMalformed)
+  if (after.kind == Worker::Reply::kEvent || after.kind == Worker::Reply::kMalformed ||
+      after.kind == Worker::Reply::kInvalid)
     return ended(End::kForged, "a second record followed the worker's result: " +
                                    (after.kind == Worker::Reply::kEvent ? after.event.dump() : after.line));
   worker_->process().wait_then_kill(grace);
   if (name == "error") {
-    auto run = ended(End::kError, text_field(terminal, "message") + "\n" + text_field(terminal, "traceback"));
-    run.stage = text_field(terminal, "stage");
-    run.device_fault = flag_field(terminal, "device_fault");
+    Fields error("candidate", "error", terminal);
+    auto run = ended(End::kError, error.text("message") + "\n" + error.text("traceback"));
+    run.stage = error.text("stage");
+    run.error_kind = eval::error_kind(error.text("kind"));
     return run;
   }
-  const Json outputs = terminal.value("outputs", Json());
+  Fields result("candidate", "result", terminal);
+  const std::string outputs = result.text("outputs");
   if (outputs != "slots" && outputs != outputs_path())
-    return ended(End::kForged, "the result named outputs the worker does not write: " + outputs.dump());
+    return ended(End::kForged, "the result named outputs the worker does not write: " + Json(outputs).dump());
   auto run = ended(End::kResult, "");
-  run.candidate_ms = number_field(terminal, "candidate_ms");
+  run.candidate_ms = result.number("candidate_ms");
   run.outputs_in_slots = outputs == "slots";
-  run.inputs_changed = terminal.value("inputs_changed", Json());
-  if (terminal.contains("observations") && terminal["observations"].is_object())
-    run.observations = terminal["observations"];
-  if (terminal.contains("seconds") && terminal["seconds"].is_object()) run.seconds = terminal["seconds"];
+  run.inputs_changed = result.json("inputs_changed");
+  run.observations = result.json("observations");
+  run.seconds = result.json("seconds");
   return run;
 }
 

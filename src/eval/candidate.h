@@ -17,7 +17,7 @@ struct CandidateRun {
   enum class End { kResult, kError, kBuildTimeout, kTimeout, kCrash, kForged };
   End end = End::kCrash;
   std::string stage;   // kError: build, init, forward, timing, protocol
-  bool device_fault = false;  // kError: a sticky CUDA error (illegal memory access, ...)
+  ErrorKind error_kind = ErrorKind::kException;  // kError: out of memory, a sticky CUDA error, ...
   std::string detail;  // the exception, the exit status, the forged line
   std::string log;     // tail of the worker's stderr
   double candidate_ms = 0.0;

@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "json_fields.h"
 
 namespace kmem::eval {
 

@@ -26,9 +26,10 @@ struct Facts {
 
 EvalOutcome decide(const EvalJob& job, const Facts& facts);
 
-// Whether the outcome failed because the GPU ran out of memory (so that,
-// when other jobs held memory, it deserves a run of its own).
-bool ran_out_of_device_memory(const EvalOutcome& outcome);
+// Whether the candidate's run failed because it ran out of memory, as its
+// error record's kind says (by the exception's type, never its message): so
+// that, when other jobs held memory on the GPU, it deserves a run of its own.
+bool ran_out_of_memory(const CandidateRun& run);
 
 // The stable message of a verdict code ("" when unknown).
 std::string verdict_message(const std::string& code);

@@ -1,5 +1,5 @@
-// Which outcomes count as the GPU running out of memory (and so earn a run
-// of their own), and when a passing outcome is flagged: timed on an
+// Which runs count as running out of memory (and so earn a run of their
+// own on the GPU), and when a passing outcome is flagged: timed on an
 // unsteady host or bound by it, or faster than the problem's floor.
 #include <gtest/gtest.h>
 
@@ -10,25 +10,31 @@
 namespace kmem::eval {
 namespace {
 
-EvalOutcome outcome(const std::string& verdict, const std::string& detail) {
-  EvalOutcome o;
-  o.verdict = verdict;
-  o.detail = detail;
-  return o;
+CandidateRun error_run(ErrorKind kind, const std::string& detail) {
+  CandidateRun run;
+  run.end = CandidateRun::End::kError;
+  run.stage = "forward";
+  run.error_kind = kind;
+  run.detail = detail;
+  return run;
 }
 
-TEST(OutOfDeviceMemory, TorchAndCudaMessagesAreRecognised) {
-  EXPECT_TRUE(ran_out_of_device_memory(outcome("runtime_error", "OutOfMemoryError: CUDA out of memory. Tried")));
-  EXPECT_TRUE(ran_out_of_device_memory(outcome("evaluator_error", "the reference failed to judge x: OutOfMemoryError")));
-  EXPECT_TRUE(ran_out_of_device_memory(outcome("crash", "RuntimeError: CUDA error: out of memory")));
+TEST(OutOfMemory, IsTheErrorRecordsKindNotItsMessage) {
+  EXPECT_TRUE(ran_out_of_memory(error_run(ErrorKind::kOutOfMemory, "whatever the message says")));
+  EXPECT_FALSE(ran_out_of_memory(error_run(ErrorKind::kException, "OutOfMemoryError: CUDA out of memory. Tried")));
+  EXPECT_FALSE(ran_out_of_memory(error_run(ErrorKind::kDeviceFault, "CUDA error: an illegal memory access")));
+  CandidateRun crashed;
+  crashed.end = CandidateRun::End::kCrash;
+  EXPECT_FALSE(ran_out_of_memory(crashed));
 }
 
-TEST(OutOfDeviceMemory, OtherFailuresAndVerdictsAreNot) {
-  EXPECT_FALSE(ran_out_of_device_memory(outcome("runtime_error", "ValueError: bad shape")));
-  EXPECT_FALSE(ran_out_of_device_memory(outcome("crash", "killed by signal 11")));
-  // A judgement is final whatever its detail says.
-  EXPECT_FALSE(ran_out_of_device_memory(outcome("output_mismatch", "OutOfMemoryError")));
-  EXPECT_FALSE(ran_out_of_device_memory(outcome("pass", "")));
+TEST(OutOfMemory, IsARuntimeErrorAndADeviceFaultACrash) {
+  EvalJob job{"j", "problem.py", "candidate.py"};
+  Facts facts;
+  facts.run = error_run(ErrorKind::kOutOfMemory, "OutOfMemoryError");
+  EXPECT_EQ(decide(job, facts).verdict, "runtime_error");
+  facts.run = error_run(ErrorKind::kDeviceFault, "RuntimeError: CUDA error: an illegal memory access");
+  EXPECT_EQ(decide(job, facts).verdict, "crash");
 }
 
 // The facts of a candidate that passed in 2 ms against a 4 ms reference.
