@@ -191,7 +191,7 @@ TEST(EvalCpu, ARecordWrittenByTheCandidateIsAForgedResult) {
   EXPECT_EQ(cpu_eval("forged.py").verdict, "forged_result");
 }
 
-// The checker refuses both files; evaluate() runs without it, so these reach
+// The checker refuses both files; test_options() turns it off, so these reach
 // the runtime guards of the candidate's process.
 TEST(EvalCpu, AFunctionReplacedAtRunTimeIsRuntimePatching) {
   auto o = cpu_eval("patched.py");
