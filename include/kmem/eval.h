@@ -173,6 +173,17 @@ class InflightJournal {
   std::mutex mutex_;
 };
 
+// Evaluates the jobs of a resumable batch under the crash-loop guard (the
+// results file's `journal`; jobs already finished are left out by the
+// caller): a job journaled as running alone when an earlier run died gets
+// killed_evaluator and does not run; the jobs that were in flight among
+// others run again one at a time after the rest; every job is journaled
+// before its code runs (alone: options.parallel == 1, or such a rerun).
+// `on_result` is called once per job. Returns the first failure to write
+// the journal (the batch goes on regardless).
+Status evaluate_guarded(const std::vector<EvalJob>& jobs, const EvalOptions& options, InflightJournal& journal,
+                        const std::function<void(const EvalOutcome&)>& on_result);
+
 // The interpreter to run the worker with: $KMEM_PYTHON, else /usr/bin/python3
 // when it can import torch, else `python3`.
 std::string default_python();

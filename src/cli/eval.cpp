@@ -99,26 +99,15 @@ int run_batch(const EvalArgs& args) {
     return kExitUsage;
   }
   const auto started = std::chrono::steady_clock::now();
-  // Jobs in flight when an earlier run died run one at a time after the
-  // others; one that was running alone then is not run again.
-  std::vector<EvalJob> pending, suspects;
-  std::vector<EvalOutcome> rejected;
+  std::vector<EvalJob> left;
   size_t skipped = 0;
   for (const auto& job : *jobs) {
-    if (results->finished_ids().count(job.id)) {
+    if (results->finished_ids().count(job.id))
       ++skipped;
-      continue;
-    }
-    auto left = journal->left_over().find(job.id);
-    if (left == journal->left_over().end())
-      pending.push_back(job);
-    else if (!left->second)
-      suspects.push_back(job);
     else
-      rejected.push_back(rejected_outcome(job, "killed_evaluator",
-                                          "the evaluator died while this job ran alone (" + journal->path() + ")"));
+      left.push_back(job);
   }
-  Progress progress(pending.size() + suspects.size() + rejected.size(), isatty(STDERR_FILENO) != 0);
+  Progress progress(left.size(), isatty(STDERR_FILENO) != 0);
   BatchSummary summary(skipped);
   Status written;
   auto record = [&](const EvalOutcome& outcome) {
@@ -126,15 +115,9 @@ int run_batch(const EvalArgs& args) {
     summary.add(outcome);
     progress.update(outcome, summary);
   };
-  auto journaled = [&](bool alone) {
-    return [&, alone](const EvalJob& job) {
-      if (auto status = journal->started(job.id, alone); !status && written) written = status;
-    };
-  };
-  for (const auto& outcome : rejected) record(outcome);
-  // The library screens every candidate with the static rules first.
-  evaluate_batch(pending, args.options, record, journaled(args.options.parallel == 1));
-  for (const auto& suspect : suspects) evaluate_batch({suspect}, args.options, record, journaled(true));
+  // The library runs the crash-loop guard and the static rules.
+  if (auto journaled = evaluate_guarded(left, args.options, *journal, record); !journaled && written)
+    written = journaled;
   journal->finish();
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (args.json)

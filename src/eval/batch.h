@@ -1,4 +1,4 @@
-// evaluate_batch (kmem/eval.h) with the workers started by a WorkerLauncher
+// evaluate_batch and evaluate_guarded (kmem/eval.h) with the workers started by a WorkerLauncher
 // of the caller's making: the real one (zygotes) or, in the tests of the
 // scheduler, fakes (fake_worker.h).
 #pragma once
@@ -21,5 +21,10 @@ using LauncherFactory = std::function<std::unique_ptr<WorkerLauncher>(
 void evaluate_batch_with(const LauncherFactory& launcher, const std::vector<EvalJob>& jobs, const EvalOptions& options,
                          const std::function<void(const EvalOutcome&)>& on_result,
                          const std::function<void(const EvalJob&)>& on_start = {});
+
+// evaluate_guarded (kmem/eval.h) likewise.
+Status evaluate_guarded_with(const LauncherFactory& launcher, const std::vector<EvalJob>& jobs,
+                             const EvalOptions& options, InflightJournal& journal,
+                             const std::function<void(const EvalOutcome&)>& on_result);
 
 }  // namespace kmem::eval

@@ -196,5 +196,39 @@ TEST_F(Scheduler, AJobIsJournaledBeforeItsCodeRuns) {
   EXPECT_EQ(rerun->left_over(), (std::map<std::string, bool>{{"a", true}}));
 }
 
+// The crash-loop guard (evaluate_guarded): after a run that died, the job
+// that was running alone is not run into the same crash again; those that
+// ran among others run again, each alone, after the rest.
+TEST_F(Scheduler, TheCrashLoopGuardRunsNoJobIntoTheSameCrashTwice) {
+  auto results = (folder_ / "results.jsonl").string();
+  std::ofstream(results + ".inflight") << R"({"id": "among", "alone": false})" << "\n"
+                                       << R"({"id": "alone", "alone": true})" << "\n"
+                                       << R"({"id": "among", "al)";
+  auto journal = InflightJournal::open(results, {});
+  ASSERT_TRUE(journal) << journal.error().message();
+  options_.parallel = 2;
+  std::vector<std::string> order;
+  std::map<std::string, EvalOutcome> outcomes;
+  auto status = evaluate_guarded_with(
+      [this](const EvalOptions&, const std::string&, const std::vector<int>&) { return make_fake_launcher(log_); },
+      {{"alone", "/p/one.py", candidate("crash", "alone")},
+       {"among", "/p/one.py", candidate("pass", "among")},
+       {"fresh", "/p/one.py", candidate("slow", "fresh")}},
+      options_, *journal, [&](const EvalOutcome& o) {
+        order.push_back(o.job.id);
+        outcomes[o.job.id] = o;
+      });
+  ASSERT_TRUE(status) << status.error().message();
+  EXPECT_EQ(order, (std::vector<std::string>{"alone", "fresh", "among"}));
+  EXPECT_EQ(outcomes["alone"].verdict, "killed_evaluator");
+  EXPECT_EQ(outcomes["among"].verdict, "pass") << outcomes["among"].detail;
+  EXPECT_EQ(outcomes["fresh"].verdict, "pass") << outcomes["fresh"].detail;
+  EXPECT_EQ(log_->attempts["crash"], 0);  // never started
+  // Journaled before they ran: the rerun alone, the fresh job among others.
+  auto rerun = InflightJournal::open(results, {});
+  ASSERT_TRUE(rerun);
+  EXPECT_EQ(rerun->left_over(), (std::map<std::string, bool>{{"alone", true}, {"among", true}, {"fresh", false}}));
+}
+
 }  // namespace
 }  // namespace kmem::eval
