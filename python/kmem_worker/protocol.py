@@ -2,11 +2,13 @@
 checked here on the worker's side: every command a worker receives and every
 event it sends must be a record the file declares for its role, with every
 field declared, of its declared type, and every required field present. The
-orchestrator checks the same file (src/eval/protocol.cpp)."""
+orchestrator checks the same file (src/eval/protocol.cpp), and binds its
+folder into the candidates' sandbox (src/eval/sandbox.cpp)."""
 import json
 import os
 
-PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "protocol", "worker.json")
+PATH = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "protocol",
+                                    "worker.json"))
 FORMAT = "kmem-worker-protocol/1"
 
 # The JSON types of the file and the Python values they take (bool is no int here).
