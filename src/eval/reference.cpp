@@ -25,7 +25,7 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
       {"init_seed", init_seed},
       {"secret_seed", random_seed()},
       {"trials", options.trials},
-      {"timing", {{"warmup", options.warmup}, {"iters", options.iters}, {"sets", options.timing_sets}}},
+      {"timing", {{"warmup", options.warmup}, {"iters", options.iters}}},
       {"tolerance", options.tolerance},
       {"facts_cache", options.cache_dir + "/reference"},
       {"retime", options.retime_reference},
@@ -44,6 +44,7 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
     if (!ready && !sent && placed == 1) continue;
     if (!ready) return ready.error();
     reference->reference_ms_ = number_field(*ready, "reference_ms");
+    reference->inputs_ms_ = number_field(*ready, "inputs_ms");
     reference->degenerate_ = flag_field(*ready, "degenerate");
     reference->reference_cached_ = flag_field(*ready, "cached");
     reference->timing_steady_ = flag_field(*ready, "timing_steady", true);
@@ -75,10 +76,12 @@ Status Reference::release(const std::string& folder, TimingLock& timing_lock) {
 Reference::~Reference() { place_.host->drop(place_.handle, options_.run_timeout_s); }
 
 Result<Judgement> Reference::judge(const std::string& folder, const CandidateRun& run,
-                                   const std::string& outputs_path, TimingLock& timing_lock) {
+                                   const std::string& outputs_path, const std::string& sketches_path,
+                                   TimingLock& timing_lock) {
   Json command{{"cmd", "judge"},
                {"folder", folder},
                {"outputs", run.outputs_in_slots ? "slots" : outputs_path},
+               {"sketches", sketches_path},
                {"inputs_changed", run.inputs_changed},
                {"tolerance", options_.tolerance}};
   auto verdict = request(command, "verdict", options_.run_timeout_s,
