@@ -25,11 +25,11 @@ from .stopwatch import Stopwatch
 # learns the host's usual speed from trusted workers even when no reference
 # is timed (host_speed.py); the fastest is remembered in the facts cache.
 PREPARE_PROBES = 3
-# Timed calls of a candidate whose sketches are judged: all of them up to
-# this many, else this many drawn at random after the candidate is gone. A
-# candidate changing its outputs in a share f of its timed calls escapes
-# with probability (1 - f) ** JUDGED_TIMED_CALLS at most: 1e-6 for f = 1/3,
-# while moving the median takes f >= 1/2.
+# Sketched timed calls of a candidate (timing.SKETCHED_FIRST) that are
+# judged: all of them up to this many, else this many drawn at random after
+# the candidate is gone. A candidate changing its outputs in a share f of its
+# sketched calls escapes with probability (1 - f) ** JUDGED_TIMED_CALLS at
+# most: 1e-6 for f = 1/3, while moving the median takes f >= 1/2.
 JUDGED_TIMED_CALLS = 32
 
 
@@ -171,15 +171,16 @@ class Reference:
     def timed_sketches(self, path):
         """(seeds, sketches per output) of a candidate's timed calls, from
         the file its worker saved at `path`, checked for form: one int64
-        seed per call, all different, at least `iters` calls, and for each
+        seed per call, all different, at least the first `iters` calls
+        (timing.SKETCHED_FIRST at most), and for each
         expected output a float64 [calls, blocks, 3] tensor."""
         saved = torch.load(path, map_location="cpu", weights_only=True)
         seeds, sketches = saved["seeds"], saved["sketches"]
         if type(seeds) is not torch.Tensor or seeds.dtype != torch.int64 or seeds.dim() != 1:
             raise ValueError("no seed per timed call")
         calls = seeds.numel()
-        if calls < self.iters:
-            raise ValueError(f"{calls} timed calls sketched, fewer than the {self.iters} timed")
+        if calls < min(self.iters, timing.SKETCHED_FIRST):
+            raise ValueError(f"{calls} timed calls sketched, fewer than the first {self.iters} timed")
         if torch.unique(seeds).numel() != calls:
             raise ValueError("timed calls drew the same seed twice")
         if not isinstance(sketches, list) or len(sketches) != len(self.expected[0]):

@@ -49,10 +49,18 @@ WINDOW_S = 0.02  # a host-bound model's timed calls between two probes of the ho
 TURNS = 3
 TURN_PAUSE_S = 1.0
 PATIENT_WINDOWS = 5
+# Timed calls whose outputs are sketched for the judgement: the first
+# SKETCHED_FIRST of each measurement, then each later one with probability
+# 1 / SKETCH_ONE_IN (drawn from os.urandom after the call returned, so the
+# call cannot know): a few microseconds each, kept off most calls of a fast
+# model, while a model changing its outputs after the first calls is still
+# sketched in one call of SKETCH_ONE_IN.
+SKETCHED_FIRST = 32
+SKETCH_ONE_IN = 8
 
-# ms: the median; timed: (seeds, sketches) of the timed calls, in order
-# (sketches: per output, the calls' sketches stacked on the device; None
-# without a `sketch` function); same_storage: two consecutive calls
+# ms: the median; timed: (seeds, sketches) of the sketched timed calls
+# (SKETCHED_FIRST), in order (sketches: per output, the calls' sketches
+# stacked on the device; None without a `sketch` function); same_storage: two consecutive calls
 # returned the same storage; host_bound:
 # timed in windows between probes of the host's speed; steady: the median
 # comes from windows at the host's usual speed only (always when not
@@ -129,6 +137,7 @@ def _bind(device, make_clock, launches, options, check, sketch,
     warmup_s, timed_ms, max_calls, max_timed_s, host_bound_share, window_s, turns_default, turn_pause_s, \
         patient_windows = options
     from_bytes = int.from_bytes
+    sketched_first, sketch_one_in = SKETCHED_FIRST, SKETCH_ONE_IN
 
     def enough(times, iters):
         return len(times) >= iters and (sum(times) >= timed_ms or len(times) >= max_calls)
@@ -157,7 +166,8 @@ def _bind(device, make_clock, launches, options, check, sketch,
             if previous is not None and shares(values, previous):
                 state["same"] = True
             state["previous"] = values
-            if phase == "timed" and sketch is not None:
+            if phase == "timed" and sketch is not None and (
+                    len(seeds) < sketched_first or urandom(1)[0] % sketch_one_in == 0):
                 seeds.append(seed)
                 sketches.append(sketch(values))
             return ms, returned_ms

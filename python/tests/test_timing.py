@@ -245,9 +245,14 @@ class FreshInputsTest(unittest.TestCase):
     def test_the_timed_calls_leave_their_seeds_and_sketches_in_order(self):
         measured, drawn = self.measure(torch.nn.Identity(), sketch=lambda values: [sketch.sketch(v) for v in values])
         seeds, (sketches,) = measured.timed
-        self.assertEqual(seeds.tolist(), drawn[-seeds.numel():])
-        self.assertEqual(sketches.shape, (seeds.numel(), 4, 3))
-        self.assertEqual(sketches[0, 0, 0].item(), float(seeds[0].item()))
+        seeds = seeds.tolist()
+        first = drawn.index(seeds[0])
+        sketched_first = min(len(drawn) - first, timing.SKETCHED_FIRST)
+        self.assertEqual(seeds[:sketched_first], drawn[first:first + sketched_first], "the first timed calls")
+        positions = [drawn.index(seed) for seed in seeds]
+        self.assertEqual(positions, sorted(positions), "later ones in order, some left out")
+        self.assertEqual(sketches.shape, (len(seeds), 4, 3))
+        self.assertEqual(sketches[0, 0, 0].item(), float(seeds[0]))
 
     def test_a_content_cache_never_hits(self):
         class ContentCache(torch.nn.Module):
