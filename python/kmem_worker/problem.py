@@ -64,16 +64,22 @@ def to_device(values, device):
     return [v.to(device) if isinstance(v, torch.Tensor) else v for v in values]
 
 
-def draw_inputs(problem, seed, device):
+def draw_inputs(problem, seed, device, on_device=None):
     """One input set from the problem's get_inputs(), seeded; created on the
-    device directly where torch and the problem allow it."""
+    device directly where torch and the problem allow it. `on_device` (a
+    one-element list) remembers whether they do, so a problem that builds
+    its inputs on the CPU on purpose fails once, not at every call; the
+    values are the same either way."""
     torch.manual_seed(seed)
-    if device == "cuda" and hasattr(torch, "set_default_device"):
+    tried = on_device is None or on_device[0]
+    if device == "cuda" and hasattr(torch, "set_default_device") and tried:
         try:
             with torch.device(device):
                 return to_device(problem.get_inputs(), device)
         except Exception as error:  # a problem that builds inputs on the CPU on purpose
             print(f"kmem: inputs drawn on the CPU instead: {type(error).__name__}: {error}", file=sys.stderr)
+            if on_device is not None:
+                on_device[0] = False
             torch.manual_seed(seed)
     return to_device(problem.get_inputs(), device)
 
@@ -84,9 +90,12 @@ def fresh_seed(urandom=os.urandom):
 
 
 def input_drawer(problem, device):
-    """draw(seed): a fresh input set of the problem's get_inputs(), seeded."""
+    """draw(seed): a fresh input set of the problem's get_inputs(), seeded
+    (draw_inputs, remembering where they can be drawn)."""
+    on_device = [True]
+
     def draw(seed):
-        return draw_inputs(problem, seed, device)
+        return draw_inputs(problem, seed, device, on_device)
     return draw
 
 

@@ -107,7 +107,7 @@ def native_clock_factory(device, clock_type=None, empty=torch.empty, partial=fun
 def shares_storage(a, b):
     """Whether two calls' checked outputs (lists of plain tensors) share storage."""
     def pointers(values):
-        return {v.data_ptr() for v in values if v.numel() > 0}
+        return {v.data_ptr() for v in values if isinstance(v, torch.Tensor) and v.numel() > 0}
     return bool(pointers(a) & pointers(b))
 
 
