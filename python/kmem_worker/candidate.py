@@ -101,12 +101,12 @@ def run(channel, clock):
         sandbox.confine(cmd["candidate"], cmd["workdir"])
     watch = kernels.KernelWatch(os.environ.get("TORCH_EXTENSIONS_DIR", cmd["workdir"]))
     watch.install()
-    problem.strict_fp32()
     # The problem's get_inputs, bound before any candidate code: each call
     # gets inputs drawn afresh (the reference draws them again to judge).
     inputs_module = problem.load_module(cmd["problem"], "kmem_inputs")
     sys.modules.pop("kmem_inputs", None)
     draw = problem.input_drawer(inputs_module, device)
+    problem.reset_torch_state()  # whatever the problem's module set; strict fp32
     found = []  # the TritonLaunches of the candidate's namespace, once imported
 
     def own_launches():

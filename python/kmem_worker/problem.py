@@ -34,7 +34,9 @@ def reset_torch_state():
     changed and that change how the next problem computes: deterministic
     algorithms, cuDNN's flags, the default dtype and device, grad mode, and
     TF32 (strict_fp32). The reference worker calls it before every command,
-    so what one problem left behind reaches no other."""
+    so what one problem left behind reaches no other; the candidate worker
+    once it has loaded the problem (for its get_inputs), before any
+    candidate code runs."""
     torch.use_deterministic_algorithms(False)
     torch.backends.cudnn.deterministic = False
     torch.backends.cudnn.benchmark = False
