@@ -145,6 +145,18 @@ TEST(OwnKernels, ANegligibleShareOfTheTimeIsFlaggedNotRejected) {
   EXPECT_TRUE(flagged(decide(job, facts), "negligible_own_work"));
 }
 
+TEST(OwnKernels, OnTheCpuTheShareAloneDecides) {
+  EvalJob job{"j", "problem.py", "candidate.py"};
+  Facts facts = passed_facts();
+  facts.on_gpu = false;
+  facts.run.observations["own_work_share"] = 0.05;
+  facts.run.observations["own_work_ms"] = 0.5;
+  EXPECT_TRUE(flagged(decide(job, facts), "negligible_own_work"));
+  facts.run.observations["own_work_share"] = 0.2;
+  facts.run.observations["own_work_ms"] = 0.001;
+  EXPECT_FALSE(flagged(decide(job, facts), "negligible_own_work"));
+}
+
 TEST(OwnKernels, AnEpilogueFusedBesideATorchConvolutionIsNotFlagged) {
   EvalJob job{"j", "problem.py", "candidate.py"};
   Facts facts = passed_facts();
