@@ -113,11 +113,13 @@ def run(channel, clock):
         return watch.extension_calls + sum(triton.launches for triton in found)
     devices = []  # the reference's output device types, once its inputs came
 
-    def check(output):
-        return problem.checked_outputs(output, devices)
+    def check(output, checked_outputs=problem.checked_outputs):
+        return checked_outputs(output, devices)
+
+    def sketched(values, sketch_one=sketch.sketch):
+        return [sketch_one(v) for v in values]
     # Bound before any candidate code: its timing cannot be replaced (timing.py).
-    harness = timing.Harness(device, launches=own_launches, check=check,
-                             sketch=lambda values: [sketch.sketch(v) for v in values])
+    harness = timing.Harness(device, launches=own_launches, check=check, sketch=sketched)
     guarded = guards.Guards()  # after our own patch of load_inline, before any candidate code
     try:
         module = stage("build", lambda: problem.load_module(cmd["candidate"], "kmem_candidate"))
