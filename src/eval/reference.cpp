@@ -1,6 +1,7 @@
 // Driving one problem's reference: prepare once, share and judge per candidate.
 #include "reference.h"
 
+#include <algorithm>
 #include <random>
 
 #include "json_fields.h"
@@ -49,9 +50,11 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
     reference->reference_cached_ = flag_field(*ready, "cached");
     reference->timing_steady_ = flag_field(*ready, "timing_steady", true);
     timing_lock.note_host_probe(number_field(*ready, "host_probe_ms"));
-    // A reference timed now shows the harness's overhead per call (timing_check.h).
+    // A reference timed now shows the harness's overhead per call
+    // (timing_check.h), less the drawing of each call's inputs, which the
+    // check allows per problem (inputs_ms).
     if (auto overhead = call_overhead_ms(ready->value("timing_tally", Json()), held_s))
-      timing_lock.note_call_overhead(*overhead);
+      timing_lock.note_call_overhead(std::max(0.0, *overhead - reference->inputs_ms_));
     if (ready->contains("seconds") && (*ready)["seconds"].is_object()) reference->seconds_ = (*ready)["seconds"];
     return reference;
   }
