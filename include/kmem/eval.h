@@ -22,7 +22,6 @@ struct EvalOptions {
   std::string device = "cpu";  // "cpu" or "cuda"
   double tolerance = 1e-4;     // atol = rtol
   int trials = 5;              // correctness trials, each on fresh inputs
-  int timing_sets = 2;         // further input sets the timed calls rotate over
   int warmup = 3;              // warm-up calls: between warmup and 2*warmup, drawn at random
   int iters = 20;              // timed calls; the median counts
   double build_timeout_s = 600;

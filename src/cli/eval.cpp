@@ -156,9 +156,6 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
   cmd->add_option("--warmup", o.warmup, "warm-up calls (randomised up to twice this)")
       ->check(CLI::Range(0, 10000))
       ->capture_default_str();
-  cmd->add_option("--timing-sets", o.timing_sets, "input sets the timed calls rotate over")
-      ->check(CLI::Range(1, 100))
-      ->capture_default_str();
   cmd->add_option("--build-timeout", o.build_timeout_s, "seconds to import and compile")->capture_default_str();
   cmd->add_option("--run-timeout", o.run_timeout_s, "seconds to check and time")->capture_default_str();
   cmd->add_option("--memory-limit-mb", o.memory_limit_mb, "address-space limit of CPU runs (0: none)")

@@ -16,7 +16,7 @@ namespace kmem::eval {
 struct CandidateRun {
   enum class End { kResult, kError, kBuildTimeout, kTimeout, kCrash, kForged };
   End end = End::kCrash;
-  std::string stage;   // kError: build, init, forward, timing, protocol
+  std::string stage;   // kError: build, native, inputs, kernels, init, forward, timing, output_type, output_device, protocol
   ErrorKind error_kind = ErrorKind::kException;  // kError: out of memory, a sticky CUDA error, ...
   std::string detail;  // the exception, the exit status, the forged line
   std::string log;     // tail of the worker's stderr
@@ -44,6 +44,8 @@ class CandidateProcess {
 
   // Where the candidate saves outputs that do not fit the reference's slots.
   std::string outputs_path() const { return scratch_ + "/outputs.pt"; }
+  // Where the candidate saves the seeds and output sketches of its timed calls.
+  std::string sketches_path() const { return scratch_ + "/sketches.pt"; }
 
  private:
   CandidateProcess(std::unique_ptr<Worker> worker, const EvalOptions& options, std::string scratch,

@@ -1,6 +1,7 @@
 // Driving one problem's reference: prepare once, share and judge per candidate.
 #include "reference.h"
 
+#include <algorithm>
 #include <random>
 
 #include "protocol.h"
@@ -25,7 +26,7 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
       {"init_seed", init_seed},
       {"secret_seed", random_seed()},
       {"trials", options.trials},
-      {"timing", {{"warmup", options.warmup}, {"iters", options.iters}, {"sets", options.timing_sets}}},
+      {"timing", {{"warmup", options.warmup}, {"iters", options.iters}}},
       {"tolerance", options.tolerance},
       {"facts_cache", options.cache_dir + "/reference"},
       {"retime", options.retime_reference},
@@ -44,13 +45,16 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
     if (!ready) return ready.error();
     Fields fields("reference", "ready", *ready);  // checked strictly (trusted): every field is of its type
     reference->reference_ms_ = fields.number("reference_ms");
+    reference->inputs_ms_ = fields.number("inputs_ms");
     reference->degenerate_ = fields.flag("degenerate");
     reference->reference_cached_ = fields.flag("cached");
     reference->timing_steady_ = fields.flag("timing_steady", true);
     timing_lock.note_host_probe(fields.number("host_probe_ms"));
-    // A reference timed now shows the harness's overhead per call (timing_check.h).
+    // A reference timed now shows the harness's overhead per call
+    // (timing_check.h), less the drawing of each call's inputs, which the
+    // check allows per problem (inputs_ms).
     if (auto overhead = call_overhead_ms(fields.json("timing_tally"), info.held_s))
-      timing_lock.note_call_overhead(*overhead);
+      timing_lock.note_call_overhead(std::max(0.0, *overhead - reference->inputs_ms_));
     reference->seconds_ = fields.json("seconds");
     return reference;
   }
@@ -74,10 +78,12 @@ Status Reference::release(const std::string& folder, TimingLock& timing_lock, bo
 Reference::~Reference() { place_.host->drop(place_.handle, options_.run_timeout_s); }
 
 Result<Judgement> Reference::judge(const std::string& folder, const CandidateRun& run,
-                                   const std::string& outputs_path, TimingLock& timing_lock, bool* out_of_memory) {
+                                   const std::string& outputs_path, const std::string& sketches_path,
+                                   TimingLock& timing_lock, bool* out_of_memory) {
   Json command{{"cmd", "judge"},
                {"folder", folder},
                {"outputs", run.outputs_in_slots ? "slots" : outputs_path},
+               {"sketches", sketches_path},
                {"inputs_changed", run.inputs_changed},
                {"tolerance", options_.tolerance}};
   auto verdict = request(command, "verdict", options_.run_timeout_s,

@@ -32,7 +32,6 @@ class Scheduler : public ::testing::Test {
     options_.trials = 3;
     options_.warmup = 1;
     options_.iters = 3;
-    options_.timing_sets = 2;
     options_.build_timeout_s = 5;
     options_.run_timeout_s = 0.3;  // a hung fake is given up quickly
     options_.cache_dir = (folder_ / "cache").string();

@@ -43,7 +43,6 @@ Facts passed_facts() {
   facts.run.end = CandidateRun::End::kResult;
   facts.run.candidate_ms = 2.0;
   facts.run.observations = Json{{"custom_kernel_launches", 3},
-                                 {"output_types", {"torch.Tensor"}},
                                  {"timing_tally", {{"calls", 30}, {"measured_ms", 60.0}, {"fastest_ms", 1.9},
                                                    {"slowest_ms", 2.2}}}};
   facts.run.timing_lock_held_s = 0.1;
@@ -135,11 +134,57 @@ TEST(OwnKernels, ANegligibleShareOfTheTimeIsFlaggedNotRejected) {
   EvalJob job{"j", "problem.py", "candidate.py"};
   Facts facts = passed_facts();
   facts.run.observations["own_work_share"] = 0.5;
-  EXPECT_TRUE(decide(job, facts).flags.empty());
-  facts.run.observations["own_work_share"] = 0.01;
+  facts.run.observations["own_work_ms"] = 0.002;
+  EXPECT_TRUE(decide(job, facts).flags.empty()) << "tiny kernels of a tiny problem";
+  // A decoy beside a large torch operation: one launch touching one element.
+  facts.run.observations["own_work_share"] = 0.001;
+  facts.run.observations["own_work_ms"] = 0.003;
   auto o = decide(job, facts);
   EXPECT_EQ(o.verdict, "pass");
   EXPECT_EQ(o.flags, std::vector<std::string>{"negligible_own_work"});
+  // Below 2% whatever its time; a few percent only when its time is tiny too.
+  facts.run.observations["own_work_share"] = 0.015;
+  facts.run.observations["own_work_ms"] = 0.5;
+  EXPECT_TRUE(flagged(decide(job, facts), "negligible_own_work"));
+  facts.run.observations["own_work_share"] = 0.05;
+  facts.run.observations["own_work_ms"] = 0.005;
+  EXPECT_TRUE(flagged(decide(job, facts), "negligible_own_work"));
+}
+
+TEST(OwnKernels, OnTheCpuTheShareAloneDecides) {
+  EvalJob job{"j", "problem.py", "candidate.py"};
+  Facts facts = passed_facts();
+  facts.on_gpu = false;
+  facts.run.observations["own_work_share"] = 0.05;
+  facts.run.observations["own_work_ms"] = 0.5;
+  EXPECT_TRUE(flagged(decide(job, facts), "negligible_own_work"));
+  facts.run.observations["own_work_share"] = 0.2;
+  facts.run.observations["own_work_ms"] = 0.001;
+  EXPECT_FALSE(flagged(decide(job, facts), "negligible_own_work"));
+}
+
+TEST(OwnKernels, AnEpilogueFusedBesideATorchConvolutionIsNotFlagged) {
+  EvalJob job{"j", "problem.py", "candidate.py"};
+  Facts facts = passed_facts();
+  facts.run.observations["own_work_share"] = 0.04;  // 40 us of own kernels beside a 1 ms convolution
+  facts.run.observations["own_work_ms"] = 0.04;
+  EXPECT_TRUE(decide(job, facts).flags.empty());
+}
+
+TEST(Outputs, RefusedByIdentityOrDeviceBeforeUseHaveVerdictsOfTheirOwn) {
+  EvalJob job{"j", "problem.py", "candidate.py"};
+  Facts facts;
+  facts.run.end = CandidateRun::End::kError;
+  facts.run.stage = "output_type";
+  facts.run.detail = "output 0 is a subclass of torch.Tensor (its type calls itself torch.Tensor)";
+  auto o = decide(job, facts);
+  EXPECT_EQ(o.verdict, "lazy_output");
+  EXPECT_EQ(o.detail, facts.run.detail);
+  facts.run.stage = "output_device";
+  o = decide(job, facts);
+  EXPECT_EQ(o.verdict, "device_mismatch");
+  EXPECT_EQ(o.message, verdict_message("device_mismatch"));
+  EXPECT_FALSE(o.message.empty());
 }
 
 TEST(NativeCalls, AForbiddenSymbolRejectsWhetherTheBuildFailedOrTheCandidateCaughtIt) {

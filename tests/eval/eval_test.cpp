@@ -146,6 +146,17 @@ TEST(EvalCpu, WrongShapeIsAShapeMismatch) {
   EXPECT_NE(o.detail.find("(64, 255)"), std::string::npos) << o.detail;
 }
 
+TEST(EvalCpu, OutputsCachedUnderTheInputsStorageAreWrongOnFreshInputs) {
+  auto o = cpu_eval("cache_two_buffers.py");
+  EXPECT_TRUE(o.verdict == "output_mismatch" || o.verdict == "timed_output_mismatch") << o.verdict << o.detail;
+}
+
+TEST(EvalCpu, ARenamedTensorSubclassIsALazyOutputNamedForWhatItIs) {
+  auto o = cpu_eval("renamed_subclass.py");
+  EXPECT_EQ(o.verdict, "lazy_output") << o.detail << o.log;
+  EXPECT_NE(o.detail.find("subclass of torch.Tensor"), std::string::npos) << o.detail;
+}
+
 TEST(EvalCpu, CompileFailureAttachesTheCompilerOutput) {
   auto o = cpu_eval("build_error.py");
   EXPECT_EQ(o.verdict, "build_error");
