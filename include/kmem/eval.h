@@ -22,7 +22,6 @@ struct EvalOptions {
   std::string device = "cpu";  // "cpu" or "cuda"
   double tolerance = 1e-4;     // atol = rtol
   int trials = 5;              // correctness trials, each on fresh inputs
-  int timing_sets = 2;         // further input sets the timed calls rotate over
   int warmup = 3;              // warm-up calls: between warmup and 2*warmup, drawn at random
   int iters = 20;              // timed calls; the median counts
   double build_timeout_s = 600;
@@ -43,6 +42,11 @@ struct EvalOptions {
   // false (`kmem eval --no-sandbox`): they do not, and every outcome carries
   // the flag `unsandboxed`.
   bool sandbox = true;
+  // The checker's static rules (kmem/check.h) run on every candidate before
+  // any of its code does, and a candidate that is an agent's reply (a file
+  // not ending in .py) is taken out of it first: the first offence is the
+  // verdict. false only for tests of the run-time defences behind them.
+  bool static_rules = true;
   std::string python;            // interpreter that runs the worker
   std::string python_dir;        // folder holding the kmem_worker package
   std::string cache_dir;         // build caches, reference times and scratch folders
@@ -88,10 +92,14 @@ inline constexpr double kScoreCap = 10.0;
 // The outcome of a candidate rejected before it ran (static checks).
 EvalOutcome rejected_outcome(const EvalJob& job, const std::string& code, const std::string& detail);
 
-// Evaluates one candidate.
+// Evaluates one candidate: a Python file, or an agent's reply holding a
+// ```python block. The static rules come first (EvalOptions::static_rules),
+// then the candidate runs.
 EvalOutcome evaluate(const EvalJob& job, const EvalOptions& options);
 
-// Evaluates `jobs` with options.parallel candidates in flight: they build and
+// Evaluates `jobs` (each screened by the static rules first, as evaluate()
+// does: rejected ones are reported before any job starts) with
+// options.parallel candidates in flight: they build and
 // check correctness concurrently while timing is serialised through one lock;
 // one reference per problem serves all of that problem's jobs, on reference
 // worker processes that each host several problems.
@@ -179,6 +187,19 @@ class InflightJournal {
   std::map<std::string, bool> left_over_;
   std::mutex mutex_;
 };
+
+// Evaluates the jobs of a resumable batch under the crash-loop guard (the
+// results file's `journal`; jobs already finished are left out by the
+// caller): a job journaled as running alone when an earlier run died gets
+// killed_evaluator and does not run; the jobs that were in flight among
+// others run again one at a time after the rest; every job is journaled
+// before its code runs (alone: options.parallel == 1, or such a rerun).
+// `on_result` is called once per job, `on_start` (when given) as each job
+// begins. Returns the first failure to write the journal (the batch goes on
+// regardless).
+Status evaluate_guarded(const std::vector<EvalJob>& jobs, const EvalOptions& options, InflightJournal& journal,
+                        const std::function<void(const EvalOutcome&)>& on_result,
+                        const std::function<void(const EvalJob&)>& on_start = {});
 
 // The interpreter to run the worker with: $KMEM_PYTHON, else /usr/bin/python3
 // when it can import torch, else `python3`.

@@ -21,7 +21,7 @@ def run_worker(role, device, started, turn=None):
     from .channel import Channel
     from .stopwatch import Stopwatch
     # Take the pipes before any other code runs: later prints go to the log.
-    channel = Channel.take_standard_streams()
+    channel = Channel.take_standard_streams(role)
     clock = Stopwatch(started)
     if device is not None:
         from . import warmup

@@ -1,30 +1,36 @@
 """The untrusted candidate role: imports the candidate (its extensions built
 through the intercepted load_inline), builds ModelNew, runs the correctness
 trials on clones of the reference's inputs, times it under the orchestrator's
-timing lock and hands its outputs to the reference to judge (outputs.py).
+timing lock on inputs drawn afresh for every call (from the problem's own
+get_inputs, loaded before the candidate) and hands its outputs and the
+sketches of its timed calls to the reference to judge (outputs.py,
+sketch.py). Every output is checked by identity before anything touches it
+(problem.checked_outputs).
 Reports facts (observations, runtime guards among them: guards.py) only; the
 last record it writes carries the nonce."""
 import os
+import sys
 import threading
 import time
 import traceback
 
 import torch
 
-from . import compare, guards, host_speed, kernels, outputs, problem, sandbox, timing, transfer
-
-
-DEVICE_FAULTS = ("CUDA error", "illegal memory access", "misaligned address", "unspecified launch failure")
+from . import compare, failures, guards, host_speed, kernels, outputs, problem, sandbox, sketch, timing, transfer
 
 
 class StageError(Exception):
+    """An error of `stage`; an output refused by its check is its own stage."""
+
     def __init__(self, stage, error):
+        stage = error.stage if isinstance(error, problem.OutputRejected) else stage
         super().__init__(f"{type(error).__name__}: {error}")
         self.stage = stage
         self.trace = "".join(traceback.format_exception(type(error), error, error.__traceback__))
-        # A sticky device error (illegal memory access, ...) leaves the CUDA
-        # context unusable: the process is as good as crashed.
-        self.device_fault = any(fault in str(error) for fault in DEVICE_FAULTS)
+        # Out of memory (by type), or a sticky device error (illegal memory
+        # access, ...) that leaves the CUDA context unusable: the process is
+        # as good as crashed (failures.py).
+        self.kind = failures.error_kind(error)
 
 
 def stage(name, call):
@@ -34,12 +40,12 @@ def stage(name, call):
         raise StageError(name, error) from error
 
 
-def forward_trials(model, trial_inputs, device, kept, launches):
-    """Runs every correctness trial on clones, keeping the outputs in `kept`.
-    Returns whether each trial changed its inputs, the output types, how
-    many trials made no launch of the candidate's own (`launches()`: the
-    running count) and the seconds the calls took."""
-    inputs_changed, types, without_own, seconds = [], set(), 0, 0.0
+def forward_trials(model, trial_inputs, device, kept, launches, check):
+    """Runs every correctness trial on clones, keeping the outputs in `kept`
+    (each checked by `check` first). Returns whether each trial changed its
+    inputs, how many trials made no launch of the candidate's own
+    (`launches()`: the running count) and the seconds the calls took."""
+    inputs_changed, without_own, seconds = [], 0, 0.0
     for i, inputs in enumerate(trial_inputs):
         clones = problem.clone_inputs(inputs)
         before = launches()
@@ -49,41 +55,38 @@ def forward_trials(model, trial_inputs, device, kept, launches):
         problem.synchronize(device)
         seconds += time.perf_counter() - begin
         without_own += launches() == before
-        values = problem.as_output_list(result)
-        types |= {f"{type(v).__module__}.{type(v).__qualname__}" for v in values}
-        kept.keep("trials", i, values)
+        kept.keep(i, check(result))
         inputs_changed.append(not compare.same_inputs(inputs, clones))
-    return inputs_changed, sorted(types), without_own, seconds
-
-
-def keep_timed_outputs(kept, measured, sets):
-    """Keeps the output of the last timed call on each of the `sets` timing sets."""
-    for i in range(sets):
-        kept.keep("timed", i, problem.as_output_list(measured.outputs[i]))
+    return inputs_changed, without_own, seconds
 
 
 def event_share(model, inputs, own_time):
-    """The share of one forward's GPU time (on clones, by CUDA events)
-    spent in calls of the candidate's own kernels; None when nothing ran."""
-    clones = problem.clone_inputs(inputs)
-
+    """(own GPU milliseconds, their share of the forward's GPU time) in one
+    forward on `inputs` (fresh ones), by CUDA events around the calls of
+    the candidate's own kernels; None for the share when nothing ran."""
     def call():
         with torch.no_grad():
-            model(*clones)
+            model(*inputs)
     own, total = own_time.share_of(call)
-    return min(1.0, own / total) if total > 0 else None
+    return own, (min(1.0, own / total) if total > 0 else None)
 
 
 def profiled_launches(model, inputs, names):
-    """(launches of kernels called `names`, their share of the GPU time) in
-    one profiled forward on clones. Run after timing: the profiler is slow
-    to start and is kept away from the timed calls."""
-    clones = problem.clone_inputs(inputs)
-
+    """(launches of kernels called `names`, their GPU milliseconds, their
+    share of the GPU time) in one profiled forward on `inputs` (fresh ones).
+    Run after timing: the profiler is slow to start and is kept away from
+    the timed calls."""
     def call():
         with torch.no_grad():
-            model(*clones)
+            model(*inputs)
     return kernels.own_launches_and_share(kernels.profiled_kernels(call), names)
+
+
+def timed_sketches(measured, path):
+    """Saves the seeds and output sketches of the timed calls at `path`
+    (torch.save, read by the reference with weights_only)."""
+    seeds, sketches = measured.timed
+    torch.save({"seeds": seeds, "sketches": [s.cpu() for s in sketches]}, path)
 
 
 def run(channel, clock):
@@ -96,13 +99,25 @@ def run(channel, clock):
         sandbox.confine(cmd["candidate"], cmd["workdir"])
     watch = kernels.KernelWatch(os.environ.get("TORCH_EXTENSIONS_DIR", cmd["workdir"]))
     watch.install()
-    problem.strict_fp32()
+    # The problem's get_inputs, bound before any candidate code: each call
+    # gets inputs drawn afresh (the reference draws them again to judge).
+    inputs_module = problem.load_module(cmd["problem"], "kmem_inputs")
+    sys.modules.pop("kmem_inputs", None)
+    draw = problem.input_drawer(inputs_module, device)
+    problem.reset_torch_state()  # whatever the problem's module set; strict fp32
     found = []  # the TritonLaunches of the candidate's namespace, once imported
 
     def own_launches():
         return watch.extension_calls + sum(triton.launches for triton in found)
+    devices = []  # the reference's output device types, once its inputs came
+
+    def check(output, checked_outputs=problem.checked_outputs):
+        return checked_outputs(output, devices)
+
+    def sketched(values, sketch_one=sketch.sketch):
+        return [sketch_one(v) for v in values]
     # Bound before any candidate code: its timing cannot be replaced (timing.py).
-    harness = timing.Harness(device, launches=own_launches)
+    harness = timing.Harness(device, launches=own_launches, check=check, sketch=sketched)
     guarded = guards.Guards()  # after our own patch of load_inline, before any candidate code
     try:
         module = stage("build", lambda: problem.load_module(cmd["candidate"], "kmem_candidate"))
@@ -113,6 +128,7 @@ def run(channel, clock):
         if go is None or go.get("cmd") != "inputs":
             raise StageError("protocol", RuntimeError("no inputs command"))
         saved = stage("inputs", lambda: transfer.load(go["path"], device))
+        devices.extend(saved["output_devices"])
         clock.lap("load_inputs")
         triton = stage("kernels", lambda: kernels.TritonLaunches(vars(module), watch.own_time))
         found.append(triton)
@@ -124,8 +140,8 @@ def run(channel, clock):
         watch.extension_calls = triton.launches = 0  # calls at import or in __init__ do not count
         kept = outputs.Outputs(saved.get("slots"))
         watch.extension_seconds = 0.0
-        inputs_changed, types, trials_without_own, trials_seconds = stage(
-            "forward", lambda: forward_trials(model, saved["trials"], device, kept, own_launches))
+        inputs_changed, trials_without_own, trials_seconds = stage(
+            "forward", lambda: forward_trials(model, saved["trials"], device, kept, own_launches, check))
         extension_seconds = watch.extension_seconds
         # Launches of its own kernels during the trials: Triton launches are
         # counted as they happen; on the CPU, calls into its extensions; a
@@ -139,34 +155,37 @@ def run(channel, clock):
         spec = cmd["timing"]
         host = host_speed.HostSpeed(host_speed.probe_ms)
         measured = stage("timing", lambda: harness.measure_in_turns(
-            channel, clock, model, saved["timing"], spec["warmup"], spec["iters"], host))
-        stage("timing", lambda: keep_timed_outputs(kept, measured, len(saved["timing"])))
+            channel, clock, model, draw, spec["warmup"], spec["iters"], host))
+        stage("timing", lambda: timed_sketches(measured, cmd["sketches"]))
         clock.lap("timing")
-        # The share of a forward's time in its own kernels: on CUDA by events
-        # around its launches (or the profile's device times); on the CPU the
-        # time inside its extensions over the trials.
-        own_share = None
+        # The share of a forward's time in its own kernels and their time in
+        # one forward: on CUDA by events around its launches (or the
+        # profile's device times); on the CPU the time inside its extensions
+        # over the trials.
+        own_share = own_ms = None
         if device != "cuda" and trials_seconds > 0 and launches:
             own_share = min(1.0, extension_seconds / trials_seconds)
+            own_ms = extension_seconds * 1e3 / len(saved["trials"])
         # Only CUDA extensions' kernels need the profile to be counted.
         needs_count = launches == 0 and bool(watch.cuda_kernel_names or triton.uncounted)
         if device == "cuda" and own_names and (launches or needs_count):
-            own_share = stage("forward", lambda: event_share(model, saved["trials"][0], watch.own_time))
+            own_ms, own_share = stage("forward", lambda: event_share(
+                model, draw(problem.fresh_seed()), watch.own_time))
             clock.lap("share")
             # A profile (seconds to start) only where it is needed: to see a
             # CUDA extension's kernels launch; its device times then give the
             # share too.
             if needs_count:
-                profiled, profiled_share = stage(
-                    "forward", lambda: profiled_launches(model, saved["trials"][0], own_names))
+                profiled, profiled_ms, profiled_share = stage(
+                    "forward", lambda: profiled_launches(model, draw(problem.fresh_seed()), own_names))
                 launches = profiled
-                own_share = profiled_share if profiled_share is not None else own_share
+                if profiled_share is not None:
+                    own_ms, own_share = profiled_ms, profiled_share
                 clock.lap("profile")
         delivered = stage("forward", lambda: kept.deliver(cmd["outputs"], device))
         observations = {
             "custom_kernel_launches": launches,
             "own_kernels": sorted(own_names),
-            "output_types": types,
             "same_storage_across_calls": measured.same_storage,
             "host_bound": measured.host_bound,
             "timing_steady": measured.steady,
@@ -177,7 +196,7 @@ def run(channel, clock):
                if trials_without_own < len(saved["trials"]) else {}),
             "timing_tally": {"calls": measured.calls, "measured_ms": measured.measured_ms,
                              "fastest_ms": measured.fastest_ms, "slowest_ms": measured.slowest_ms},
-            **({"own_work_share": own_share} if own_share is not None else {}),
+            **({"own_work_share": own_share, "own_work_ms": own_ms} if own_share is not None else {}),
             "forbidden_native_calls": watch.forbidden_calls,
             **guarded.facts(),
         }
@@ -188,7 +207,7 @@ def run(channel, clock):
         # A built library calling a forbidden entry point: its own stage,
         # whatever the candidate's code made of the refusal.
         channel.send("error", nonce=nonce, stage="native" if watch.forbidden_calls else error.stage,
-                     message=str(error), traceback=error.trace, device_fault=error.device_fault)
+                     message=str(error), traceback=error.trace, kind=error.kind)
     channel.close()
     # Let go of the reference's shared input copies (CUDA IPC) so their memory
     # returns to the reference; os._exit runs no finalizers.

@@ -3,36 +3,47 @@
 At start-up the worker moves the orchestrator's pipes (stdin, stdout) to
 private descriptors and points fd 0 at /dev/null and fd 1 at the log (stderr),
 so whatever problem or candidate code prints lands in the log, never on the
-channel."""
+channel. Every command received and every event sent is checked against the
+protocol (protocol.py, data/protocol/worker.json) for the worker's role."""
 import json
 import os
 import sys
 
+from . import protocol
+
 
 class Channel:
-    def __init__(self, commands, events, dumps=json.dumps):
+    def __init__(self, commands, events, role, rules=None, dumps=json.dumps):
         self._commands = commands
         self._events = events
+        self._role = role
+        self._rules = rules or protocol.load()
         self._dumps = dumps  # taken before any candidate code: json.dumps replaced later writes nothing here
         self._cpus_before = None  # the affinity to restore after timing
 
     @classmethod
-    def take_standard_streams(cls):
+    def take_standard_streams(cls, role):
         commands = os.fdopen(os.dup(0), "r", encoding="utf-8")
         events = os.fdopen(os.dup(1), "w", encoding="utf-8")
         devnull = os.open(os.devnull, os.O_RDONLY)
         os.dup2(devnull, 0)
         os.close(devnull)
         os.dup2(2, 1)
-        return cls(commands, events)
+        return cls(commands, events, role)
 
     def receive(self):
         """The next command, or None at end of input."""
         line = self._commands.readline()
-        return json.loads(line) if line else None
+        if not line:
+            return None
+        command = json.loads(line)
+        self._rules.check_command(self._role, command)
+        return command
 
     def send(self, event, **fields):
-        self._events.write(self._dumps({"event": event, **fields}) + "\n")
+        record = {"event": event, **fields}
+        self._rules.check_event(self._role, record)
+        self._events.write(self._dumps(record) + "\n")
         self._events.flush()
 
     def acquire_timing_lock(self):

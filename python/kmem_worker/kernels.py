@@ -358,12 +358,12 @@ def profiled_kernels(call):
 
 def own_launches_and_share(launched, own_names):
     """(how many of the `launched` kernels, (name, microseconds) pairs, are
-    the candidate's own, their share of the GPU time of all of them; None
-    when nothing measurable ran)."""
+    the candidate's own, their GPU milliseconds, their share of the GPU time
+    of all of them; None when nothing measurable ran)."""
     matches = _own_name_pattern(own_names)
     own = [us for name, us in launched if matches(name)]
     total = sum(us for _, us in launched)
-    return len(own), (sum(own) / total if total > 0 else None)
+    return len(own), sum(own) / 1e3, (sum(own) / total if total > 0 else None)
 
 
 def count_own_launches(kernel_names, own_names):

@@ -1,6 +1,7 @@
-"""Where a candidate's outputs go to be judged. Each output is copied as a
-plain tensor when it is kept (a trial's as soon as its call returns, so
-later calls cannot change it): into the reference's output slots (CUDA
+"""Where a candidate's trial outputs go to be judged (its timed calls leave
+sketches instead: sketch.py). Each output, a plain tensor checked by
+problem.checked_outputs, is copied when it is kept (as soon as its call
+returns, so later calls cannot change it): into the reference's output slots (CUDA
 IPC, see transfer.py) while every output has the slot's shape, dtype and
 device, so nothing travels through the host; otherwise into copies of its
 own, saved to a file whose path the reference is given instead."""
@@ -16,30 +17,29 @@ def _fits(slot, value):
 
 class Outputs:
     def __init__(self, slots):
-        """`slots`: {"trials": [[tensor...]...], "timed": [...]} shared by the
-        reference, or None (outputs then always go to the file)."""
+        """`slots`: {"trials": [[tensor...]...]} shared by the reference, or
+        None (outputs then always go to the file)."""
         self._slots = slots
         self._in_slots = slots is not None
-        self._kept = {"trials": {}, "timed": {}}
+        self._kept = {}
 
-    def keep(self, kind, index, values):
-        """Keeps the output list `values` of call `index` of `kind` ("trials"
-        or "timed")."""
+    def keep(self, index, values):
+        """Keeps the output list `values` of trial `index`."""
         plain = [problem.plain(v) for v in values]
-        slots = self._slot_list(kind, index)
+        slots = self._slot_list(index)
         if self._in_slots and slots is not None and len(slots) == len(plain) and all(
                 _fits(s, v) for s, v in zip(slots, plain)):
             for slot, value in zip(slots, plain):
                 slot.copy_(value)
-            self._kept[kind][index] = slots
+            self._kept[index] = slots
             return
         self._in_slots = False
-        self._kept[kind][index] = [problem.plain_copy(v) for v in plain]
+        self._kept[index] = [problem.plain_copy(v) for v in plain]
 
-    def _slot_list(self, kind, index):
+    def _slot_list(self, index):
         if self._slots is None:
             return None
-        lists = self._slots.get(kind)
+        lists = self._slots.get("trials")
         return lists[index] if isinstance(lists, list) and index < len(lists) else None
 
     def deliver(self, path, device):
@@ -49,6 +49,5 @@ class Outputs:
         problem.synchronize(device)
         if self._in_slots:
             return "slots"
-        ordered = {kind: [kept[i] for i in sorted(kept)] for kind, kept in self._kept.items()}
-        torch.save(ordered, path)
+        torch.save({"trials": [self._kept[i] for i in sorted(self._kept)]}, path)
         return path

@@ -1,19 +1,23 @@
-"""The trusted reference role: draws every input set from the secret seed,
-computes and keeps the expected outputs, times the reference (or takes its
-time from the facts cache), gives each candidate its own copy of the inputs
-(never the expected outputs) and, by CUDA IPC, blank output slots, then
-judges the outputs candidates put in those slots or saved to a file. A
+"""The trusted reference role: draws the trials' input sets from the secret
+seed, computes and keeps the expected outputs, times the reference on
+inputs drawn afresh for every call (or takes its time from the facts
+cache), gives each candidate its own copy of the trials' inputs (never the
+expected outputs) and, by CUDA IPC, blank output slots, then judges the
+outputs candidates put in those slots or saved to a file, and the
+sketches of their timed calls against its own outputs for the same seeds. A
 reference worker runs only trusted code, so one process hosts several
 problems at once, each under the handle the orchestrator gave it in
 `prepare` and named in every later command, until `drop`."""
 import gc
+import random
+import statistics
 import sys
 import time
 import traceback
 
 import torch
 
-from . import compare, facts_cache, host_speed, problem, roofline, timing, transfer
+from . import compare, facts_cache, failures, host_speed, problem, roofline, sketch, timing, transfer
 from .stopwatch import Stopwatch
 
 
@@ -21,22 +25,29 @@ from .stopwatch import Stopwatch
 # learns the host's usual speed from trusted workers even when no reference
 # is timed (host_speed.py); the fastest is remembered in the facts cache.
 PREPARE_PROBES = 3
+# Sketched timed calls of a candidate (timing.SKETCHED_FIRST) that are
+# judged: all of them up to this many, else this many drawn at random after
+# the candidate is gone. A candidate changing its outputs in a share f of its
+# sketched calls escapes with probability (1 - f) ** JUDGED_TIMED_CALLS at
+# most: 1e-6 for f = 1/3, while moving the median takes f >= 1/2.
+JUDGED_TIMED_CALLS = 32
 
 
 class Reference:
     def __init__(self, cmd, channel, clock, host):
         self.device = cmd["device"]
         self.module_name = module_name(cmd["ref"])
-        problem.strict_fp32()  # before the problem's code and after it (problem.strict_fp32)
-        module = problem.load_module(cmd["problem"], self.module_name)
-        init_inputs = list(module.get_init_inputs())
+        problem.reset_torch_state()  # before the problem's code and after it
+        self.module = problem.load_module(cmd["problem"], self.module_name)
+        init_inputs = list(self.module.get_init_inputs())
         self.model, init_on_device = problem.build_reference_model(
-            module.Model, init_inputs, cmd["init_seed"], self.device)
-        problem.strict_fp32()
+            self.module.Model, init_inputs, cmd["init_seed"], self.device)
+        problem.reset_torch_state()
         clock.lap("load")
-        trials, spec = cmd["trials"], cmd["timing"]
-        sets = problem.input_sets(module, cmd["secret_seed"], trials + spec["sets"], self.device)
-        self.trial_inputs, self.timing_inputs = sets[:trials], sets[trials:]
+        spec = cmd["timing"]
+        self.iters = spec["iters"]
+        self.draw = problem.input_drawer(self.module, self.device)
+        self.trial_inputs, self.inputs_ms = self._draw_trials(cmd["secret_seed"], cmd["trials"])
         self.expected = [self._outputs(inputs) for inputs in self.trial_inputs]
         clock.lap("expected")
         self.cache = facts_cache.FactsCache(
@@ -47,26 +58,36 @@ class Reference:
         self.floor_tried = False
         if "reference_ms" in known:
             self.reference_ms = known["reference_ms"]
-            self.expected_timed = [self._outputs(inputs) for inputs in self.timing_inputs]
             self.measured, self.steady = False, True  # an unsteady time is no known time
             self.tally = None
         else:
-            self.reference_ms, self.expected_timed, self.steady = self._measure(channel, clock, spec, host)
+            self.reference_ms, self.steady = self._measure(channel, clock, spec, host)
             self.measured = True
         self.unstored = self.measured  # facts the cache does not hold yet
         self.payload = {"init_inputs": init_inputs, "init_on_device": init_on_device,
-                        "trials": self.trial_inputs, "timing": self.timing_inputs}
+                        "trials": self.trial_inputs,
+                        "output_devices": [v.device.type for v in self.expected[0]] if self.expected else []}
         self.shared = {}  # candidate folder -> its SharedInputs
 
+    def _draw_trials(self, secret_seed, count):
+        """The trials' input sets (seeded with the secret seed) and the
+        median milliseconds a set takes to draw (device work included): the
+        orchestrator allows that much per timed call of a candidate, which
+        draws its inputs inside its holds of the timing lock."""
+        sets, took = [], []
+        for i in range(count):
+            begin = time.perf_counter()
+            sets.append(problem.draw_inputs(self.module, problem.trial_seed(secret_seed, i), self.device))
+            problem.synchronize(self.device)
+            took.append((time.perf_counter() - begin) * 1e3)
+        return sets, (statistics.median(took) if took else 0.0)
+
     def _measure(self, channel, clock, spec, host):
-        """The reference's time, the outputs of its timed calls and whether
-        the time is steady (timing.Measurement)."""
-        measured = timing.Harness(self.device).measure_in_turns(
-            channel, clock, self.model, self.timing_inputs, spec["warmup"], spec["iters"], host)
+        """The reference's time and whether it is steady (timing.Measurement)."""
+        measured = timing.Harness(self.device, check=problem.as_output_list).measure_in_turns(
+            channel, clock, self.model, self.draw, spec["warmup"], spec["iters"], host)
         self.tally = {"calls": measured.calls, "measured_ms": measured.measured_ms}
-        timed = [[problem.plain_copy(v) for v in problem.as_output_list(measured.outputs[i])]
-                 for i in range(len(self.timing_inputs))]  # as _outputs keeps them
-        return measured.ms, timed, measured.steady
+        return measured.ms, measured.steady
 
     def store_facts(self):
         """Stores what this worker measured or computed, steady or not (an
@@ -87,7 +108,7 @@ class Reference:
             self.floor_tried = True
             try:
                 self.roofline_ms = roofline.problem_floor_ms(
-                    self.model, problem.clone_inputs(self.timing_inputs[0]), self.expected_timed[0], self.device)
+                    self.model, problem.clone_inputs(self.trial_inputs[0]), self.expected[0], self.device)
             except Exception as error:  # e.g. out of memory: a plausibility estimate must fail nothing
                 print(f"kmem roofline: no floor: {type(error).__name__}: {error}", file=sys.stderr)
                 free_memory()
@@ -98,8 +119,7 @@ class Reference:
     def share(self, folder, ipc):
         """A copy of the inputs for the candidate working in `folder`."""
         self.release(folder)
-        self.shared[folder] = transfer.SharedInputs(
-            self.payload, folder, self.device, ipc, {"trials": self.expected, "timed": self.expected_timed})
+        self.shared[folder] = transfer.SharedInputs(self.payload, folder, self.device, ipc, {"trials": self.expected})
         return self.shared[folder].path
 
     def release(self, folder):
@@ -135,24 +155,64 @@ class Reference:
         return True
 
     def candidate_outputs(self, folder, outputs):
-        """The outputs of the candidate that worked in `folder`: the slots it
-        filled (outputs == "slots"), or the file it saved at path `outputs`."""
+        """The trial outputs of the candidate that worked in `folder`: the
+        slots it filled (outputs == "slots"), or the file it saved at path
+        `outputs`."""
         if outputs == "slots":
             shared = self.shared.get(folder)
             if shared is None or shared.slots is None:
                 raise ValueError(f"no output slots were shared with {folder}")
-            return shared.slots["trials"], shared.slots["timed"]
-        saved = torch.load(outputs, map_location=self.device, weights_only=True)
-        trials, timed = saved["trials"], saved["timed"]
-        if not (_calls_of_tensors(trials) and _calls_of_tensors(timed)):
+            return shared.slots["trials"]
+        trials = torch.load(outputs, map_location=self.device, weights_only=True)["trials"]
+        if not _calls_of_tensors(trials):
             raise ValueError(f"{outputs} holds no list of outputs per call")
-        return trials, timed
+        return trials
 
-    def judge(self, folder, outputs, inputs_changed, tolerance):
-        """The facts of one candidate's outputs (see candidate_outputs) and
-        its report of changed inputs against the expected ones."""
+    def timed_sketches(self, path):
+        """(seeds, sketches per output) of a candidate's timed calls, from
+        the file its worker saved at `path`, checked for form: one int64
+        seed per call, all different, at least the first `iters` calls
+        (timing.SKETCHED_FIRST at most), and for each
+        expected output a float64 [calls, blocks, 3] tensor."""
+        saved = torch.load(path, map_location="cpu", weights_only=True)
+        seeds, sketches = saved["seeds"], saved["sketches"]
+        if type(seeds) is not torch.Tensor or seeds.dtype != torch.int64 or seeds.dim() != 1:
+            raise ValueError("no seed per timed call")
+        calls = seeds.numel()
+        if calls < min(self.iters, timing.SKETCHED_FIRST):
+            raise ValueError(f"{calls} timed calls sketched, fewer than the first {self.iters} timed")
+        if torch.unique(seeds).numel() != calls:
+            raise ValueError("timed calls drew the same seed twice")
+        if not isinstance(sketches, list) or len(sketches) != len(self.expected[0]):
+            raise ValueError(f"sketches of {len(self.expected[0])} outputs expected")
+        for expected, got in zip(self.expected[0], sketches):
+            blocks = sketch.block_counts(expected.numel()).numel()
+            if type(got) is not torch.Tensor or got.dtype != torch.float64 or tuple(got.shape) != (calls, blocks, 3):
+                raise ValueError("a sketch of the wrong form")
+        return seeds.tolist(), sketches
+
+    def judge_timed(self, path, tolerance):
+        """Draws the inputs of the judged timed calls (JUDGED_TIMED_CALLS)
+        again from their seeds, runs the reference on them and compares its
+        outputs' sketches with the candidate's. Raises compare.Mismatch."""
         try:
-            trials, timed = self.candidate_outputs(folder, outputs)
+            seeds, sketches = self.timed_sketches(path)
+        except Exception as error:
+            raise compare.Mismatch("unreadable", f"sketches of the timed calls unreadable: {error}") from error
+        judged = sorted(random.SystemRandom().sample(range(len(seeds)), min(len(seeds), JUDGED_TIMED_CALLS)))
+        for call in judged:
+            expected = self._outputs(self.draw(seeds[call]))
+            for o, output in enumerate(expected):
+                if not sketch.close(sketch.sketch(output), sketches[o][call], output.numel(), tolerance):
+                    raise compare.Mismatch("timed", f"timed call {call}: output {o} differs from the reference's "
+                                                    f"for the same inputs beyond tolerance {tolerance:g}")
+
+    def judge(self, folder, outputs, sketches, inputs_changed, tolerance):
+        """The facts of one candidate's trial outputs (see
+        candidate_outputs), its report of changed inputs and its timed
+        calls' sketches (saved at `sketches`) against the expected ones."""
+        try:
+            trials = self.candidate_outputs(folder, outputs)
         except Exception as error:
             return {"correct": False, "failure": "unreadable", "detail": f"outputs unreadable: {error}"}
         verdict = {"trials": len(trials), "max_abs_error": 0.0, "max_rel_error": 0.0}
@@ -173,14 +233,7 @@ class Reference:
             failed = compare.first_not_close(figures)
             if failed is not None:
                 raise compare.Mismatch("values", f"trial {failed}: values differ beyond tolerance {tolerance:g}")
-            if len(timed) != len(self.expected_timed):
-                raise compare.Mismatch("missing", "outputs of timed calls are missing")
-            for i, (expected, actual) in enumerate(zip(self.expected_timed, timed)):
-                compare.check_structure(expected, actual, f"timed set {i}")
-            figures = compare.read_calls(self.expected_timed, timed, tolerance)
-            failed = compare.first_not_close(figures)
-            if failed is not None:
-                raise compare.Mismatch("timed", f"timed set {failed}: values differ beyond tolerance {tolerance:g}")
+            self.judge_timed(sketches, tolerance)
         except compare.Mismatch as mismatch:
             return {**verdict, "correct": False, "failure": mismatch.kind, "detail": mismatch.detail}
         return {**verdict, "correct": True}
@@ -218,6 +271,7 @@ def serve(channel, clock):
     host = host_speed.HostSpeed(host_speed.probe_ms)
     while (cmd := channel.receive()) is not None:
         try:
+            problem.reset_torch_state()  # whatever the last command's problem left behind
             if cmd["cmd"] == "prepare":
                 watch, clock = clock, None
                 if watch is None:
@@ -229,7 +283,7 @@ def serve(channel, clock):
                 answer(references, cmd, channel)
         except Exception as error:
             channel.send("error", stage=cmd.get("cmd", "?"), message=f"{type(error).__name__}: {error}",
-                         traceback=traceback.format_exc())
+                         traceback=traceback.format_exc(), kind=failures.error_kind(error))
     return 0
 
 
@@ -251,6 +305,7 @@ def prepare(references, cmd, channel, clock, host):
         free_memory()
         raise
     channel.send("ready", reference_ms=reference.reference_ms, cached=not reference.measured,
+                 inputs_ms=reference.inputs_ms,
                  timing_steady=reference.steady, host_probe_ms=host.fastest_ms,
                  degenerate=reference.degenerate(cmd["tolerance"]), seconds=clock.seconds,
                  **({"timing_tally": reference.tally} if reference.tally else {}))
@@ -272,7 +327,8 @@ def answer(references, cmd, channel):
         return
     reference = references.get(handle)
     if reference is None:
-        channel.send("error", stage="protocol", message=f"{name!r} about a problem not held here: {handle!r}")
+        channel.send("error", stage="protocol", message=f"{name!r} about a problem not held here: {handle!r}",
+                     kind="exception")
     elif name == "share":
         channel.send("shared", path=reference.share(cmd["folder"], cmd.get("ipc", False)))
         reference.complete_floor()
@@ -282,6 +338,7 @@ def answer(references, cmd, channel):
     elif name == "judge":
         reference.complete_floor()
         channel.send("verdict", roofline_ms=reference.roofline_ms,
-                     **finite(reference.judge(cmd["folder"], cmd["outputs"], cmd["inputs_changed"], cmd["tolerance"])))
+                     **finite(reference.judge(cmd["folder"], cmd["outputs"], cmd["sketches"], cmd["inputs_changed"],
+                                              cmd["tolerance"])))
     else:
-        channel.send("error", stage="protocol", message=f"unexpected command {name!r}")
+        channel.send("error", stage="protocol", message=f"unexpected command {name!r}", kind="exception")

@@ -1,8 +1,11 @@
 """Measuring a model the same way for the reference and the candidate: an
 L2 (or last-level cache) flush before every call, a timer around the call
 with a device-wide synchronise before it stops (work on any stream counts),
-warm-up of a length the model cannot predict, timed calls rotating over the
-input sets, and the median. A model bound by the host (its calls spend most
+warm-up of a length the model cannot predict, inputs drawn afresh for every
+call (warm-up and timed) from a seed no one can predict, and the median.
+Each output is checked by identity (plain tensors, on the reference's
+device) before anything else touches it, and each timed call leaves its
+seed and the sketch of its output (sketch.py) for the reference to judge. A model bound by the host (its calls spend most
 of their time launching work, or it runs on the CPU) is timed in windows
 with a probe of the host's speed between them, and only the windows run at
 the host's usual speed count, if enough of them come within the time
@@ -27,11 +30,11 @@ import time
 
 import torch
 
-from . import native_clock
+from . import native_clock, problem
 
 # Names this way of measuring; cached reference times of another method are
 # not reused (facts_cache.py).
-METHOD = "flush-sync-median-steady-3"
+METHOD = "fresh-inputs-flush-sync-median-steady-4"
 CPU_CACHE_BYTES = 32 << 20  # used where the CPU's last-level cache size is unknown
 WARMUP_S = 0.1  # warm-up lasts at least this long, flushes included (clocks ramp up from idle)
 TIMED_MS = 200.0  # short calls are repeated until this much is measured...
@@ -46,9 +49,19 @@ WINDOW_S = 0.02  # a host-bound model's timed calls between two probes of the ho
 TURNS = 3
 TURN_PAUSE_S = 1.0
 PATIENT_WINDOWS = 5
+# Timed calls whose outputs are sketched for the judgement: the first
+# SKETCHED_FIRST of each measurement, then each later one with probability
+# 1 / SKETCH_ONE_IN (drawn from os.urandom after the call returned, so the
+# call cannot know): a few microseconds each, kept off most calls of a fast
+# model, while a model changing its outputs after the first calls is still
+# sketched in one call of SKETCH_ONE_IN.
+SKETCHED_FIRST = 32
+SKETCH_ONE_IN = 8
 
-# ms: the median; outputs: set index -> output of its last timed call;
-# same_storage: two consecutive calls returned the same storage; host_bound:
+# ms: the median; timed: (seeds, sketches) of the sketched timed calls
+# (SKETCHED_FIRST), in order (sketches: per output, the calls' sketches
+# stacked on the device; None without a `sketch` function); same_storage: two consecutive calls
+# returned the same storage; host_bound:
 # timed in windows between probes of the host's speed; steady: the median
 # comes from windows at the host's usual speed only (always when not
 # host-bound); calls, measured_ms, fastest_ms, slowest_ms: the native
@@ -57,7 +70,7 @@ PATIENT_WINDOWS = 5
 # `launches` count given to the harness did not move (None: no count given).
 Measurement = collections.namedtuple(
     "Measurement",
-    "ms outputs same_storage host_bound steady calls measured_ms fastest_ms slowest_ms calls_without_own")
+    "ms timed same_storage host_bound steady calls measured_ms fastest_ms slowest_ms calls_without_own")
 
 Settings = collections.namedtuple(
     "Settings", "warmup_s timed_ms max_timed_calls max_timed_s host_bound_share window_s turns turn_pause_s "
@@ -92,8 +105,8 @@ def native_clock_factory(device, clock_type=None, empty=torch.empty, partial=fun
 
 
 def shares_storage(a, b):
-    def pointers(value):
-        values = value if isinstance(value, (tuple, list)) else [value]
+    """Whether two calls' checked outputs (lists of plain tensors) share storage."""
+    def pointers(values):
         return {v.data_ptr() for v in values if isinstance(v, torch.Tensor) and v.numel() > 0}
     return bool(pointers(a) & pointers(b))
 
@@ -103,56 +116,69 @@ class Harness:
     every object they use: make it before any candidate code is imported.
     `make_clock` makes a clock (call(model, args), tally()) per measurement
     (default: native_clock_factory(device)); `launches` (optional) returns a
-    running count of the candidate's own kernel launches."""
+    running count of the candidate's own kernel launches; `check(output)`
+    returns a call's output as a list of plain tensors or raises
+    (problem.checked_outputs); `sketch(values)` (optional) sketches a timed
+    call's outputs for the judgement."""
 
-    def __init__(self, device, make_clock=None, launches=None, options=None):
+    def __init__(self, device, make_clock=None, launches=None, options=None, check=None, sketch=None):
         self.measure, self.measure_in_turns = _bind(
-            device, make_clock or native_clock_factory(device), launches, options or settings())
+            device, make_clock or native_clock_factory(device), launches, options or settings(),
+            check or problem.checked_outputs, sketch)
 
 
-def _bind(device, make_clock, launches, options,
+def _bind(device, make_clock, launches, options, check, sketch,
           perf_counter=time.perf_counter, sleep=time.sleep, urandom=os.urandom, median=statistics.median,
-          no_grad=torch.no_grad, shares=shares_storage, measurement=Measurement,
-          len=len, sum=sum, max=max, min=min, int=int, tuple=tuple, sorted=sorted):
+          no_grad=torch.no_grad, shares=shares_storage, measurement=Measurement, fresh_seed=problem.fresh_seed,
+          stack=torch.stack, tensor=torch.tensor, int64=torch.int64,
+          len=len, sum=sum, max=max, min=min, int=int, tuple=tuple, sorted=sorted, zip=zip, list=list):
     """The two functions of a Harness, as closures over the arguments (default
     values are taken once, when this module is imported)."""
     warmup_s, timed_ms, max_calls, max_timed_s, host_bound_share, window_s, turns_default, turn_pause_s, \
         patient_windows = options
     from_bytes = int.from_bytes
+    sketched_first, sketch_one_in = SKETCHED_FIRST, SKETCH_ONE_IN
 
     def enough(times, iters):
         return len(times) >= iters and (sum(times) >= timed_ms or len(times) >= max_calls)
 
-    def measure(model, sets, warmup, iters, host, patient=False):
-        """(Measurement or None, tally) of `model` over `sets` (lists of
-        inputs), `host` being this process's HostSpeed. The timed calls cover
-        every set. A patient measurement of a host-bound model gives None
-        instead of an unsteady time."""
+    def measure(model, draw, warmup, iters, host, patient=False):
+        """(Measurement or None, tally) of `model`, each call on inputs
+        draw(seed) of a fresh seed, `host` being this process's HostSpeed.
+        A patient measurement of a host-bound model gives None instead of an
+        unsteady time."""
         clock = make_clock()
         call_clock = clock.call
         state = {"previous": None, "same": False}
         missing = {"warmup": 0, "timed": 0}
+        seeds, sketches = [], []
 
-        def call(index, phase):
-            inputs = tuple(sets[index])
+        def call(phase):
+            seed = fresh_seed(urandom)
+            inputs = tuple(draw(seed))
             before = launches() if launches is not None else 0
             ms, returned_ms, output = call_clock(model, inputs)
+            del inputs  # its memory may serve the next call's inputs
+            values = check(output)
             if launches is not None and launches() == before:
                 missing[phase] += 1
             previous = state["previous"]
-            if previous is not None and len(sets) > 1 and shares(output, previous):
+            if previous is not None and shares(values, previous):
                 state["same"] = True
-            state["previous"] = output
-            return ms, returned_ms, output
+            state["previous"] = values
+            if phase == "timed" and sketch is not None and (
+                    len(seeds) < sketched_first or urandom(1)[0] % sketch_one_in == 0):
+                seeds.append(seed)
+                sketches.append(sketch(values))
+            return ms, returned_ms
 
-        iters = max(iters, len(sets))
         warm = warmup + from_bytes(urandom(2), "little") % (warmup + 1)  # warmup..2*warmup calls
         with no_grad():
             # Warm-up: the drawn number of calls lasting at least warmup_s, so
             # clocks have ramped up; it tells whether the model is host-bound.
             started, shares_of_time = perf_counter(), []
             while len(shares_of_time) < warm or perf_counter() - started < warmup_s:
-                ms, returned_ms, _ = call(0, "warmup")
+                ms, returned_ms = call("warmup")
                 shares_of_time.append(returned_ms / ms if ms > 0 else 1.0)
             host_bound = device != "cuda" or median(shares_of_time) >= host_bound_share
             # Timed calls, in windows (one call each unless host-bound): at
@@ -161,14 +187,13 @@ def _bind(device, make_clock, launches, options,
             # when the probes on both sides are steady; when fewer than
             # `iters` calls did by max_timed_s (overrun by one window at
             # most), every call counts and the time is not steady.
-            kept, unsteady, outputs, windows = [], [], {}, 0
+            kept, unsteady, windows = [], [], 0
             since = perf_counter()
             before = host.sample() if host_bound else None
             while True:
                 window, window_since = [], perf_counter()
                 while True:
-                    index = (len(kept) + len(unsteady) + len(window)) % len(sets)
-                    ms, _, outputs[index] = call(index, "timed")
+                    ms, _ = call("timed")
                     window.append(ms)
                     if (not host_bound or perf_counter() - window_since >= window_s
                             or enough(kept + window, iters)):
@@ -185,9 +210,12 @@ def _bind(device, make_clock, launches, options,
         if patient and not steady:
             return None, clock.tally(), missing
         ms = median(kept if steady else kept + unsteady)
-        return (ms, outputs, state["same"], host_bound, steady), clock.tally(), missing
+        timed = None
+        if sketch is not None:
+            timed = (tensor(seeds, dtype=int64), [stack(list(per_output)) for per_output in zip(*sketches)])
+        return (ms, timed, state["same"], host_bound, steady), clock.tally(), missing
 
-    def measure_in_turns(channel, stopwatch, model, sets, warmup, iters, host, turns=None):
+    def measure_in_turns(channel, stopwatch, model, draw, warmup, iters, host, turns=None):
         """measure() while holding the timing lock (channel: Channel), laps
         of `stopwatch` charged to timing_wait, timing and timing_pause, in up
         to `turns` turns at it (default: `turns` of the settings on a GPU; on
@@ -204,7 +232,7 @@ def _bind(device, make_clock, launches, options,
             host.learn(channel.acquire_timing_lock())
             stopwatch.lap("timing_wait")
             try:
-                result, tally, turn_missing = measure(model, sets, warmup, iters, host, patient=turn < turns)
+                result, tally, turn_missing = measure(model, draw, warmup, iters, host, patient=turn < turns)
             finally:
                 channel.release_timing_lock()
             stopwatch.lap("timing")
@@ -220,9 +248,9 @@ def _bind(device, make_clock, launches, options,
             sleep(turn_pause_s)
             stopwatch.lap("timing_pause")
 
-    def measure_once(model, sets, warmup, iters, host, patient=False):
+    def measure_once(model, draw, warmup, iters, host, patient=False):
         """One measurement without the timing lock (tests); None as measure() gives."""
-        result, tally, missing = measure(model, sets, warmup, iters, host, patient)
+        result, tally, missing = measure(model, draw, warmup, iters, host, patient)
         if result is None:
             return None
         return measurement(*result, *tally, missing if launches is not None else None)

@@ -3,14 +3,15 @@ that has initialised CUDA cannot fork usable children), then forks a worker
 of that role for each request, saving every worker seconds of imports.
 
 Requests come on fd 3, a SOCK_SEQPACKET Unix socket from the orchestrator:
-one JSON message {"cpus": [...], "address_space_bytes": N or null, "turn":
-[names]} carrying the worker's stdin, stdout and log, then the descriptors
-of its turn at creating its CUDA context that "turn" names ("done", "after":
-see warmup.py). The worker is forked
+one JSON message {"cmd": "fork", "cpus": [...], "address_space_bytes": N or
+null, "turn": [names]} carrying the worker's stdin, stdout and log, then the
+descriptors of its turn at creating its CUDA context that "turn" names
+("done", "after": see warmup.py); both are records of the worker protocol
+(role zygote, data/protocol/worker.json), checked here. The worker is forked
 through a short-lived middle process, so that it is re-parented to the
 orchestrator (a child subreaper), which waits for it and kills its process
-group like any worker it spawned. The reply is {"pid": N} once the worker is
-the orchestrator's child, or {"error": "..."}. The zygote exits when the
+group like any worker it spawned. The reply is {"event": "forked", "pid": N}
+once the worker is the orchestrator's child, or {"event": "error", "message"}. The zygote exits when the
 socket closes. Trusted code only: nothing of a job is in it."""
 import functools
 import json
@@ -21,7 +22,7 @@ import sys
 import time
 import traceback
 
-from . import sandbox, warmup
+from . import protocol, sandbox, warmup
 
 REQUESTS_FD = 3
 MAX_REQUEST = 1 << 16
@@ -33,6 +34,7 @@ def serve(role, device, run_worker):
     orchestrator closes the socket, then exits at once (tearing down the
     interpreter with torch loaded would keep the orchestrator waiting)."""
     requests = socket.socket(fileno=REQUESTS_FD)
+    rules = protocol.load()
     warmup.preload(role, device)
     worker = functools.partial(run_worker, role, device)
     while True:
@@ -44,17 +46,20 @@ def serve(role, device, run_worker):
         if not message:
             os._exit(0)
         try:
-            reply = {"pid": _fork_worker(worker, json.loads(message), fds, requests)}
+            request = json.loads(message)
+            rules.check_command("zygote", request)
+            reply = {"event": "forked", "pid": _fork_worker(worker, request, fds, requests)}
         except Exception as error:
-            reply = {"error": f"{type(error).__name__}: {error}"}
+            reply = {"event": "error", "message": f"{type(error).__name__}: {error}"}
         finally:
             for fd in fds:
                 os.close(fd)
+        rules.check_event("zygote", reply)
         requests.sendall(json.dumps(reply).encode())
 
 
 def _fork_worker(worker, request, fds, requests):
-    turn = request.get("turn") or []
+    turn = request["turn"]
     if len(fds) != 3 + len(turn) or not set(turn) <= {"done", "after"}:
         raise ValueError(f"{len(fds)} descriptors for a worker whose turn has {turn}")
     sys.stdout.flush()
@@ -108,11 +113,11 @@ def _become_worker(worker, request, fds, requests):
         for target, fd in enumerate(fds[:3]):
             os.dup2(fd, target)
             os.close(fd)
-        turn = dict(zip(request.get("turn") or [], fds[3:]))
-        cpus = request.get("cpus") or []
+        turn = dict(zip(request["turn"], fds[3:]))
+        cpus = request["cpus"]
         if cpus:
             os.sched_setaffinity(0, cpus)
-        limit = request.get("address_space_bytes")
+        limit = request["address_space_bytes"]
         if limit:
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         code = worker(started, turn)

@@ -22,7 +22,7 @@ class TimingLockCpuTest(unittest.TestCase):
 
     def test_grant_adds_the_kept_cpu_and_release_restores(self):
         events = io.StringIO()
-        channel = Channel(io.StringIO(json.dumps({"cmd": "time", "cpu": self.kept}) + "\n"), events)
+        channel = Channel(io.StringIO(json.dumps({"cmd": "time", "cpu": self.kept}) + "\n"), events, "candidate")
         channel.acquire_timing_lock()
         self.assertEqual(os.sched_getaffinity(0), {self.own, self.kept})
         channel.release_timing_lock()
@@ -31,7 +31,7 @@ class TimingLockCpuTest(unittest.TestCase):
                          ["time_request", "timed"])
 
     def test_no_kept_cpu_leaves_the_cpus_alone(self):
-        channel = Channel(io.StringIO(json.dumps({"cmd": "time", "cpu": -1}) + "\n"), io.StringIO())
+        channel = Channel(io.StringIO(json.dumps({"cmd": "time", "cpu": -1}) + "\n"), io.StringIO(), "reference")
         channel.acquire_timing_lock()
         self.assertEqual(os.sched_getaffinity(0), {self.own})
         channel.release_timing_lock()
@@ -40,7 +40,7 @@ class TimingLockCpuTest(unittest.TestCase):
 
 class TimingLockRefusedTest(unittest.TestCase):
     def test_anything_but_a_grant_is_an_error(self):
-        channel = Channel(io.StringIO(json.dumps({"cmd": "inputs"}) + "\n"), io.StringIO())
+        channel = Channel(io.StringIO(json.dumps({"cmd": "inputs", "path": "/x"}) + "\n"), io.StringIO(), "candidate")
         with self.assertRaisesRegex(RuntimeError, "did not grant"):
             channel.acquire_timing_lock()
 

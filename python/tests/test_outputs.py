@@ -12,7 +12,7 @@ from kmem_worker import outputs, transfer
 
 def slots():
     return {"trials": [[torch.full((2, 3), float("nan"))], [torch.full((2, 3), float("nan"))]],
-            "timed": [[torch.full((2, 3), float("nan"))]]}
+            }
 
 
 class OutputsTest(unittest.TestCase):
@@ -20,33 +20,29 @@ class OutputsTest(unittest.TestCase):
         shared = slots()
         kept = outputs.Outputs(shared)
         first = torch.ones(2, 3)
-        kept.keep("trials", 0, [first])
+        kept.keep(0, [first])
         first.add_(5)  # a later change to the returned tensor does not reach the slot
-        kept.keep("trials", 1, [torch.zeros(2, 3)])
-        kept.keep("timed", 0, [torch.arange(6.0).reshape(2, 3)])
+        kept.keep(1, [torch.zeros(2, 3)])
         self.assertEqual(kept.deliver("/nonexistent/outputs.pt", "cpu"), "slots")
         self.assertTrue(torch.equal(shared["trials"][0][0], torch.ones(2, 3)))
         self.assertTrue(torch.equal(shared["trials"][1][0], torch.zeros(2, 3)))
-        self.assertTrue(torch.equal(shared["timed"][0][0], torch.arange(6.0).reshape(2, 3)))
 
     def test_one_misfit_sends_every_output_to_the_file(self):
         kept = outputs.Outputs(slots())
-        kept.keep("trials", 0, [torch.ones(2, 3)])
-        kept.keep("trials", 1, [torch.ones(3, 2)])  # wrong shape: no slot fits
-        kept.keep("timed", 0, [torch.ones(2, 3, dtype=torch.float64)])  # wrong dtype
+        kept.keep(0, [torch.ones(2, 3)])
+        kept.keep(1, [torch.ones(3, 2)])  # wrong shape: no slot fits
         with tempfile.TemporaryDirectory() as folder:
             path = os.path.join(folder, "outputs.pt")
             self.assertEqual(kept.deliver(path, "cpu"), path)
             saved = torch.load(path, weights_only=True)
         self.assertEqual([t.shape for [t] in saved["trials"]], [(2, 3), (3, 2)])
         self.assertTrue(torch.equal(saved["trials"][0][0], torch.ones(2, 3)))
-        self.assertEqual(saved["timed"][0][0].dtype, torch.float64)
 
     def test_without_slots_outputs_go_to_the_file_as_plain_tensors(self):
         class Lazy(torch.Tensor):
             pass
         kept = outputs.Outputs(None)
-        kept.keep("trials", 0, [torch.ones(2).as_subclass(Lazy), 7])
+        kept.keep(0, [torch.ones(2).as_subclass(Lazy), 7])
         with tempfile.TemporaryDirectory() as folder:
             path = os.path.join(folder, "outputs.pt")
             kept.deliver(path, "cpu")
@@ -56,8 +52,7 @@ class OutputsTest(unittest.TestCase):
 
     @unittest.skipUnless(torch.cuda.is_available(), "no GPU")
     def test_shared_slots_start_blank(self):
-        expected = {"trials": [[torch.ones(4, device="cuda"), torch.ones(2, dtype=torch.int64, device="cuda")]],
-                    "timed": []}
+        expected = {"trials": [[torch.ones(4, device="cuda"), torch.ones(2, dtype=torch.int64, device="cuda")]]}
         with tempfile.TemporaryDirectory() as folder:
             shared = transfer.SharedInputs({"trials": []}, folder, "cuda", ipc=True, outputs_like=expected)
             floats, ints = shared.slots["trials"][0]

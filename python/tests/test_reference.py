@@ -4,7 +4,9 @@ about it afterwards are answered with a protocol error (on the CPU); a
 problem is computed in strict fp32 whatever its own code switched on; its
 time is stored at once and its roofline floor once a candidate has its
 inputs, kept when only the time is measured again, and never a reason for a
-second answer."""
+second answer; torch's settings are put back before every command; the
+timed calls are judged on their sketches, on inputs drawn again from
+their seeds."""
 import json
 import os
 import sys
@@ -14,7 +16,7 @@ from unittest import mock
 
 import torch
 
-from kmem_worker import facts_cache, reference
+from kmem_worker import facts_cache, problem, reference, sketch
 from kmem_worker.stopwatch import Stopwatch
 
 PROBLEMS = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "eval", "problems")
@@ -42,7 +44,7 @@ class FakeChannel:
 
 def prepare(handle, problem):
     return {"cmd": "prepare", "ref": handle, "problem": os.path.join(PROBLEMS, problem), "device": "cpu",
-            "init_seed": 1, "secret_seed": 2, "trials": 2, "timing": {"warmup": 1, "iters": 2, "sets": 1},
+            "init_seed": 1, "secret_seed": 2, "trials": 2, "timing": {"warmup": 1, "iters": 2},
             "tolerance": 1e-4}
 
 
@@ -113,7 +115,7 @@ class ServeTest(unittest.TestCase):
             command["facts_cache"] = folder
             cache, path = cache_entry(command)
             cache.write({"reference_ms": 9.0, "roofline_ms": 123.0, "steady": True})
-            events = self.serve([command, {"cmd": "judge", "ref": 1, "folder": folder, "outputs": "/nonexistent",
+            events = self.serve([command, {"cmd": "judge", "ref": 1, "folder": folder, "outputs": "/nonexistent", "sketches": "/nonexistent",
                                            "inputs_changed": [], "tolerance": 1e-4}])
             self.assertFalse(events[0]["cached"])
             self.assertNotEqual(events[1]["roofline_ms"], 123.0)
@@ -143,7 +145,7 @@ class ServeTest(unittest.TestCase):
             scratch = os.path.join(folder, "candidate")
             os.mkdir(scratch)
             events = self.serve([prepare(1, "scale_add.py"), {"cmd": "share", "ref": 1, "folder": scratch},
-                                 {"cmd": "judge", "ref": 1, "folder": scratch, "outputs": "/nonexistent",
+                                 {"cmd": "judge", "ref": 1, "folder": scratch, "outputs": "/nonexistent", "sketches": "/nonexistent",
                                   "inputs_changed": [], "tolerance": 1e-4},
                                  {"cmd": "release", "ref": 1, "folder": scratch}])
         self.assertEqual([e["event"] for e in events], ["ready", "shared", "verdict", "released"])
@@ -169,7 +171,7 @@ class ServeTest(unittest.TestCase):
             outputs = os.path.join(scratch, "outputs.pt")
             torch.save({"trials": [[1], [2]], "timed": [[3]]}, outputs)
             events = self.serve([prepare(1, "scale_add.py"), {"cmd": "share", "ref": 1, "folder": scratch},
-                                 {"cmd": "judge", "ref": 1, "folder": scratch, "outputs": outputs,
+                                 {"cmd": "judge", "ref": 1, "folder": scratch, "outputs": outputs, "sketches": "/nonexistent",
                                   "inputs_changed": [False, False], "tolerance": 1e-4}])
         self.assertEqual([e["event"] for e in events], ["ready", "shared", "verdict"])
         self.assertFalse(events[2]["correct"])
@@ -189,6 +191,74 @@ class ServeTest(unittest.TestCase):
                 self.assertFalse(torch.backends.cudnn.allow_tf32)
         finally:
             torch.backends.cudnn.allow_tf32 = saved
+
+    def judge_timed(self, outputs_of_seed, seeds):
+        """The verdict on a candidate whose trials are right and whose timed
+        calls drew `seeds` and returned outputs_of_seed(seed)."""
+        with tempfile.TemporaryDirectory() as folder:
+            scratch = os.path.join(folder, "candidate")
+            os.mkdir(scratch)
+            events = self.serve([prepare(1, "scale_add.py"), {"cmd": "share", "ref": 1, "folder": scratch}])
+            shared = torch.load(events[1]["path"], weights_only=False)  # written by the reference
+            outputs = os.path.join(scratch, "outputs.pt")
+            torch.save({"trials": [[2.0 * x + y] for x, y in shared["trials"]]}, outputs)
+            sketches = os.path.join(scratch, "sketches.pt")
+            torch.save({"seeds": torch.tensor(seeds, dtype=torch.int64),
+                        "sketches": [torch.stack([sketch.sketch(outputs_of_seed(s)) for s in seeds])]}, sketches)
+            events = self.serve([prepare(1, "scale_add.py"), {"cmd": "share", "ref": 1, "folder": scratch},
+                                 {"cmd": "judge", "ref": 1, "folder": scratch, "outputs": outputs,
+                                  "sketches": sketches, "inputs_changed": [False, False], "tolerance": 1e-4}])
+        return events[2]
+
+    @staticmethod
+    def scale_add_of(seed):
+        x, y = problem.draw_inputs(problem.load_module(os.path.join(PROBLEMS, "scale_add.py"), "kmem_test_inputs"),
+                                   seed, "cpu")
+        return 2.0 * x + y
+
+    def test_timed_calls_are_judged_on_the_inputs_of_their_own_seeds(self):
+        seeds = list(range(100, 140))
+        verdict = self.judge_timed(self.scale_add_of, seeds)
+        self.assertTrue(verdict["correct"], verdict)
+        # Within the tolerance: every element off by a little.
+        self.assertTrue(self.judge_timed(lambda s: self.scale_add_of(s) * (1 + 5e-5), seeds)["correct"])
+
+    def test_outputs_cached_from_other_inputs_are_a_timed_mismatch(self):
+        seeds = list(range(100, 140))
+        # Two buffers in turn: each call returns the output of the call two before.
+        verdict = self.judge_timed(lambda s: self.scale_add_of(s - 2 if s >= 102 else s), seeds)
+        self.assertFalse(verdict["correct"])
+        self.assertEqual(verdict["failure"], "timed", verdict["detail"])
+        # One block of the output left as it was.
+        def one_block_stale(s):
+            out = self.scale_add_of(s)
+            out.view(-1)[:16] = self.scale_add_of(s + 1).view(-1)[:16]
+            return out
+        self.assertEqual(self.judge_timed(one_block_stale, seeds)["failure"], "timed")
+
+    def test_seeds_drawn_twice_or_too_few_calls_are_unreadable(self):
+        verdict = self.judge_timed(self.scale_add_of, [7, 7, 8])
+        self.assertEqual(verdict["failure"], "unreadable", verdict["detail"])
+        self.assertIn("same seed twice", verdict["detail"])
+        self.assertEqual(self.judge_timed(self.scale_add_of, [7])["failure"], "unreadable")
+
+    def test_torch_settings_a_problem_changed_are_put_back_before_every_command(self):
+        with open(os.path.join(PROBLEMS, "scale_add.py")) as source:
+            text = source.read() + ("\ntorch.set_default_dtype(torch.float64)\n"
+                                    "torch.use_deterministic_algorithms(True)\n"
+                                    "torch.backends.cudnn.benchmark = True\n")
+        try:
+            with tempfile.TemporaryDirectory() as folder:
+                path = os.path.join(folder, "settings_on_import.py")
+                with open(path, "w") as problem_file:
+                    problem_file.write(text)
+                events = self.serve([prepare(1, path), {"cmd": "drop", "ref": 1}])
+                self.assertEqual([e["event"] for e in events], ["ready", "dropped"])
+                self.assertEqual(torch.get_default_dtype(), torch.float32)
+                self.assertFalse(torch.are_deterministic_algorithms_enabled())
+                self.assertFalse(torch.backends.cudnn.benchmark)
+        finally:
+            problem.reset_torch_state()
 
     def test_a_handle_in_use_is_refused(self):
         events = self.serve([prepare(1, "scale_add.py"), prepare(1, "scale_add_pair.py")])

@@ -1,8 +1,9 @@
 """Timing a host-bound model (here on the CPU, where every model is): only
 windows between probes at the host's usual speed count, unless too few come
-in time; windows are short in wall time whatever the calls measure; and the
-timed calls cover every input set; and a turn at the timing lock that finds
-the host slow gives the lock back for a later one."""
+in time; windows are short in wall time whatever the calls measure; every call gets
+inputs drawn afresh and each timed call leaves its seed and sketch; outputs
+are checked before anything touches them; and a turn at the timing lock
+that finds the host slow gives the lock back for a later one."""
 import functools
 import statistics
 import sys
@@ -13,7 +14,7 @@ from unittest import mock
 
 import torch
 
-from kmem_worker import host_speed, timing
+from kmem_worker import host_speed, problem, sketch, timing
 from kmem_worker.stopwatch import Stopwatch
 
 
@@ -47,13 +48,13 @@ class Host:
         time.sleep(self.CALL_S)
         return ms, ms, call()
 
-    def measure(self, sets, iters, max_timed_s=timing.MAX_TIMED_S):
-        return self._faked(max_timed_s, lambda harness, model: harness.measure(model, sets, 1, iters, self.speed))
+    def measure(self, inputs, iters, max_timed_s=timing.MAX_TIMED_S):
+        return self._faked(max_timed_s, lambda harness, model: harness.measure(model, inputs, 1, iters, self.speed))
 
-    def measure_in_turns(self, channel, sets, iters, turns=None, max_timed_s=timing.MAX_TIMED_S):
+    def measure_in_turns(self, channel, inputs, iters, turns=None, max_timed_s=timing.MAX_TIMED_S):
         clock = Stopwatch(time.monotonic())
         return self._faked(max_timed_s, lambda harness, model: harness.measure_in_turns(
-            channel, clock, model, sets, 1, iters, self.speed, turns)), clock
+            channel, clock, model, inputs, 1, iters, self.speed, turns)), clock
 
     def _faked(self, max_timed_s, run):
         with mock.patch.object(timing, "WINDOW_S", self.WINDOW_S), \
@@ -96,15 +97,16 @@ class Channel:
         self.held = False
 
 
-def sets(n):
-    return [[torch.full((4,), float(i))] for i in range(n)]
+def draw(seed):
+    """Inputs drawn from `seed`, as problem.draw_inputs does."""
+    return [torch.full((4,), float(seed), dtype=torch.float64)]
 
 
 class MeasureTest(unittest.TestCase):
     def test_windows_measured_while_the_host_is_slowed_do_not_count(self):
         # Two probes in eight fast: one window in eight lies between two fast probes.
         host = Host(fast_ms=1.0, slow_ms=2.0, slowed=lambda k: (k // 2) % 4 != 0)
-        measured = host.measure(sets(2), 20)
+        measured = host.measure(draw, 20)
         self.assertGreater(host.calls[True], host.calls[False], "most calls slowed: their median is slow")
         self.assertTrue(measured.host_bound)
         self.assertTrue(measured.steady)
@@ -113,7 +115,7 @@ class MeasureTest(unittest.TestCase):
     def test_without_enough_steady_windows_in_time_every_call_counts_and_the_time_is_unsteady(self):
         host = Host(fast_ms=1.0, slow_ms=3.0, slowed=lambda k: True)
         host.speed.learn(1.0)  # the usual speed, seen by another worker
-        measured = host.measure(sets(2), 20, max_timed_s=0.2)
+        measured = host.measure(draw, 20, max_timed_s=0.2)
         self.assertFalse(measured.steady)
         self.assertEqual(measured.ms, 3.0)
 
@@ -121,17 +123,15 @@ class MeasureTest(unittest.TestCase):
         # 0.001 ms measured per call: windows by measured time would need
         # thousands of calls each; they last WINDOW_S of wall time instead.
         host = Host(fast_ms=0.001, slow_ms=0.001, slowed=lambda k: False)
-        measured = host.measure(sets(2), 20, max_timed_s=0.3)
+        measured = host.measure(draw, 20, max_timed_s=0.3)
         self.assertTrue(measured.steady)
         self.assertGreaterEqual(host.probes, 5)
 
-    def test_a_steady_host_keeps_every_call_and_every_set_is_timed(self):
+    def test_a_steady_host_keeps_every_call(self):
         host = Host(fast_ms=1.0, slow_ms=1.0, slowed=lambda k: False)
-        measured = host.measure(sets(3), 20)
+        measured = host.measure(draw, 20)
         self.assertTrue(measured.steady)
-        self.assertEqual(sorted(measured.outputs), [0, 1, 2])
-        for index, output in measured.outputs.items():
-            self.assertTrue(torch.equal(output, torch.full((4,), float(index))))
+        self.assertGreaterEqual(measured.calls, 20)
 
 
 class TurnsTest(unittest.TestCase):
@@ -142,7 +142,7 @@ class TurnsTest(unittest.TestCase):
         host = Host(fast_ms=1.0, slow_ms=2.0, slowed=lambda k: k < first_turn)
         host.speed.learn(1.0)
         channel = Channel()
-        measured, clock = host.measure_in_turns(channel, sets(2), 20, turns=3)
+        measured, clock = host.measure_in_turns(channel, draw, 20, turns=3)
         self.assertEqual(channel.turns, 2)
         self.assertFalse(channel.held)
         self.assertTrue(measured.steady)
@@ -153,7 +153,7 @@ class TurnsTest(unittest.TestCase):
         host = Host(fast_ms=1.0, slow_ms=3.0, slowed=lambda k: True)
         host.speed.learn(1.0)
         channel = Channel()
-        measured, _ = host.measure_in_turns(channel, sets(2), 20, turns=3, max_timed_s=0.2)
+        measured, _ = host.measure_in_turns(channel, draw, 20, turns=3, max_timed_s=0.2)
         self.assertEqual(channel.turns, 3)
         self.assertFalse(measured.steady)
         self.assertEqual(measured.ms, 3.0)
@@ -162,7 +162,7 @@ class TurnsTest(unittest.TestCase):
         host = Host(fast_ms=1.0, slow_ms=3.0, slowed=lambda k: True)
         host.speed.learn(1.0)
         channel = Channel()
-        measured, clock = host.measure_in_turns(channel, sets(2), 20, max_timed_s=0.2)
+        measured, clock = host.measure_in_turns(channel, draw, 20, max_timed_s=0.2)
         self.assertEqual(channel.turns, 1)
         self.assertFalse(measured.steady)
         self.assertNotIn("timing_pause", clock.seconds)
@@ -170,7 +170,7 @@ class TurnsTest(unittest.TestCase):
     def test_a_steady_host_takes_one_turn(self):
         host = Host(fast_ms=1.0, slow_ms=1.0, slowed=lambda k: False)
         channel = Channel()
-        measured, _ = host.measure_in_turns(channel, sets(2), 20, turns=3)
+        measured, _ = host.measure_in_turns(channel, draw, 20, turns=3)
         self.assertEqual(channel.turns, 1)
         self.assertTrue(measured.steady)
 
@@ -185,7 +185,7 @@ class NativeClockTest(unittest.TestCase):
             return x + 1
 
     def measure(self, harness):
-        return harness.measure(self.Sleeper(), sets(2), 1, 10, host_speed.HostSpeed(lambda: 1.0))
+        return harness.measure(self.Sleeper(), draw, 1, 10, host_speed.HostSpeed(lambda: 1.0))
 
     def test_the_native_clock_times_the_call_and_tallies_every_call(self):
         measured = self.measure(timing.Harness("cpu"))
@@ -218,10 +218,71 @@ class NativeClockTest(unittest.TestCase):
                 return x + 1
         count["calls"] = 0
         harness = timing.Harness("cpu", launches=lambda: count["launches"])
-        measured = harness.measure(Sometimes(), sets(2), 2, 10, host_speed.HostSpeed(lambda: 1.0))
+        measured = harness.measure(Sometimes(), draw, 2, 10, host_speed.HostSpeed(lambda: 1.0))
         self.assertGreater(measured.calls_without_own["warmup"] + measured.calls_without_own["timed"], 0)
-        self.assertIsNone(timing.Harness("cpu").measure(Sometimes(), sets(2), 1, 4,
+        self.assertIsNone(timing.Harness("cpu").measure(Sometimes(), draw, 1, 4,
                                                         host_speed.HostSpeed(lambda: 1.0)).calls_without_own)
+
+
+class FreshInputsTest(unittest.TestCase):
+    """Every call gets inputs of a seed of its own; the timed calls' seeds
+    and output sketches are what the reference judges."""
+
+    def measure(self, model, sketch=None, check=None):
+        drawn = []
+
+        def recorded(seed):
+            drawn.append(seed)
+            return draw(seed)
+        harness = timing.Harness("cpu", check=check, sketch=sketch)
+        return harness.measure(model, recorded, 2, 10, host_speed.HostSpeed(lambda: 1.0)), drawn
+
+    def test_every_call_draws_a_seed_never_drawn_before(self):
+        measured, drawn = self.measure(torch.nn.Identity())
+        self.assertEqual(len(drawn), measured.calls)
+        self.assertEqual(len(set(drawn)), len(drawn))
+
+    def test_the_timed_calls_leave_their_seeds_and_sketches_in_order(self):
+        measured, drawn = self.measure(torch.nn.Identity(), sketch=lambda values: [sketch.sketch(v) for v in values])
+        seeds, (sketches,) = measured.timed
+        seeds = seeds.tolist()
+        first = drawn.index(seeds[0])
+        sketched_first = min(len(drawn) - first, timing.SKETCHED_FIRST)
+        self.assertEqual(seeds[:sketched_first], drawn[first:first + sketched_first], "the first timed calls")
+        positions = [drawn.index(seed) for seed in seeds]
+        self.assertEqual(positions, sorted(positions), "later ones in order, some left out")
+        self.assertEqual(sketches.shape, (len(seeds), 4, 3))
+        self.assertEqual(sketches[0, 0, 0].item(), float(seeds[0]))
+
+    def test_a_content_cache_never_hits(self):
+        class ContentCache(torch.nn.Module):
+            """Returns the output kept for inputs whose first elements it saw before."""
+
+            def __init__(self):
+                super().__init__()
+                self.kept, self.hits = {}, 0
+
+            def forward(self, x):
+                key = tuple(x.flatten()[:2].tolist())
+                self.hits += key in self.kept
+                self.kept.setdefault(key, x + 1)
+                return self.kept[key]
+        model = ContentCache()
+        measured, _ = self.measure(model)
+        self.assertEqual(model.hits, 0)
+        self.assertGreaterEqual(measured.calls, 10)
+
+    def test_an_output_refused_by_the_check_stops_the_measurement(self):
+        class Renamed(torch.Tensor):
+            pass
+        Renamed.__module__, Renamed.__qualname__ = "torch", "Tensor"
+
+        class Lazy(torch.nn.Module):
+            def forward(self, x):
+                return x.as_subclass(Renamed)
+        with self.assertRaises(problem.OutputRejected) as raised:
+            self.measure(Lazy(), check=problem.checked_outputs)
+        self.assertEqual(raised.exception.stage, "output_type")
 
 
 @unittest.skipUnless(torch.cuda.is_available(), "no CUDA device")
@@ -245,7 +306,8 @@ class NativeClockCudaTest(unittest.TestCase):
                 end.synchronize()
                 times.append(start.elapsed_time(end))
         expected = statistics.median(times)
-        measured = timing.Harness("cuda").measure(model, [[a]], 3, 20, host_speed.HostSpeed(host_speed.probe_ms))
+        measured = timing.Harness("cuda").measure(model, lambda seed: [a], 3, 20,
+                                                  host_speed.HostSpeed(host_speed.probe_ms))
         self.assertFalse(measured.host_bound)
         self.assertGreater(measured.ms, expected * 0.7)
         self.assertLess(measured.ms, expected * 1.5 + 0.05)

@@ -57,10 +57,8 @@ int run_single(const EvalArgs& args) {
     return kExitUsage;
   }
   InterruptGuard guard([](int) {});
-  auto prepared = prepare_candidate(job, args.options);
-  EvalOutcome outcome = std::holds_alternative<EvalOutcome>(prepared)
-                            ? std::get<EvalOutcome>(prepared)
-                            : evaluate(std::get<EvalJob>(prepared), args.options);
+  // The library screens the candidate with the static rules first.
+  EvalOutcome outcome = evaluate(job, args.options);
   if (outcome.verdict == "missing_candidate") {
     std::cerr << "kmem eval: " << outcome.detail << "\n";
     return kExitUsage;
@@ -127,9 +125,6 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
   cmd->add_option("--iters", o.iters, "timed calls")->check(CLI::Range(1, 100000))->capture_default_str();
   cmd->add_option("--warmup", o.warmup, "warm-up calls (randomised up to twice this)")
       ->check(CLI::Range(0, 10000))
-      ->capture_default_str();
-  cmd->add_option("--timing-sets", o.timing_sets, "input sets the timed calls rotate over")
-      ->check(CLI::Range(1, 100))
       ->capture_default_str();
   cmd->add_option("--build-timeout", o.build_timeout_s, "seconds to import and compile")->capture_default_str();
   cmd->add_option("--run-timeout", o.run_timeout_s, "seconds to check and time")->capture_default_str();

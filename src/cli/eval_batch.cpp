@@ -78,26 +78,9 @@ int run_batch(const EvalArgs& args) {
                strsignal(signal), evaluated, evaluated == 1 ? "" : "s", args.out);
   });
 
-  // Jobs in flight when an earlier run died run one at a time after the
-  // others; one that was running alone then is not run again.
-  std::vector<EvalJob> pending, suspects;
-  std::vector<EvalOutcome> rejected;
-  for (const auto& job : *jobs) {
-    if (done.count(job.id)) continue;
-    auto left = journal->left_over().find(job.id);
-    if (left != journal->left_over().end() && left->second) {
-      rejected.push_back(rejected_outcome(job, "killed_evaluator",
-                                          "the evaluator died while this job ran alone (" + journal->path() + ")"));
-      continue;
-    }
-    auto prepared = prepare_candidate(job, args.options);
-    if (!std::holds_alternative<EvalJob>(prepared))
-      rejected.push_back(std::get<EvalOutcome>(prepared));
-    else if (left != journal->left_over().end())
-      suspects.push_back(std::get<EvalJob>(prepared));
-    else
-      pending.push_back(std::get<EvalJob>(prepared));
-  }
+  std::vector<EvalJob> left;
+  for (const auto& job : *jobs)
+    if (!done.count(job.id)) left.push_back(job);
   std::map<std::string, std::string> candidate_of;  // id -> the candidate as the jobs file names it
   for (const auto& job : *jobs) candidate_of[job.id] = job.candidate;
   Status written;
@@ -111,15 +94,11 @@ int run_batch(const EvalArgs& args) {
     }
     progress.finished(shown.passed());
   };
-  auto journaled = [&](bool alone) {
-    return [&, alone](const EvalJob& job) {
-      progress.started();
-      if (auto status = journal->started(job.id, alone); !status && written) written = status;
-    };
-  };
-  for (const auto& outcome : rejected) record(outcome);
-  evaluate_batch(pending, args.options, record, journaled(args.options.parallel == 1));
-  for (const auto& suspect : suspects) evaluate_batch({suspect}, args.options, record, journaled(true));
+  // The library screens every job with the static rules and runs the
+  // crash-loop guard (evaluate_guarded, kmem/eval.h).
+  if (auto journaled = evaluate_guarded(left, args.options, *journal, record, [&](const EvalJob&) { progress.started(); });
+      !journaled && written)
+    written = journaled;
   journal->finish();
   progress.close();
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "kmem/eval.h"
@@ -16,12 +15,6 @@ struct EvalArgs {
   bool json = false, no_sandbox = false, progress = false;
   EvalOptions options;
 };
-
-// The job to run for `job` (its candidate a Python file), or the outcome of a
-// candidate rejected before any code runs: unreadable (missing_candidate),
-// without a code block, or refused by the static rules (verdict lines count
-// in the candidate file as given, a reply's as `kmem check` counts them).
-std::variant<EvalJob, EvalOutcome> prepare_candidate(EvalJob job, const EvalOptions& options);
 
 // `kmem eval --jobs --out`; returns the exit code (docs: README, "Exit codes").
 int run_batch(const EvalArgs& args);

@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "json_fields.h"
+#include "protocol.h"
 #include "reference.h"
 
 namespace kmem::eval {
@@ -27,24 +27,30 @@ Result<std::unique_ptr<CandidateProcess>> CandidateProcess::start(const EvalJob&
   auto worker = pool.take("candidate");
   if (!worker) return worker.error().wrap(job.candidate);
   // In the sandbox the worker sees nothing of the machine's files but its
-  // scratch folder (and the read-only system): the candidate goes there.
-  std::string candidate = job.candidate;
+  // scratch folder (and the read-only system): the candidate goes there, and
+  // the problem, whose get_inputs draws the inputs of its timed calls.
+  std::string candidate = job.candidate, problem = job.problem;
   if (options.sandbox) {
     candidate = scratch + "/candidate.py";
-    std::error_code ec;
-    std::filesystem::copy_file(job.candidate, candidate, std::filesystem::copy_options::overwrite_existing, ec);
-    if (ec) return Error(job.candidate + ": cannot copy into the scratch folder: " + ec.message());
+    problem = scratch + "/problem.py";
+    for (const auto& [from, to] : {std::pair{job.candidate, candidate}, std::pair{job.problem, problem}}) {
+      std::error_code ec;
+      std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing, ec);
+      if (ec) return Error(from + ": cannot copy into the scratch folder: " + ec.message());
+    }
   }
   std::string nonce = fmt::format("{:016x}{:016x}", secret_random(), secret_random());
   std::unique_ptr<CandidateProcess> run(new CandidateProcess(std::move(*worker), options, scratch, nonce));
   bool sent = run->worker_->send(Json{
       {"cmd", "run"},
       {"candidate", candidate},
+      {"problem", problem},
       {"device", options.device},
       {"init_seed", init_seed},
-      {"timing", {{"warmup", options.warmup}, {"iters", options.iters}, {"sets", options.timing_sets}}},
+      {"timing", {{"warmup", options.warmup}, {"iters", options.iters}}},
       {"workdir", scratch},
       {"outputs", run->outputs_path()},
+      {"sketches", run->sketches_path()},
       {"nonce", nonce},
   });
   if (!sent)  // it died waiting in the pool: the evaluator's failure, not the candidate's
@@ -72,6 +78,9 @@ CandidateRun CandidateProcess::after_reply(const Worker::Reply& reply, bool buil
                  fmt::format("no result within {:g} s", built ? options_.run_timeout_s : options_.build_timeout_s));
   if (reply.kind == Worker::Reply::kMalformed)
     return ended(End::kForged, "the result channel held a line the worker did not write: " + reply.line);
+  if (reply.kind == Worker::Reply::kInvalid)
+    return ended(End::kForged, "the result channel held a record the worker protocol does not allow (" +
+                                   reply.error + "): " + reply.line);
   auto status = worker_->process().wait_then_kill(Clock::now() + seconds(kExitGraceSeconds));
   return ended(End::kCrash, "the worker " + status.describe() + " before reporting a result");
 }
@@ -90,33 +99,36 @@ CandidateRun CandidateProcess::finish(const std::string& inputs_path, TimingLock
     reply = worker_->next(deadline, timing_lock);
   }
   if (reply.kind != Worker::Reply::kEvent) return after_reply(reply, built);
+  // Checked against the protocol (Worker::next): every field is of its type.
   Json terminal = reply.event;
   const std::string name = terminal["event"];
-  if ((name != "result" && name != "error") || text_field(terminal, "nonce") != nonce_)
+  if ((name != "result" && name != "error") || Fields("candidate", name, terminal).text("nonce") != nonce_)
     return ended(End::kForged, "the result channel held a record the worker did not write: " + terminal.dump());
   // Exactly one terminal record: anything after it was not written by the worker.
   auto grace = Clock::now() + seconds(kExitGraceSeconds);
   auto after = worker_->next(grace, timing_lock);
-  if (after.kind == Worker::Reply::kEvent || after.kind == Worker::Reply::kMalformed)
+  if (after.kind == Worker::Reply::kEvent || after.kind == Worker::Reply::kMalformed ||
+      after.kind == Worker::Reply::kInvalid)
     return ended(End::kForged, "a second record followed the worker's result: " +
                                    (after.kind == Worker::Reply::kEvent ? after.event.dump() : after.line));
   worker_->process().wait_then_kill(grace);
   if (name == "error") {
-    auto run = ended(End::kError, text_field(terminal, "message") + "\n" + text_field(terminal, "traceback"));
-    run.stage = text_field(terminal, "stage");
-    run.device_fault = flag_field(terminal, "device_fault");
+    Fields error("candidate", "error", terminal);
+    auto run = ended(End::kError, error.text("message") + "\n" + error.text("traceback"));
+    run.stage = error.text("stage");
+    run.error_kind = eval::error_kind(error.text("kind"));
     return run;
   }
-  const Json outputs = terminal.value("outputs", Json());
+  Fields result("candidate", "result", terminal);
+  const std::string outputs = result.text("outputs");
   if (outputs != "slots" && outputs != outputs_path())
-    return ended(End::kForged, "the result named outputs the worker does not write: " + outputs.dump());
+    return ended(End::kForged, "the result named outputs the worker does not write: " + Json(outputs).dump());
   auto run = ended(End::kResult, "");
-  run.candidate_ms = number_field(terminal, "candidate_ms");
+  run.candidate_ms = result.number("candidate_ms");
   run.outputs_in_slots = outputs == "slots";
-  run.inputs_changed = terminal.value("inputs_changed", Json());
-  if (terminal.contains("observations") && terminal["observations"].is_object())
-    run.observations = terminal["observations"];
-  if (terminal.contains("seconds") && terminal["seconds"].is_object()) run.seconds = terminal["seconds"];
+  run.inputs_changed = result.json("inputs_changed");
+  run.observations = result.json("observations");
+  run.seconds = result.json("seconds");
   return run;
 }
 

@@ -16,8 +16,8 @@ namespace kmem::eval {
 struct CandidateRun {
   enum class End { kResult, kError, kBuildTimeout, kTimeout, kCrash, kForged };
   End end = End::kCrash;
-  std::string stage;   // kError: build, init, forward, timing, protocol
-  bool device_fault = false;  // kError: a sticky CUDA error (illegal memory access, ...)
+  std::string stage;   // kError: build, native, inputs, kernels, init, forward, timing, output_type, output_device, protocol
+  ErrorKind error_kind = ErrorKind::kException;  // kError: out of memory, a sticky CUDA error, ...
   std::string detail;  // the exception, the exit status, the forged line
   std::string log;     // tail of the worker's stderr
   double candidate_ms = 0.0;
@@ -44,6 +44,8 @@ class CandidateProcess {
 
   // Where the candidate saves outputs that do not fit the reference's slots.
   std::string outputs_path() const { return scratch_ + "/outputs.pt"; }
+  // Where the candidate saves the seeds and output sketches of its timed calls.
+  std::string sketches_path() const { return scratch_ + "/sketches.pt"; }
 
  private:
   CandidateProcess(std::unique_ptr<Worker> worker, const EvalOptions& options, std::string scratch,

@@ -1,8 +1,10 @@
-// Evaluating jobs: `parallel` threads, one candidate process each, sharing one
-// reference per problem (prepared a few jobs ahead, on reference workers that
-// host several problems each), one timing lock and one pool of workers
-// started ahead of need. A job that runs out of GPU memory while others hold
-// theirs is run again once the GPU is its alone.
+// Evaluating jobs: the static rules first (screen.h), then `parallel`
+// threads, one candidate process each, sharing one reference per problem
+// (prepared a few jobs ahead, on reference workers that host several
+// problems each), one timing lock and one pool of workers started ahead of
+// need, through a WorkerLauncher (the zygotes; fakes in tests). A job that
+// runs out of GPU memory while others hold theirs is run again once the GPU
+// is its alone.
 #include <fmt/format.h>
 #include <stdlib.h>
 
@@ -15,10 +17,12 @@
 #include <shared_mutex>
 #include <thread>
 
+#include "batch.h"
 #include "candidate.h"
 #include "kmem/eval.h"
 #include "reference.h"
 #include "reference_hosts.h"
+#include "screen.h"
 #include "share_gate.h"
 #include "verdict.h"
 #include "worker_pool.h"
@@ -49,14 +53,30 @@ struct ProblemSlot {
   bool tried = false;
   std::unique_ptr<Reference> reference;
   std::string error;
+  bool out_of_memory = false;  // the reference failed to prepare for want of memory
   int remaining = 0;
+};
+
+// One run of a job's candidate: its outcome, and whether it failed because
+// a worker ran out of memory (by its error record's kind).
+struct Attempt {
+  EvalOutcome outcome;
+  bool out_of_memory = false;
 };
 
 class Batch {
  public:
-  Batch(const std::vector<EvalJob>& jobs, const EvalOptions& options,
-        const std::function<void(const EvalOutcome&)>& on_result, const std::function<void(const EvalJob&)>& on_start)
-      : jobs_(jobs), options_(options), on_result_(on_result), on_start_(on_start) {}
+  // `jobs` are run and reported as `shown` (the same jobs as given, before
+  // their replies were taken apart).
+  Batch(const std::vector<EvalJob>& jobs, const std::vector<EvalJob>& shown, const EvalOptions& options,
+        const std::function<void(const EvalOutcome&)>& on_result, const std::function<void(const EvalJob&)>& on_start,
+        const eval::LauncherFactory& launcher)
+      : jobs_(jobs),
+        shown_(shown),
+        options_(options),
+        on_result_(on_result),
+        on_start_(on_start),
+        make_launcher_(launcher) {}
 
   void run() {
     std::error_code ec;
@@ -64,7 +84,7 @@ class Batch {
     std::string pattern = options_.cache_dir + "/work/run-XXXXXX";
     if (ec || mkdtemp(pattern.data()) == nullptr) {
       std::string why = ec ? ec.message() : strerror(errno);
-      for (const auto& job : jobs_)
+      for (const auto& job : shown_)
         report(rejected_outcome(job, "evaluator_error", "cannot create a scratch folder under " +
                                                             options_.cache_dir + "/work: " + why));
       return;
@@ -78,14 +98,16 @@ class Batch {
     int threads = std::max(1, std::min<int>(options_.parallel, static_cast<int>(jobs_.size())));
     lookahead_ = std::max(1, threads / 2);
     int hosts = reference_workers(threads + lookahead_);
-    pool_ = std::make_unique<eval::WorkerPool>(options_, root_, timing_lock_);
+    launcher_ = make_launcher_(options_, root_, timing_lock_.worker_cpus());
+    pool_ = std::make_unique<eval::WorkerPool>(options_, root_, timing_lock_, *launcher_);
     hosts_ = std::make_unique<eval::ReferenceHosts>(hosts, *pool_, timing_lock_);
     Status started = pool_->expect("candidate", static_cast<int>(jobs_.size()), threads);
     if (started) started = pool_->expect("reference", hosts, hosts);
     if (!started) {
-      for (const auto& job : jobs_) report(rejected_outcome(job, "evaluator_error", started.error().message()));
+      for (const auto& job : shown_) report(rejected_outcome(job, "evaluator_error", started.error().message()));
       hosts_.reset();
       pool_.reset();
+      launcher_.reset();
       fs::remove_all(root_, ec);
       return;
     }
@@ -97,6 +119,7 @@ class Batch {
     slots_.clear();  // any reference left goes before its worker
     hosts_.reset();
     pool_.reset();
+    launcher_.reset();  // the zygotes go after their workers
     fs::remove_all(root_, ec);
   }
 
@@ -115,7 +138,11 @@ class Batch {
   }
 
   void work() {
-    for (size_t index; (index = take_next()) < jobs_.size();) report(evaluate_one(index));
+    for (size_t index; (index = take_next()) < jobs_.size();) {
+      EvalOutcome outcome = evaluate_one(index);
+      outcome.job = shown_[index];
+      report(std::move(outcome));
+    }
   }
 
   size_t take_next() {
@@ -150,7 +177,8 @@ class Batch {
     std::lock_guard hold(slot.mutex);
     if (!slot.tried) {
       slot.tried = true;
-      auto prepared = Reference::prepare(problem, slot.init_seed, options_, timing_lock_, *hosts_);
+      auto prepared =
+          Reference::prepare(problem, slot.init_seed, options_, timing_lock_, *hosts_, &slot.out_of_memory);
       if (prepared)
         slot.reference = std::move(*prepared);
       else
@@ -177,24 +205,25 @@ class Batch {
     auto& slot = *slots_.at(problem_key(job));
     std::string scratch = fmt::format("{}/c{}", root_, index);
     double started_at = elapsed(batch_started_);
-    EvalOutcome outcome;
+    Attempt attempt;
     {
       auto asked = Clock::now();
       std::shared_lock among_others(gpu_alone_);
       double waited = elapsed(asked);
-      outcome = run_candidate(job, slot, scratch);
-      outcome.seconds["gpu_share_wait"] = waited;
+      attempt = run_candidate(job, slot, scratch);
+      attempt.outcome.seconds["gpu_share_wait"] = waited;
     }
-    if (options_.device == "cuda" && eval::ran_out_of_device_memory(outcome)) {
-      double first_attempt = outcome.seconds["total"];
+    if (options_.device == "cuda" && attempt.out_of_memory) {
+      double first_attempt = attempt.outcome.seconds["total"];
       auto asked = Clock::now();
       std::unique_lock alone(gpu_alone_);
       double waited = elapsed(asked);
       forget_failure(slot);
-      outcome = run_candidate(job, slot, scratch);
-      outcome.seconds["first_attempt"] = first_attempt;
-      outcome.seconds["gpu_alone_wait"] = waited;
+      attempt = run_candidate(job, slot, scratch);
+      attempt.outcome.seconds["first_attempt"] = first_attempt;
+      attempt.outcome.seconds["gpu_alone_wait"] = waited;
     }
+    EvalOutcome& outcome = attempt.outcome;
     auto releasing = Clock::now();
     release(slot);
     outcome.seconds["release"] = elapsed(releasing);
@@ -213,14 +242,17 @@ class Batch {
       if (value.is_number()) outcome.seconds[role + "." + stage] = value.get<double>();
   }
 
-  EvalOutcome run_candidate(const EvalJob& job, ProblemSlot& slot, const std::string& scratch) {
+  Attempt run_candidate(const EvalJob& job, ProblemSlot& slot, const std::string& scratch) {
     auto started = Clock::now();
-    EvalOutcome outcome = run_candidate_untimed(job, slot, scratch);
-    outcome.seconds["total"] = elapsed(started);
-    return outcome;
+    Attempt attempt;
+    attempt.outcome = run_candidate_untimed(job, slot, scratch, attempt.out_of_memory);
+    attempt.outcome.seconds["total"] = elapsed(started);
+    return attempt;
   }
 
-  EvalOutcome run_candidate_untimed(const EvalJob& job, ProblemSlot& slot, const std::string& scratch) {
+  // Sets `out_of_memory` when a worker's error record says it ran out of memory.
+  EvalOutcome run_candidate_untimed(const EvalJob& job, ProblemSlot& slot, const std::string& scratch,
+                                    bool& out_of_memory) {
     std::error_code ec;
     fs::create_directories(scratch, ec);
     if (ec)
@@ -241,26 +273,30 @@ class Batch {
     double reference_wait = elapsed(asked);
     if (reference == nullptr) {
       (*candidate)->abandon();
+      out_of_memory = slot.out_of_memory;
       return rejected_outcome(job, "evaluator_error", slot.error);
     }
-    auto inputs = reference->share(scratch, timing_lock_);
+    auto inputs = reference->share(scratch, timing_lock_, &out_of_memory);
     if (!inputs) {
       (*candidate)->abandon();
       return rejected_outcome(job, "evaluator_error", inputs.error().message());
     }
     eval::Facts facts;
     facts.run = (*candidate)->finish(*inputs, timing_lock_);
+    out_of_memory = eval::ran_out_of_memory(facts.run);
     facts.reference_ms = reference->reference_ms();
     facts.reference_cached = reference->reference_cached();
     facts.reference_timing_steady = reference->timing_steady();
     facts.on_gpu = options_.device == "cuda";
-    facts.min_timed_calls = options_.warmup + std::max(options_.iters, options_.timing_sets);
+    facts.min_timed_calls = options_.warmup + options_.iters;
+    facts.inputs_ms = reference->inputs_ms();
     facts.call_overhead_ms = timing_lock_.call_overhead_ms();
     facts.degenerate = reference->degenerate();
     double judge_seconds = 0.0;
     if (facts.run.end == eval::CandidateRun::End::kResult) {
       auto judging = Clock::now();
-      auto judgement = reference->judge(scratch, facts.run, (*candidate)->outputs_path(), timing_lock_);
+      auto judgement = reference->judge(scratch, facts.run, (*candidate)->outputs_path(),
+                                        (*candidate)->sketches_path(), timing_lock_, &out_of_memory);
       if (!judgement) {
         (void)reference->release(scratch, timing_lock_);  // the judging error is the one to report
         return rejected_outcome(job, "evaluator_error", judgement.error().message());
@@ -268,8 +304,11 @@ class Batch {
       facts.judgement = *judgement;
       judge_seconds = elapsed(judging);
     }
-    if (auto released = reference->release(scratch, timing_lock_); !released)
+    bool release_out_of_memory = false;
+    if (auto released = reference->release(scratch, timing_lock_, &release_out_of_memory); !released) {
+      out_of_memory = release_out_of_memory;
       return rejected_outcome(job, "evaluator_error", released.error().message());
+    }
     EvalOutcome outcome = eval::decide(job, facts);
     outcome.seconds["reference_wait"] = reference_wait;
     outcome.seconds["judge"] = judge_seconds;
@@ -281,9 +320,11 @@ class Batch {
   }
 
   const std::vector<EvalJob>& jobs_;
+  const std::vector<EvalJob>& shown_;
   const EvalOptions& options_;
   const std::function<void(const EvalOutcome&)>& on_result_;
   const std::function<void(const EvalJob&)>& on_start_;
+  const eval::LauncherFactory& make_launcher_;
   std::string root_;
   Clock::time_point batch_started_ = Clock::now();
   std::map<std::string, std::shared_ptr<ProblemSlot>> slots_;  // filled before the threads start
@@ -292,7 +333,9 @@ class Batch {
   std::condition_variable progress_;        // next_ moved on
   int lookahead_ = 1;                       // jobs whose references are prepared before they start
   std::atomic<size_t> next_to_prepare_{0};
-  eval::TimingLock timing_lock_;
+  std::unique_ptr<eval::WorkerLauncher> launcher_;  // before the lock and the pool: outlives their workers
+  // Pauses workers through the launcher (signals, or a fake's).
+  eval::TimingLock timing_lock_{[this](pid_t group, int signal) { return launcher_->signal_group(group, signal); }};
   std::unique_ptr<eval::WorkerPool> pool_;  // after the lock: its workers are enrolled in it
   std::unique_ptr<eval::ReferenceHosts> hosts_;  // after the pool: its workers come from it
   eval::ShareGate gpu_alone_;               // held exclusively by a job run again after running out of memory
@@ -301,11 +344,38 @@ class Batch {
 
 }  // namespace
 
+namespace eval {
+
+void evaluate_batch_with(const LauncherFactory& launcher, const std::vector<EvalJob>& jobs, const EvalOptions& options,
+                         const std::function<void(const EvalOutcome&)>& on_result,
+                         const std::function<void(const EvalJob&)>& on_start) {
+  // The static rules first: candidates they reject are reported before any
+  // job starts, and never reach a worker.
+  std::vector<EvalJob> runnable, shown;
+  for (const auto& job : jobs) {
+    if (!options.static_rules) {
+      runnable.push_back(job);
+      shown.push_back(job);
+      continue;
+    }
+    auto screened = screen(job, options);
+    if (auto* outcome = std::get_if<EvalOutcome>(&screened)) {
+      on_result(*outcome);  // no code ran: sandboxed or not makes no difference
+      continue;
+    }
+    runnable.push_back(std::get<EvalJob>(screened));
+    shown.push_back(job);
+  }
+  if (runnable.empty()) return;  // no workers to start
+  Batch(runnable, shown, options, on_result, on_start, launcher).run();
+}
+
+}  // namespace eval
+
 void evaluate_batch(const std::vector<EvalJob>& jobs, const EvalOptions& options,
                     const std::function<void(const EvalOutcome&)>& on_result,
                     const std::function<void(const EvalJob&)>& on_start) {
-  if (jobs.empty()) return;  // no workers to start
-  Batch(jobs, options, on_result, on_start).run();
+  eval::evaluate_batch_with(eval::make_zygote_launcher, jobs, options, on_result, on_start);
 }
 
 EvalOutcome evaluate(const EvalJob& job, const EvalOptions& options) {

@@ -45,35 +45,54 @@ struct ExitStatus {
   std::string describe() const;
 };
 
-class ChildProcess {
+// The operating system's side of a worker: a process in a group of its own
+// that reads lines and writes lines. ChildProcess is the real one; the tests
+// of the scheduler use in-process fakes (src/eval/fake_worker.h).
+class LineProcess {
  public:
   enum class Read { kLine, kTimeout, kClosed };
 
+  virtual ~LineProcess() = default;
+  // Its pid, which is also its process group id.
+  virtual pid_t pid() const = 0;
+  // Writes one line to its stdin; false when it is gone.
+  virtual bool write_line(const std::string& line) = 0;
+  // The next line it wrote (without its newline) into `line`; kTimeout once
+  // `deadline` has passed and no line is there.
+  virtual Read read_line(Clock::time_point deadline, std::string& line) = 0;
+  // Kills the process group and reaps it; idempotent.
+  virtual ExitStatus kill_and_reap() = 0;
+  // Waits up to `deadline` for it to exit by itself, then kills the group.
+  virtual ExitStatus wait_then_kill(Clock::time_point deadline) = 0;
+};
+
+class ChildProcess : public LineProcess {
+ public:
   static Result<std::unique_ptr<ChildProcess>> spawn(const SpawnSpec& spec);
   // Takes charge of `pid`, a child of this process in a process group of
   // its own that was started elsewhere (see zygote.h), talking over the
   // parent ends of `streams` (whose child ends are closed).
   static std::unique_ptr<ChildProcess> adopt(pid_t pid, const ChildStreams& streams);
-  ~ChildProcess();
+  ~ChildProcess() override;
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
 
   // The child's pid, which is also its process group id.
-  pid_t pid() const { return pid_; }
+  pid_t pid() const override { return pid_; }
   // Writes one line to the child's stdin; false when the child is gone
   // (no SIGPIPE).
-  bool write_line(const std::string& line);
+  bool write_line(const std::string& line) override;
   // Closes the child's stdin (end of commands).
   void close_input();
   // The next stdout line (without its newline) into `line`; kTimeout once
   // `deadline` has passed and the pipe holds no line (one there already is
   // still read).
-  Read read_line(Clock::time_point deadline, std::string& line);
+  Read read_line(Clock::time_point deadline, std::string& line) override;
   // Kills the process group and reaps the child (and whatever of its group
   // was re-parented here); idempotent.
-  ExitStatus kill_and_reap();
+  ExitStatus kill_and_reap() override;
   // Waits up to `deadline` for the child to exit by itself, then kills the group.
-  ExitStatus wait_then_kill(Clock::time_point deadline);
+  ExitStatus wait_then_kill(Clock::time_point deadline) override;
 
  private:
   ChildProcess(pid_t pid, int in, int out) : pid_(pid), in_(in), out_(out) {}

@@ -1,9 +1,10 @@
 // Driving one problem's reference: prepare once, share and judge per candidate.
 #include "reference.h"
 
+#include <algorithm>
 #include <random>
 
-#include "json_fields.h"
+#include "protocol.h"
 #include "timing_check.h"
 
 namespace kmem::eval {
@@ -16,8 +17,8 @@ uint64_t secret_random() {
 uint64_t random_seed() { return secret_random() % (1ULL << 62); }
 
 Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem, uint64_t init_seed,
-                                                      const EvalOptions& options,
-                                                      TimingLock& timing_lock, ReferenceHosts& hosts) {
+                                                      const EvalOptions& options, TimingLock& timing_lock,
+                                                      ReferenceHosts& hosts, bool* out_of_memory) {
   Json command{
       {"cmd", "prepare"},
       {"problem", problem},
@@ -25,7 +26,7 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
       {"init_seed", init_seed},
       {"secret_seed", random_seed()},
       {"trials", options.trials},
-      {"timing", {{"warmup", options.warmup}, {"iters", options.iters}, {"sets", options.timing_sets}}},
+      {"timing", {{"warmup", options.warmup}, {"iters", options.iters}}},
       {"tolerance", options.tolerance},
       {"facts_cache", options.cache_dir + "/reference"},
       {"retime", options.retime_reference},
@@ -37,37 +38,39 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
     if (!place) return place.error().wrap(problem);
     std::unique_ptr<Reference> reference(new Reference(std::move(*place), options));
     // Preparing loads the problem and may compile, like a build: the build limit.
-    bool sent = false;
-    double held_s = 0.0;
+    RequestInfo info;
     auto ready = reference->request(command, "ready", options.build_timeout_s, problem + ": the reference failed",
-                                    timing_lock, &sent, &held_s);
-    if (!ready && !sent && placed == 1) continue;
+                                    timing_lock, out_of_memory, &info);
+    if (!ready && !info.sent && placed == 1) continue;
     if (!ready) return ready.error();
-    reference->reference_ms_ = number_field(*ready, "reference_ms");
-    reference->degenerate_ = flag_field(*ready, "degenerate");
-    reference->reference_cached_ = flag_field(*ready, "cached");
-    reference->timing_steady_ = flag_field(*ready, "timing_steady", true);
-    timing_lock.note_host_probe(number_field(*ready, "host_probe_ms"));
-    // A reference timed now shows the harness's overhead per call (timing_check.h).
-    if (auto overhead = call_overhead_ms(ready->value("timing_tally", Json()), held_s))
-      timing_lock.note_call_overhead(*overhead);
-    if (ready->contains("seconds") && (*ready)["seconds"].is_object()) reference->seconds_ = (*ready)["seconds"];
+    Fields fields("reference", "ready", *ready);  // checked strictly (trusted): every field is of its type
+    reference->reference_ms_ = fields.number("reference_ms");
+    reference->inputs_ms_ = fields.number("inputs_ms");
+    reference->degenerate_ = fields.flag("degenerate");
+    reference->reference_cached_ = fields.flag("cached");
+    reference->timing_steady_ = fields.flag("timing_steady", true);
+    timing_lock.note_host_probe(fields.number("host_probe_ms"));
+    // A reference timed now shows the harness's overhead per call
+    // (timing_check.h), less the drawing of each call's inputs, which the
+    // check allows per problem (inputs_ms).
+    if (auto overhead = call_overhead_ms(fields.json("timing_tally"), info.held_s))
+      timing_lock.note_call_overhead(std::max(0.0, *overhead - reference->inputs_ms_));
+    reference->seconds_ = fields.json("seconds");
     return reference;
   }
 }
 
-Result<std::string> Reference::share(const std::string& folder, TimingLock& timing_lock) {
+Result<std::string> Reference::share(const std::string& folder, TimingLock& timing_lock, bool* out_of_memory) {
   auto shared = request(Json{{"cmd", "share"}, {"folder", folder}, {"ipc", options_.inputs_by_ipc}}, "shared",
                         options_.run_timeout_s, "the reference failed to share its inputs with " + folder,
-                        timing_lock);
+                        timing_lock, out_of_memory);
   if (!shared) return shared.error();
-  if (!(*shared)["path"].is_string()) return Error("the reference shared no path with " + folder);
-  return (*shared)["path"].get<std::string>();
+  return Fields("reference", "shared", *shared).text("path");
 }
 
-Status Reference::release(const std::string& folder, TimingLock& timing_lock) {
+Status Reference::release(const std::string& folder, TimingLock& timing_lock, bool* out_of_memory) {
   auto released = request(Json{{"cmd", "release"}, {"folder", folder}}, "released", options_.run_timeout_s,
-                          "the reference failed to release the inputs of " + folder, timing_lock);
+                          "the reference failed to release the inputs of " + folder, timing_lock, out_of_memory);
   if (!released) return released.error();
   return Status::success();
 }
@@ -75,24 +78,26 @@ Status Reference::release(const std::string& folder, TimingLock& timing_lock) {
 Reference::~Reference() { place_.host->drop(place_.handle, options_.run_timeout_s); }
 
 Result<Judgement> Reference::judge(const std::string& folder, const CandidateRun& run,
-                                   const std::string& outputs_path, TimingLock& timing_lock) {
+                                   const std::string& outputs_path, const std::string& sketches_path,
+                                   TimingLock& timing_lock, bool* out_of_memory) {
   Json command{{"cmd", "judge"},
                {"folder", folder},
                {"outputs", run.outputs_in_slots ? "slots" : outputs_path},
+               {"sketches", sketches_path},
                {"inputs_changed", run.inputs_changed},
                {"tolerance", options_.tolerance}};
   auto verdict = request(command, "verdict", options_.run_timeout_s,
-                         "the reference failed to judge the outputs of " + folder, timing_lock);
+                         "the reference failed to judge the outputs of " + folder, timing_lock, out_of_memory);
   if (!verdict) return verdict.error();
-  const Json& e = *verdict;
+  Fields e("reference", "verdict", *verdict);
   Judgement judgement;
-  judgement.correct = flag_field(e, "correct");
-  judgement.failure = text_field(e, "failure");
-  judgement.detail = text_field(e, "detail");
-  judgement.correctness.trials = static_cast<int>(number_field(e, "trials"));
-  judgement.correctness.max_abs_error = number_field(e, "max_abs_error");
-  judgement.correctness.max_rel_error = number_field(e, "max_rel_error");
-  if (double floor = number_field(e, "roofline_ms", -1.0); floor >= 0) judgement.roofline_ms = floor;
+  judgement.correct = e.flag("correct");
+  judgement.failure = e.text("failure");
+  judgement.detail = e.text("detail");
+  judgement.correctness.trials = static_cast<int>(e.number("trials"));
+  judgement.correctness.max_abs_error = e.number("max_abs_error");
+  judgement.correctness.max_rel_error = e.number("max_rel_error");
+  if (auto floor = e.maybe_number("roofline_ms"); floor && *floor >= 0) judgement.roofline_ms = floor;
   return judgement;
 }
 

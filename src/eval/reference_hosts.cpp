@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "json_fields.h"
 #include "process.h"
+#include "protocol.h"
 
 namespace kmem::eval {
 
@@ -15,14 +15,18 @@ void ReferenceHost::stop(const std::string& why) {
   broken_ = true;
 }
 
-Error ReferenceHost::failure(const std::string& what, const Worker::Reply& reply) {
+Error ReferenceHost::failure(const std::string& what, const Worker::Reply& reply, RequestInfo* info) {
   std::string text = what + ": ";
-  if (reply.kind == Worker::Reply::kEvent) {
-    std::string message = text_field(reply.event, "message");
-    text += (message.empty() ? reply.event.dump() : message) + "\n" + text_field(reply.event, "traceback");
+  if (reply.kind == Worker::Reply::kEvent && reply.event["event"] == "error") {
+    Fields error("reference", "error", reply.event);
+    text += error.text("message") + "\n" + error.text("traceback");
+    if (info != nullptr) info->out_of_memory = error_kind(error.text("kind")) == ErrorKind::kOutOfMemory;
+  } else if (reply.kind == Worker::Reply::kEvent) {
+    text += "answered " + reply.event.dump();
   } else {
     stop(reply.kind == Worker::Reply::kTimeout     ? "timed out"
          : reply.kind == Worker::Reply::kMalformed ? "wrote '" + reply.line + "'"
+         : reply.kind == Worker::Reply::kInvalid   ? "wrote a record the worker protocol does not allow: " + reply.error
                                                    : "");
     text += stopped_;
   }
@@ -32,11 +36,9 @@ Error ReferenceHost::failure(const std::string& what, const Worker::Reply& reply
 }
 
 Result<Json> ReferenceHost::request(int handle, Json command, const char* reply_event, double timeout_s,
-                                    const std::string& what, TimingLock& timing_lock, bool* sent,
-                                    double* held_s) {
+                                    const std::string& what, TimingLock& timing_lock, RequestInfo* info) {
   std::lock_guard hold(mutex_);
-  if (sent != nullptr) *sent = false;
-  if (held_s != nullptr) *held_s = 0.0;
+  if (info != nullptr) *info = RequestInfo{};
   if (!stopped_.empty()) return Error(what + ": its reference worker was stopped earlier (" + stopped_ + ")");
   if (auto wrong = worker_->settle(timing_lock)) {
     if (wrong->kind == Worker::Reply::kEvent) stop("answered " + wrong->event.dump() + " to dropping a problem");
@@ -44,12 +46,12 @@ Result<Json> ReferenceHost::request(int handle, Json command, const char* reply_
   }
   command["ref"] = handle;
   if (!worker_->send(command)) return failure(what + ": the command did not reach its reference worker", {});
-  if (sent != nullptr) *sent = true;
+  if (info != nullptr) info->sent = true;
   auto deadline = Clock::now() + seconds(timeout_s);
   const double held_before = worker_->timing_lock_held_s();
   auto reply = worker_->next(deadline, timing_lock);
-  if (held_s != nullptr) *held_s = worker_->timing_lock_held_s() - held_before;
-  if (reply.kind != Worker::Reply::kEvent || reply.event["event"] != reply_event) return failure(what, reply);
+  if (info != nullptr) info->held_s = worker_->timing_lock_held_s() - held_before;
+  if (reply.kind != Worker::Reply::kEvent || reply.event["event"] != reply_event) return failure(what, reply, info);
   return std::move(reply.event);
 }
 

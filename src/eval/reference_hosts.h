@@ -20,18 +20,24 @@
 
 namespace kmem::eval {
 
+// What a request to a reference worker came to, besides its answer.
+struct RequestInfo {
+  bool sent = false;            // the command was sent (not to a worker stopped before)
+  double held_s = 0.0;          // seconds the worker held the timing lock meanwhile
+  bool out_of_memory = false;   // it failed: the worker's error record says out of memory (by type)
+};
+
 class ReferenceHost {
  public:
   explicit ReferenceHost(std::unique_ptr<Worker> worker) : worker_(std::move(worker)) {}
 
   // Sends `command` about problem `handle` and waits up to timeout_s for the
   // event `reply_event`; otherwise the error says `what` failed, why, and
-  // ends with the worker's log. `sent`, if given, tells whether the command
-  // was sent at all (not to a worker stopped before); `held_s`, if given,
-  // the seconds the worker held the timing lock meanwhile.
+  // ends with the worker's log. `info`, if given, tells more (RequestInfo).
+  // A record the protocol does not allow stops the worker: the error names
+  // the record and the field.
   Result<Json> request(int handle, Json command, const char* reply_event, double timeout_s,
-                       const std::string& what, TimingLock& timing_lock, bool* sent = nullptr,
-                       double* held_s = nullptr);
+                       const std::string& what, TimingLock& timing_lock, RequestInfo* info = nullptr);
   // Drops problem `handle` without waiting: the next command reads the answer first.
   void drop(int handle, double timeout_s);
 
@@ -42,7 +48,7 @@ class ReferenceHost {
   void stop(const std::string& why);
   // The error of a command that got `reply` instead of its answer; stops
   // the worker unless the reply is an event (an error the worker reported).
-  Error failure(const std::string& what, const Worker::Reply& reply);
+  Error failure(const std::string& what, const Worker::Reply& reply, RequestInfo* info = nullptr);
 
   std::mutex mutex_;  // one command at a time
   std::unique_ptr<Worker> worker_;

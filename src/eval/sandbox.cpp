@@ -91,7 +91,12 @@ std::vector<std::string> sandbox_command(const std::string& bwrap, const EvalOpt
   for (const char* arg : {"--cap-add", "CAP_SYS_ADMIN", "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev",
                           "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"})
     argv.emplace_back(arg);
+  // The worker and the protocol file it reads (python/kmem_worker/protocol.py)
+  // stay visible wherever the tree lies, under /tmp included.
+  const std::string protocol =
+      (std::filesystem::path(options.python_dir) / ".." / "data" / "protocol").lexically_normal().string();
   argv.insert(argv.end(), {"--ro-bind", options.python_dir, options.python_dir,  //
+                           "--ro-bind", protocol, protocol,                         //
                            "--tmpfs", cache, "--bind", run_dir, run_dir,            //
                            "--bind", cache + "/builds", kHiddenBuilds,              //
                            "--bind", cache + "/triton", std::string(kSandboxBuildDir) + "/triton"});

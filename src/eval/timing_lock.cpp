@@ -30,7 +30,7 @@ static std::set<int> core_of(int cpu) {
   return siblings;
 }
 
-TimingLock::TimingLock() {
+TimingLock::TimingLock(SignalGroup signal_group) : signal_group_(std::move(signal_group)) {
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
   if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
@@ -53,13 +53,13 @@ TimingLock::TimingLock() {
 void TimingLock::enroll(pid_t group) {
   std::lock_guard guard(mutex_);
   if (!groups_.insert(group).second) return;
-  if (held_ && group != holder_ && killpg(group, SIGSTOP) == 0) paused_.insert(group);
+  if (held_ && group != holder_ && signal_group_(group, SIGSTOP) == 0) paused_.insert(group);
 }
 
 void TimingLock::withdraw(pid_t group) {
   std::lock_guard guard(mutex_);
   groups_.erase(group);
-  if (paused_.erase(group) > 0) killpg(group, SIGCONT);
+  if (paused_.erase(group) > 0) signal_group_(group, SIGCONT);
 }
 
 void TimingLock::lock(pid_t holder) {
@@ -69,14 +69,14 @@ void TimingLock::lock(pid_t holder) {
   held_ = true;
   holder_ = holder;
   for (pid_t group : groups_)
-    if (group != holder && killpg(group, SIGSTOP) == 0) paused_.insert(group);
+    if (group != holder && signal_group_(group, SIGSTOP) == 0) paused_.insert(group);
 }
 
 void TimingLock::unlock() {
   {
     std::lock_guard guard(mutex_);
     if (!held_) return;  // not held: no turn to pass on
-    for (pid_t group : paused_) killpg(group, SIGCONT);
+    for (pid_t group : paused_) signal_group_(group, SIGCONT);
     paused_.clear();
     held_ = false;
     holder_ = 0;

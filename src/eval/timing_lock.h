@@ -20,11 +20,13 @@
 // clock (timing_check.h).
 #pragma once
 
+#include <signal.h>
 #include <sys/types.h>
 
 #include <cstdint>
 
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <set>
 #include <vector>
@@ -33,7 +35,10 @@ namespace kmem::eval {
 
 class TimingLock {
  public:
-  TimingLock();
+  // How a process group is paused and resumed: killpg(group, SIGSTOP or
+  // SIGCONT), or a fake's (tests of the scheduler, whose workers are no processes).
+  using SignalGroup = std::function<int(pid_t group, int signal)>;
+  explicit TimingLock(SignalGroup signal_group = ::killpg);
 
   // The CPU kept for timed calls (-1: none), and the CPUs workers start on
   // (empty: all).
@@ -64,6 +69,7 @@ class TimingLock {
   double call_overhead_ms() const;
 
  private:
+  SignalGroup signal_group_;
   mutable std::mutex mutex_;
   std::condition_variable free_;
   bool held_ = false;

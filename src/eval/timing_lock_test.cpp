@@ -48,11 +48,13 @@ class TimingLockTest : public ::testing::Test {
     options_.python = default_python();
     options_.python_dir = KMEM_PYTHON_DIR;
     options_.cache_dir = folder_;
-    pool_ = std::make_unique<WorkerPool>(options_, folder_, lock_);
+    launcher_ = make_zygote_launcher(options_, folder_, lock_.worker_cpus());
+    pool_ = std::make_unique<WorkerPool>(options_, folder_, lock_, *launcher_);
     ASSERT_TRUE(pool_->expect("candidate", 3, 0));
   }
   void TearDown() override {
     pool_.reset();
+    launcher_.reset();
     fs::remove_all(folder_);
   }
 
@@ -65,6 +67,7 @@ class TimingLockTest : public ::testing::Test {
   std::string folder_;
   EvalOptions options_;
   TimingLock lock_;
+  std::unique_ptr<WorkerLauncher> launcher_;
   std::unique_ptr<WorkerPool> pool_;
 };
 

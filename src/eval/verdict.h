@@ -20,15 +20,17 @@ struct Facts {
   bool reference_timing_steady = true;  // see Reference::timing_steady
   bool degenerate = false;
   bool on_gpu = false;  // on the CPU every model is bound by the host, so that says nothing
-  int min_timed_calls = 1;        // the fewest calls the harness makes (warm-up, then iters or timing sets)
+  int min_timed_calls = 1;        // the fewest calls the harness makes (warm-up, then iters)
+  double inputs_ms = 0.0;         // the reference worker's time to draw one input set (each call draws one)
   double call_overhead_ms = 0.0;  // the reference workers' harness overhead per call (0: none seen)
 };
 
 EvalOutcome decide(const EvalJob& job, const Facts& facts);
 
-// Whether the outcome failed because the GPU ran out of memory (so that,
-// when other jobs held memory, it deserves a run of its own).
-bool ran_out_of_device_memory(const EvalOutcome& outcome);
+// Whether the candidate's run failed because it ran out of memory, as its
+// error record's kind says (by the exception's type, never its message): so
+// that, when other jobs held memory on the GPU, it deserves a run of its own.
+bool ran_out_of_memory(const CandidateRun& run);
 
 // The stable message of a verdict code ("" when unknown).
 std::string verdict_message(const std::string& code);

@@ -7,13 +7,6 @@ Clock::duration seconds(double s) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
 }
 
-Result<std::unique_ptr<Worker>> Worker::start(Zygote& zygote, const std::string& log_path,
-                                              const std::vector<int>& cpus, const Turn& turn) {
-  auto process = zygote.fork_worker(log_path, cpus, turn);
-  if (!process) return process.error();
-  return std::unique_ptr<Worker>(new Worker(std::move(*process), log_path));
-}
-
 Worker::~Worker() {
   process_->kill_and_reap();
   if (timing_lock_ != nullptr) timing_lock_->withdraw(process_->pid());
@@ -66,14 +59,18 @@ Worker::Reply Worker::next_event(Clock::time_point& deadline, TimingLock& timing
   for (;;) {
     std::string line;
     auto read = process_->read_line(deadline, line);
-    if (read != ChildProcess::Read::kLine) {
+    if (read != LineProcess::Read::kLine) {
       release(timing_lock);
-      return {read == ChildProcess::Read::kTimeout ? Reply::kTimeout : Reply::kClosed, {}, {}};
+      return {read == LineProcess::Read::kTimeout ? Reply::kTimeout : Reply::kClosed, {}, {}, {}};
     }
     Json event = Json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (!event.is_object() || !event.contains("event") || !event["event"].is_string()) {
       release(timing_lock);
-      return {Reply::kMalformed, {}, line};
+      return {Reply::kMalformed, {}, line, {}};
+    }
+    if (auto allowed = Protocol::compiled().check_event(role_, event); !allowed) {
+      release(timing_lock);
+      return {Reply::kInvalid, std::move(event), line, allowed.error().message()};
     }
     const std::string name = event["event"];
     if (name == "time_request" && !holds_lock_) {
@@ -91,7 +88,7 @@ Worker::Reply Worker::next_event(Clock::time_point& deadline, TimingLock& timing
       release(timing_lock);
     } else {
       release(timing_lock);
-      return {Reply::kEvent, std::move(event), {}};
+      return {Reply::kEvent, std::move(event), {}, {}};
     }
   }
 }

@@ -1,7 +1,9 @@
-// A worker process (of a role, forked by that role's zygote) seen as a
-// stream of JSON events. Serves the timing lock on the way: a `time_request` event waits for
-// the lock (the wait does not count against the worker's deadline) and is
-// answered with a grant; `timed` releases it.
+// A worker process (of a role, started through the WorkerLauncher) seen as
+// a stream of JSON events, each checked against the worker protocol for its
+// role (protocol.h) before anyone reads it. Serves the timing lock on the
+// way: a `time_request` event waits for the lock (the wait does not count
+// against the worker's deadline) and is answered with a grant; `timed`
+// releases it.
 #pragma once
 
 #include <deque>
@@ -12,25 +14,25 @@
 
 #include "kmem/eval.h"
 #include "process.h"
+#include "protocol.h"
 #include "timing_lock.h"
-#include "zygote.h"
 
 namespace kmem::eval {
-
-using Json = nlohmann::json;
 
 class Worker {
  public:
   struct Reply {
-    enum Kind { kEvent, kTimeout, kClosed, kMalformed } kind = kClosed;
-    Json event;        // kEvent
-    std::string line;  // kMalformed: the line that is no event
+    // kMalformed: a line that is no event; kInvalid: an event the protocol
+    // does not allow (`error` names the record and the field).
+    enum Kind { kEvent, kTimeout, kClosed, kMalformed, kInvalid } kind = kClosed;
+    Json event;         // kEvent, kInvalid
+    std::string line;   // kMalformed, kInvalid: the line as written
+    std::string error;  // kInvalid
   };
 
-  // Starts a worker of the zygote's role, with its stderr in log_path, on
-  // `cpus` (empty: any), creating its CUDA context in `turn`.
-  static Result<std::unique_ptr<Worker>> start(Zygote& zygote, const std::string& log_path,
-                                               const std::vector<int>& cpus, const Turn& turn);
+  // A started worker of `role` ("reference", "candidate"), its stderr in log_path.
+  Worker(std::string role, std::unique_ptr<LineProcess> process, std::string log_path)
+      : role_(std::move(role)), process_(std::move(process)), log_path_(std::move(log_path)) {}
   ~Worker();
 
   // Puts the worker under the timing lock (paused while another measures)
@@ -47,7 +49,8 @@ class Worker {
   // The next event other than the timing lock's; extends `deadline` by any
   // wait for the lock. Never returns (nor throws) holding the lock.
   Reply next(Clock::time_point& deadline, TimingLock& timing_lock);
-  ChildProcess& process() { return *process_; }
+  LineProcess& process() { return *process_; }
+  const std::string& role() const { return role_; }
   // Seconds this worker spent waiting for the timing lock so far.
   double timing_lock_wait_s() const { return lock_wait_s_; }
   // Seconds this worker held the timing lock so far, from each grant to its
@@ -56,12 +59,11 @@ class Worker {
   const std::string& log_path() const { return log_path_; }
 
  private:
-  Worker(std::unique_ptr<ChildProcess> process, std::string log_path)
-      : process_(std::move(process)), log_path_(std::move(log_path)) {}
   Reply next_event(Clock::time_point& deadline, TimingLock& timing_lock);  // next() but for throwing
   void release(TimingLock& timing_lock);
 
-  std::unique_ptr<ChildProcess> process_;
+  std::string role_;
+  std::unique_ptr<LineProcess> process_;
   std::string log_path_;
   bool holds_lock_ = false;
   struct Owed {

@@ -14,32 +14,20 @@ static int device_setups(const EvalOptions& options, const TimingLock& timing_lo
   return std::max(2, cpus / 4);
 }
 
-WorkerPool::WorkerPool(const EvalOptions& options, std::string log_dir, TimingLock& timing_lock)
-    : options_(options),
-      log_dir_(std::move(log_dir)),
+WorkerPool::WorkerPool(const EvalOptions& options, std::string log_dir, TimingLock& timing_lock,
+                       WorkerLauncher& launcher)
+    : log_dir_(std::move(log_dir)),
       timing_lock_(timing_lock),
+      launcher_(launcher),
       turns_(device_setups(options, timing_lock)) {}
 
-Result<Zygote*> WorkerPool::zygote(const std::string& role) {
-  auto& zygote = zygotes_[role];
-  if (!zygote) {
-    auto started = Zygote::start(role, options_, log_dir_, fmt::format("{}/zygote-{}.log", log_dir_, role),
-                                 timing_lock_.worker_cpus());
-    if (!started) return started.error();
-    zygote = std::move(*started);
-  }
-  return zygote.get();
-}
-
 Result<std::unique_ptr<Worker>> WorkerPool::start(const std::string& role) {
-  auto zygote = this->zygote(role);
-  if (!zygote) return zygote.error().wrap(role + " worker");
   auto turn = turns_.next();
   if (!turn) return turn.error().wrap(role + " worker");
   std::string log = fmt::format("{}/{}-{}.log", log_dir_, role, started_++);
-  auto worker = Worker::start(**zygote, log, timing_lock_.worker_cpus(), *turn);
-  if (!worker) return worker.error().wrap(role + " worker");
-  return worker;
+  auto process = launcher_.start(role, log, timing_lock_.worker_cpus(), *turn);
+  if (!process) return process.error().wrap(role + " worker");
+  return std::make_unique<Worker>(role, std::move(*process), log);
 }
 
 int WorkerPool::missing(const Lane& lane) {
@@ -61,8 +49,7 @@ Status WorkerPool::expect(const std::string& role, int count, int ahead) {
   Lane& lane = lanes_[role];
   lane.remaining += count;
   lane.ahead = ahead;
-  auto zygote = this->zygote(role);
-  if (!zygote) return zygote.error().wrap(role + " worker");
+  if (auto expected = launcher_.expect(role); !expected) return expected.error().wrap(role + " worker");
   return Status::success();
 }
 

@@ -1,5 +1,6 @@
 // Worker processes started ahead of need. Each role has a zygote that
-// imports torch and the role's modules once and forks its workers; a worker
+// imports torch and the role's modules once and forks its workers (through
+// the WorkerLauncher seam, worker_launcher.h); a worker
 // still spends a second or more setting up the device before it can take a
 // job, so the pool starts them early, while other jobs run, and a job finds
 // one ready. It starts no more than the batch will still take, and workers
@@ -21,14 +22,14 @@
 #include "timing_lock.h"
 #include "warmup_turns.h"
 #include "worker.h"
-#include "zygote.h"
+#include "worker_launcher.h"
 
 namespace kmem::eval {
 
 class WorkerPool {
  public:
-  // Logs go to `log_dir`/ROLE-N.log.
-  WorkerPool(const EvalOptions& options, std::string log_dir, TimingLock& timing_lock);
+  // Logs go to `log_dir`/ROLE-N.log; workers come from `launcher`.
+  WorkerPool(const EvalOptions& options, std::string log_dir, TimingLock& timing_lock, WorkerLauncher& launcher);
 
   // The batch will take `count` workers of `role`; keep up to `ahead` of
   // them started before they are asked for. Starts the role's zygote.
@@ -53,15 +54,12 @@ class WorkerPool {
   Status refill(const std::string& role, Lane& lane);
   // How many more workers `lane` should have started now.
   static int missing(const Lane& lane);
-  // The zygote of `role`, started the first time.
-  Result<Zygote*> zygote(const std::string& role);
 
-  const EvalOptions& options_;
   std::string log_dir_;
   TimingLock& timing_lock_;
+  WorkerLauncher& launcher_;
   std::mutex mutex_;
-  std::map<std::string, std::unique_ptr<Zygote>> zygotes_;
-  std::map<std::string, Lane> lanes_;  // after the zygotes: workers go first
+  std::map<std::string, Lane> lanes_;
   WarmupTurns turns_;
   int started_ = 0;
 };

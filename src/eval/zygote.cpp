@@ -13,6 +13,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "protocol.h"
 #include "sandbox.h"
 
 namespace kmem::eval {
@@ -110,7 +111,9 @@ Result<std::unique_ptr<ChildProcess>> Zygote::fork_worker(const std::string& log
   // The worker's stdin, stdout and stderr, then the descriptors of its turn
   // at creating its CUDA context, named in "turn" in the order they come.
   std::vector<int> fds{streams->child_stdin, streams->child_stdout, streams->child_log};
-  nlohmann::json request{{"cpus", cpus}, {"address_space_bytes", nullptr}, {"turn", nlohmann::json::array()}};
+  // A record of the worker protocol (role zygote, data/protocol/worker.json).
+  nlohmann::json request{
+      {"cmd", "fork"}, {"cpus", cpus}, {"address_space_bytes", nullptr}, {"turn", nlohmann::json::array()}};
   for (auto [name, fd] : {std::pair{"done", turn.done()}, {"after", turn.after()}})
     if (fd >= 0) {
       request["turn"].push_back(name);
@@ -142,9 +145,12 @@ Result<std::unique_ptr<ChildProcess>> Zygote::fork_worker(const std::string& log
   }
   if (size <= 0) return fail("the zygote " + process_->kill_and_reap().describe());
   auto reply = nlohmann::json::parse(std::string(buffer, static_cast<size_t>(size)), nullptr, false);
-  if (!reply.is_object() || !reply.contains("pid") || !reply["pid"].is_number_integer())
-    return fail(reply.is_object() ? reply.value("error", reply.dump()) : "unreadable reply");
-  return ChildProcess::adopt(reply["pid"].get<pid_t>(), *streams);
+  // The zygote is trusted: a reply the protocol does not allow is an error naming the field.
+  if (auto allowed = Protocol::compiled().check_event("zygote", reply); !allowed)
+    return fail(allowed.error().message() + ": " + reply.dump());
+  const std::string event = reply["event"];
+  if (event != "forked") return fail(Fields("zygote", event, reply).text("message"));
+  return ChildProcess::adopt(static_cast<pid_t>(Fields("zygote", "forked", reply).number("pid")), *streams);
 }
 
 }  // namespace kmem::eval

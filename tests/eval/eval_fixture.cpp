@@ -16,6 +16,11 @@ EvalOptions test_options(const std::string& device) {
   options.python = default_python();
   options.python_dir = KMEM_PYTHON_DIR;
   options.cache_dir = KMEM_EVAL_TEST_CACHE;
+  // These suites test the run-time defences: their hostile candidates must
+  // reach the worker processes, which the static rules would not let them
+  // (those are tested in src/check/ and, composed into evaluate(), in
+  // src/eval/scheduler_test.cpp; `kmem eval` runs them).
+  options.static_rules = false;
   return options;
 }
 

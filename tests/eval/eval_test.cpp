@@ -146,6 +146,17 @@ TEST(EvalCpu, WrongShapeIsAShapeMismatch) {
   EXPECT_NE(o.detail.find("(64, 255)"), std::string::npos) << o.detail;
 }
 
+TEST(EvalCpu, OutputsCachedUnderTheInputsStorageAreWrongOnFreshInputs) {
+  auto o = cpu_eval("cache_two_buffers.py");
+  EXPECT_TRUE(o.verdict == "output_mismatch" || o.verdict == "timed_output_mismatch") << o.verdict << o.detail;
+}
+
+TEST(EvalCpu, ARenamedTensorSubclassIsALazyOutputNamedForWhatItIs) {
+  auto o = cpu_eval("renamed_subclass.py");
+  EXPECT_EQ(o.verdict, "lazy_output") << o.detail << o.log;
+  EXPECT_NE(o.detail.find("subclass of torch.Tensor"), std::string::npos) << o.detail;
+}
+
 TEST(EvalCpu, CompileFailureAttachesTheCompilerOutput) {
   auto o = cpu_eval("build_error.py");
   EXPECT_EQ(o.verdict, "build_error");
@@ -191,7 +202,7 @@ TEST(EvalCpu, ARecordWrittenByTheCandidateIsAForgedResult) {
   EXPECT_EQ(cpu_eval("forged.py").verdict, "forged_result");
 }
 
-// The checker refuses both files; evaluate() runs without it, so these reach
+// The checker refuses both files; test_options() turns it off, so these reach
 // the runtime guards of the candidate's process.
 TEST(EvalCpu, AFunctionReplacedAtRunTimeIsRuntimePatching) {
   auto o = cpu_eval("patched.py");

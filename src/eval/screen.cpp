@@ -1,20 +1,20 @@
-// Before a candidate runs: read it, take a reply's code block, apply the
-// static rules, and hand the worker a Python file.
+// Screening a candidate with the static rules before it runs.
+#include "screen.h"
+
 #include <fmt/format.h>
 
 #include <filesystem>
 #include <fstream>
 #include <functional>
 
-#include "eval_command.h"
-#include "files.h"
 #include "kmem/check.h"
+#include "util/file.h"
 
-namespace kmem::cli {
+namespace kmem::eval {
 
 namespace fs = std::filesystem;
 
-std::variant<EvalJob, EvalOutcome> prepare_candidate(EvalJob job, const EvalOptions& options) {
+std::variant<EvalJob, EvalOutcome> screen(const EvalJob& job, const EvalOptions& options) {
   auto text = read_file(job.candidate);
   if (!text) return rejected_outcome(job, "missing_candidate", text.error().message());
   const bool is_reply = fs::path(job.candidate).extension() != ".py";
@@ -27,9 +27,8 @@ std::variant<EvalJob, EvalOutcome> prepare_candidate(EvalJob job, const EvalOpti
       return outcome;
     }
   }
-
-  // The static rules run before any code does; the first offence is the
-  // verdict, and every offence is listed in the detail.
+  // The first offence is the verdict, and every offence is listed in the
+  // detail; a reply's lines count in the reply, as `kmem check` counts them.
   std::vector<Verdict> offences = is_reply ? check_reply(*text) : check_source(*text);
   if (!offences.empty()) {
     std::string detail;
@@ -38,15 +37,15 @@ std::variant<EvalJob, EvalOutcome> prepare_candidate(EvalJob job, const EvalOpti
     outcome.message = offences.front().message;
     return outcome;
   }
-
   if (!is_reply) return job;
   fs::path folder = fs::path(options.cache_dir) / "sources";
   std::error_code ec;
   fs::create_directories(folder, ec);
   fs::path path = folder / fmt::format("{:016x}.py", std::hash<std::string>{}(reply.source));
   std::ofstream(path, std::ios::binary) << reply.source;
-  job.candidate = path.string();
-  return job;
+  EvalJob extracted = job;
+  extracted.candidate = path.string();
+  return extracted;
 }
 
-}  // namespace kmem::cli
+}  // namespace kmem::eval

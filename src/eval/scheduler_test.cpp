@@ -1,0 +1,233 @@
+// The scheduler (evaluate_batch) behind the WorkerLauncher seam, with fake
+// workers (fake_worker.h): references prepared once per problem, verdicts of
+// crashing, hung, slow, out-of-memory and forging workers, reruns alone
+// after running out of memory, strict parsing of trusted records, the
+// static rules composed into the library's evaluation, and the crash-loop
+// journal written before a job's code runs. No Python, no torch:
+// milliseconds.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "batch.h"
+#include "fake_worker.h"
+
+namespace kmem::eval {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Scheduler : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    folder_ = fs::temp_directory_path() / ("kmem-scheduler-" + std::to_string(getpid()) + "-" +
+                                           ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(folder_);
+    fs::create_directories(folder_);
+    options_.device = "cpu";
+    options_.trials = 3;
+    options_.warmup = 1;
+    options_.iters = 3;
+    options_.build_timeout_s = 5;
+    options_.run_timeout_s = 0.3;  // a hung fake is given up quickly
+    options_.cache_dir = (folder_ / "cache").string();
+    options_.sandbox = false;
+    options_.static_rules = false;  // fake candidates are no Python
+  }
+  void TearDown() override { fs::remove_all(folder_); }
+
+  // A candidate file that makes its fake behave as `behaviour`.
+  std::string candidate(const std::string& behaviour, const std::string& name = "") {
+    auto path = folder_ / ((name.empty() ? behaviour : name) + ".py");
+    std::ofstream(path) << "# fake: " << behaviour << "\n";
+    return path.string();
+  }
+
+  std::map<std::string, EvalOutcome> run(const std::vector<EvalJob>& jobs,
+                                         const std::function<void(const EvalJob&)>& on_start = {}) {
+    std::map<std::string, EvalOutcome> outcomes;
+    evaluate_batch_with(
+        [this](const EvalOptions&, const std::string&, const std::vector<int>&) { return make_fake_launcher(log_); },
+        jobs, options_, [&](const EvalOutcome& o) { outcomes[o.job.id] = o; }, on_start);
+    return outcomes;
+  }
+
+  fs::path folder_;
+  EvalOptions options_;
+  std::shared_ptr<FakeLog> log_ = std::make_shared<FakeLog>();
+};
+
+TEST_F(Scheduler, HonestCandidatesPassAndEachProblemIsPreparedOnceAndDropped) {
+  std::vector<EvalJob> jobs;
+  for (int i = 0; i < 6; ++i)
+    jobs.push_back({"j" + std::to_string(i), i % 2 ? "/p/one.py" : "/p/two.py", candidate("pass", "c" + std::to_string(i))});
+  options_.parallel = 4;
+  auto outcomes = run(jobs);
+  ASSERT_EQ(outcomes.size(), 6u);
+  for (const auto& [id, o] : outcomes) {
+    EXPECT_EQ(o.verdict, "pass") << id << ": " << o.detail;
+    EXPECT_DOUBLE_EQ(o.speedup, 4.0);
+    EXPECT_EQ(o.flags, std::vector<std::string>{"unsandboxed"});
+    EXPECT_EQ(o.job.candidate, (folder_ / ("c" + id.substr(1) + ".py")).string());
+  }
+  EXPECT_EQ(log_->count("prepare"), 2);
+  EXPECT_EQ(log_->count("drop"), 2);
+  EXPECT_EQ(log_->count("judge"), 6);
+  EXPECT_EQ(log_->count("release"), 6);
+  EXPECT_EQ(log_->started["candidate"], 6);
+  EXPECT_TRUE(log_->protocol_errors.empty()) << log_->protocol_errors.front();
+}
+
+TEST_F(Scheduler, EachWayAWorkerFailsGetsItsVerdictAndTheBatchGoesOn) {
+  const std::map<std::string, std::string> expected = {
+      {"pass", "pass"},
+      {"build_error", "build_error"},
+      {"crash", "crash"},
+      {"hang", "timeout"},
+      {"slow", "pass"},
+      {"device_fault", "crash"},
+      {"oom_once", "runtime_error"},  // on the CPU: no rerun
+      {"second_record", "forged_result"},
+      {"mistyped", "forged_result"},
+      {"mismatch", "output_mismatch"},
+  };
+  std::vector<EvalJob> jobs;
+  for (const auto& [behaviour, verdict] : expected) jobs.push_back({behaviour, "/p/one.py", candidate(behaviour)});
+  options_.parallel = 3;
+  auto outcomes = run(jobs);
+  ASSERT_EQ(outcomes.size(), expected.size());
+  for (const auto& [behaviour, verdict] : expected)
+    EXPECT_EQ(outcomes[behaviour].verdict, verdict) << behaviour << ": " << outcomes[behaviour].detail;
+  EXPECT_NE(outcomes["crash"].detail.find("killed by signal 11"), std::string::npos) << outcomes["crash"].detail;
+  EXPECT_NE(outcomes["mistyped"].detail.find("candidate event 'result': field 'candidate_ms': expected number"),
+            std::string::npos)
+      << outcomes["mistyped"].detail;
+  EXPECT_EQ(log_->count("prepare"), 1);
+  EXPECT_TRUE(log_->protocol_errors.empty()) << log_->protocol_errors.front();
+  // Every pause of the timing lock was undone.
+  int stops = 0, resumes = 0;
+  for (const auto& s : log_->signals) (s.rfind("STOP", 0) == 0 ? stops : resumes)++;
+  EXPECT_EQ(stops, resumes);
+}
+
+TEST_F(Scheduler, OutOfMemoryByItsKindRunsTheJobAgainAloneOnTheGpu) {
+  options_.device = "cuda";
+  options_.parallel = 2;
+  auto outcomes = run({{"oom", "/p/one.py", candidate("oom_once")}, {"other", "/p/one.py", candidate("pass")}});
+  EXPECT_EQ(outcomes["oom"].verdict, "pass") << outcomes["oom"].detail;
+  EXPECT_EQ(outcomes["oom"].seconds.count("first_attempt"), 1u);
+  EXPECT_EQ(outcomes["other"].seconds.count("first_attempt"), 0u);
+  EXPECT_EQ(log_->attempts["oom_once"], 2);
+}
+
+TEST_F(Scheduler, AReferenceOutOfMemoryIsPreparedAgainAlone) {
+  options_.device = "cuda";
+  auto outcomes = run({{"j", "/p/reference_oom_once.py", candidate("pass")}});
+  EXPECT_EQ(outcomes["j"].verdict, "pass") << outcomes["j"].detail;
+  EXPECT_EQ(outcomes["j"].seconds.count("first_attempt"), 1u);
+  EXPECT_EQ(log_->count("prepare"), 2);
+}
+
+TEST_F(Scheduler, ATrustedRecordWithAMistypedFieldIsAnErrorNamingTheRecordAndTheField) {
+  options_.parallel = 2;
+  auto outcomes = run({{"bad", "/p/reference_bad_ready.py", candidate("pass", "a")},
+                       {"good", "/p/one.py", candidate("pass", "b")}});
+  EXPECT_EQ(outcomes["bad"].verdict, "evaluator_error");
+  EXPECT_NE(outcomes["bad"].detail.find("reference event 'ready': field 'reference_ms': expected number, got string"),
+            std::string::npos)
+      << outcomes["bad"].detail;
+  EXPECT_EQ(outcomes["good"].verdict, "pass") << outcomes["good"].detail;
+}
+
+// The static rules are the library's: a caller of evaluate_batch (or
+// evaluate) gets the checker's verdict, and no worker starts for it.
+TEST_F(Scheduler, TheStaticRulesRunInsideTheLibraryBeforeAnyWorker) {
+  options_.static_rules = true;
+  auto reply = folder_ / "reply.md";
+  std::ofstream(reply) << "Here it is.\n```python\nimport threading\nimport torch\n\nclass ModelNew(torch.nn.Module):\n"
+                          "    def forward(self, x):\n        threading.Thread(target=print).start()\n"
+                          "        return x\n```\n";
+  auto outcomes = run({{"r", "/p/one.py", reply.string()}});
+  EXPECT_EQ(outcomes["r"].verdict, "uses_threads") << outcomes["r"].detail;
+  EXPECT_EQ(outcomes["r"].job.candidate, reply.string());
+  EXPECT_EQ(log_->started["candidate"], 0);
+  EXPECT_EQ(log_->started["reference"], 0);
+}
+
+TEST_F(Scheduler, ACleanReplyIsTakenOutOfItsBlockAndRun) {
+  options_.static_rules = true;
+  auto reply = folder_ / "reply.md";
+  std::ifstream pass(std::string(KMEM_EVAL_TESTS_DIR) + "/candidates/pass.py");
+  std::stringstream source;
+  source << pass.rdbuf();
+  std::ofstream(reply) << "Here it is.\n```python\n" << source.str() << "```\n";
+  std::string ran;
+  log_->on_run = [&](const std::string& candidate) { ran = candidate; };
+  auto outcomes = run({{"r", "/p/one.py", reply.string()}});
+  EXPECT_EQ(outcomes["r"].verdict, "pass") << outcomes["r"].detail;
+  EXPECT_EQ(outcomes["r"].job.candidate, reply.string());
+  EXPECT_EQ(fs::path(ran).parent_path(), fs::path(options_.cache_dir) / "sources");
+}
+
+// The crash-loop guard's journal (InflightJournal) holds a job before its
+// code runs: a crash at any point of the run finds it there.
+TEST_F(Scheduler, AJobIsJournaledBeforeItsCodeRuns) {
+  auto results = (folder_ / "results.jsonl").string();
+  auto journal = InflightJournal::open(results, {});
+  ASSERT_TRUE(journal) << journal.error().message();
+  std::vector<std::string> journaled_at_run;
+  log_->on_run = [&](const std::string&) {
+    std::ifstream in(results + ".inflight");
+    std::stringstream text;
+    text << in.rdbuf();
+    journaled_at_run.push_back(text.str());
+  };
+  run({{"a", "/p/one.py", candidate("crash")}}, [&](const EvalJob& job) { ASSERT_TRUE(journal->started(job.id, true)); });
+  ASSERT_EQ(journaled_at_run.size(), 1u);
+  EXPECT_NE(journaled_at_run[0].find(R"("id":"a")"), std::string::npos) << journaled_at_run[0];
+  // A rerun after a crash: the job that ran alone is left over, as alone.
+  auto rerun = InflightJournal::open(results, {});
+  ASSERT_TRUE(rerun);
+  EXPECT_EQ(rerun->left_over(), (std::map<std::string, bool>{{"a", true}}));
+}
+
+// The crash-loop guard (evaluate_guarded): after a run that died, the job
+// that was running alone is not run into the same crash again; those that
+// ran among others run again, each alone, after the rest.
+TEST_F(Scheduler, TheCrashLoopGuardRunsNoJobIntoTheSameCrashTwice) {
+  auto results = (folder_ / "results.jsonl").string();
+  std::ofstream(results + ".inflight") << R"({"id": "among", "alone": false})" << "\n"
+                                       << R"({"id": "alone", "alone": true})" << "\n"
+                                       << R"({"id": "among", "al)";
+  auto journal = InflightJournal::open(results, {});
+  ASSERT_TRUE(journal) << journal.error().message();
+  options_.parallel = 2;
+  std::vector<std::string> order;
+  std::map<std::string, EvalOutcome> outcomes;
+  auto status = evaluate_guarded_with(
+      [this](const EvalOptions&, const std::string&, const std::vector<int>&) { return make_fake_launcher(log_); },
+      {{"alone", "/p/one.py", candidate("crash", "alone")},
+       {"among", "/p/one.py", candidate("pass", "among")},
+       {"fresh", "/p/one.py", candidate("slow", "fresh")}},
+      options_, *journal, [&](const EvalOutcome& o) {
+        order.push_back(o.job.id);
+        outcomes[o.job.id] = o;
+      });
+  ASSERT_TRUE(status) << status.error().message();
+  EXPECT_EQ(order, (std::vector<std::string>{"alone", "fresh", "among"}));
+  EXPECT_EQ(outcomes["alone"].verdict, "killed_evaluator");
+  EXPECT_EQ(outcomes["among"].verdict, "pass") << outcomes["among"].detail;
+  EXPECT_EQ(outcomes["fresh"].verdict, "pass") << outcomes["fresh"].detail;
+  EXPECT_EQ(log_->attempts["crash"], 0);  // never started
+  // Journaled before they ran: the rerun alone, the fresh job among others.
+  auto rerun = InflightJournal::open(results, {});
+  ASSERT_TRUE(rerun);
+  EXPECT_EQ(rerun->left_over(), (std::map<std::string, bool>{{"alone", true}, {"among", true}, {"fresh", false}}));
+}
+
+}  // namespace
+}  // namespace kmem::eval
