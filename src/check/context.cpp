@@ -11,8 +11,20 @@
 namespace kmem::check_internal {
 namespace {
 
-constexpr std::string_view kBuiltins[] = {"getattr", "setattr", "delattr", "exec",    "eval",
-                                          "compile", "__import__", "vars", "globals", "__builtins__"};
+constexpr std::string_view kBuiltins[] = {
+    "getattr", "setattr", "delattr", "exec", "eval", "compile", "__import__", "vars", "globals",
+    "__builtins__", "locals", "open", "type", "breakpoint", "help", "__loader__", "__spec__"};
+
+// Calls whose result is an object of a class the rules know: `type(r)` and
+// `r.__class__` of their result read as that class, so that
+// `type(torch.cuda.current_stream())()` is `torch.cuda.Stream()`.
+constexpr std::pair<std::string_view, std::string_view> kResultClasses[] = {
+    {"torch.cuda.current_stream", "torch.cuda.Stream"},
+    {"torch.cuda.default_stream", "torch.cuda.Stream"},
+    {"torch.accelerator.current_stream", "torch.Stream"},
+    {"torch.cuda.Event", "torch.cuda.Event"},
+    {"threading.current_thread", "threading.Thread"},
+    {"threading.main_thread", "threading.Thread"}};
 
 bool is_builtin(std::string_view name) {
   return std::find(std::begin(kBuiltins), std::end(kBuiltins), name) != std::end(kBuiltins);
@@ -301,16 +313,49 @@ std::string Context::qualified_name(TSNode expr) const {
       break;
     }
   }
-  if (ts_node_symbol(node) != g.identifier) return {};
-  std::string_view head = text(node);
-  std::string_view bound = facts_.binding(head);
-  if (bound.empty()) {
-    if (!is_builtin(head) || facts_.defines(head)) return {};
-    bound = head;
+  std::string out;
+  if (ts_node_symbol(node) == g.call) {
+    out = call_result_name(node, attributes);
+    if (out.empty()) return {};
+  } else {
+    if (ts_node_symbol(node) != g.identifier) return {};
+    std::string_view head = text(node);
+    std::string_view bound = facts_.binding(head);
+    if (bound.empty()) {
+      if (!is_builtin(head) || facts_.defines(head)) return {};
+      bound = head;
+    }
+    out = bound;
   }
-  std::string out(bound);
   for (auto it = attributes.rbegin(); it != attributes.rend(); ++it) out.append(1, '.').append(*it);
   return out;
+}
+
+std::string Context::call_result_name(TSNode call, std::vector<std::string_view>& attributes) const {
+  TSNode function = field(call, grammar_.field_function);
+  if (ts_node_is_null(function) || ts_node_symbol(function) == grammar_.call) return {};
+  std::string callee = qualified_name(function);
+  // torch.get_device_module("cuda") is the module torch.cuda.
+  if (callee == "torch.get_device_module") {
+    TSNode device = positional_argument(call, 0);
+    std::string_view literal = "cuda";
+    if (!ts_node_is_null(device) && !string_literal(device, &literal)) return {};
+    return "torch." + std::string(literal.substr(0, literal.find(':')));
+  }
+  // type(r) and r.__class__, r being the result of a call listed in kResultClasses.
+  TSNode object = call;
+  if (callee == "type" && ts_node_is_null(positional_argument(call, 1))) {
+    object = positional_argument(call, 0);
+  } else if (!attributes.empty() && attributes.back() == "__class__") {
+    attributes.pop_back();
+  } else {
+    return {};
+  }
+  if (ts_node_is_null(object) || ts_node_symbol(object) != grammar_.call) return {};
+  std::string made = qualified_name(field(object, grammar_.field_function));
+  for (const auto& [function_name, class_name] : kResultClasses)
+    if (made == function_name) return std::string(class_name);
+  return {};
 }
 
 const std::string& Context::reference_name() const {
@@ -319,9 +364,9 @@ const std::string& Context::reference_name() const {
   const Grammar& g = grammar_;
   TSNode object;
   std::string_view name;
-  if (symbol() != g.identifier && symbol() != g.attribute &&
-      !(symbol() == g.call && attribute_read(node(), &object, &name)))
-    return reference_;
+  // A call is a name when it is a literal getattr or its result is known
+  // by name (call_result_name: `type(torch.cuda.current_stream())`).
+  if (symbol() != g.identifier && symbol() != g.attribute && symbol() != g.call) return reference_;
   TSSymbol parent = parent_symbol();
   if (parent == g.attribute || parent == g.dotted_name || parent == g.aliased_import)
     return reference_;

@@ -149,6 +149,11 @@ class Context {
   // `getattr(obj, "name")` (the builtin, a plain literal name, nothing
   // unpacked); its parts go to `object` and `name`.
   bool attribute_read(TSNode node, TSNode* object, std::string_view* name) const;
+  // The qualified name a call's result is known by: the module of
+  // `torch.get_device_module("cuda")`, the class of `type(r)` or
+  // `r.__class__` for results of known calls (a `__class__` read is taken off
+  // `attributes`, the chain's names from the last one back); empty otherwise.
+  std::string call_result_name(TSNode call, std::vector<std::string_view>& attributes) const;
 
   mutable bool reference_done_ = false;
   mutable bool callee_done_ = false;

@@ -60,6 +60,39 @@ void decode_escape(std::string_view escape, std::string& out) {
 
 bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+// `text` with every `alias::` of a `namespace alias = target;` read as
+// `target::` ("namespace s = std; s::thread" -> "std::thread").
+std::string expand_namespace_aliases(std::string text) {
+  constexpr std::string_view kKeyword = "namespace";
+  for (size_t at = text.find(kKeyword); at != std::string::npos; at = text.find(kKeyword, at + 1)) {
+    if ((at > 0 && identifier_char(text[at - 1])) ||
+        (at + kKeyword.size() < text.size() && identifier_char(text[at + kKeyword.size()])))
+      continue;
+    size_t i = at + kKeyword.size();
+    auto skip_blanks = [&] { while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i; };
+    skip_blanks();
+    size_t alias_begin = i;
+    while (i < text.size() && identifier_char(text[i])) ++i;
+    std::string alias = text.substr(alias_begin, i - alias_begin);
+    skip_blanks();
+    if (alias.empty() || i >= text.size() || text[i] != '=') continue;
+    ++i;
+    skip_blanks();
+    size_t target_begin = i;
+    while (i < text.size() && (identifier_char(text[i]) || text[i] == ':')) ++i;
+    std::string target = text.substr(target_begin, i - target_begin);
+    while (target.starts_with("::")) target.erase(0, 2);
+    if (target.empty() || target == alias) continue;
+    std::string from = alias + "::";
+    for (size_t use = text.find(from, i); use != std::string::npos; use = text.find(from, use + 1)) {
+      if (use > 0 && (identifier_char(text[use - 1]) || text[use - 1] == ':')) continue;
+      text.replace(use, alias.size(), target);
+      use += target.size();
+    }
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string python_string_value(const SyntaxTree& tree, TSNode node) {
@@ -145,7 +178,7 @@ std::string native_tokens(std::string_view source) {
     out.push_back(c);
     ++i;
   }
-  return out;
+  return expand_namespace_aliases(out);
 }
 
 bool has_identifier(std::string_view text, std::string_view name, std::string_view unless_member) {
@@ -168,6 +201,45 @@ bool has_call(std::string_view text, std::string_view name) {
     if (end < text.size() && identifier_char(text[end])) continue;
     while (end < text.size() && std::isspace(static_cast<unsigned char>(text[end]))) ++end;
     if (end < text.size() && text[end] == '(') return true;
+  }
+  return false;
+}
+
+bool has_uncompared_identifier(std::string_view text, std::string_view name) {
+  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    size_t end = at + name.size();
+    if ((at > 0 && identifier_char(text[at - 1])) || (end < text.size() && identifier_char(text[end])))
+      continue;
+    // Back over a qualifier (`at::`) and blanks to what precedes the name.
+    size_t before = at;
+    while (before >= 2 && text.compare(before - 2, 2, "::") == 0) {
+      before -= 2;
+      while (before > 0 && identifier_char(text[before - 1])) --before;
+    }
+    while (before > 0 && std::isspace(static_cast<unsigned char>(text[before - 1]))) --before;
+    bool compared = before >= 2 && (text.compare(before - 2, 2, "==") == 0 || text.compare(before - 2, 2, "!=") == 0);
+    if (!compared) return true;
+  }
+  return false;
+}
+
+bool has_function_use(std::string_view text, std::string_view name) {
+  if (has_call(text, name)) return true;
+  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    size_t end = at + name.size();
+    if ((at > 0 && identifier_char(text[at - 1])) || (end < text.size() && identifier_char(text[end])))
+      continue;
+    // &fork: its address taken.
+    size_t before = at;
+    while (before > 0 && std::isspace(static_cast<unsigned char>(text[before - 1]))) --before;
+    if (before > 0 && text[before - 1] == '&' && (before < 2 || text[before - 2] != '&')) return true;
+    // #define SPAWN fork: named in a macro, called under another name.
+    size_t line = text.rfind('\n', at);
+    line = line == std::string_view::npos ? 0 : line + 1;
+    size_t hash = text.find_first_not_of(" \t", line);
+    if (hash != std::string_view::npos && hash < at && text.compare(hash, 1, "#") == 0 &&
+        text.substr(hash + 1, at - hash - 1).find("define") != std::string_view::npos)
+      return true;
   }
   return false;
 }

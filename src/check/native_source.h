@@ -18,7 +18,8 @@ namespace kmem::check_internal {
 std::string python_string_value(const SyntaxTree& tree, TSNode node);
 
 // `source` without C/C++ comments and line splices, with `a ## b` pasted to
-// `ab` and blanks around `::` removed ("std :: thread" -> "std::thread").
+// `ab`, blanks around `::` removed ("std :: thread" -> "std::thread") and
+// namespace aliases expanded ("namespace s = std; s::thread" -> "std::thread").
 std::string native_tokens(std::string_view source);
 
 // Whether `text` (from native_tokens) holds `name` as a whole identifier
@@ -26,7 +27,15 @@ std::string native_tokens(std::string_view source);
 // `unless_member` ("std::thread::hardware_concurrency" is no thread).
 bool has_identifier(std::string_view text, std::string_view name, std::string_view unless_member = {});
 
+// Whether `text` holds the identifier `name` other than as the right side
+// of `==` or `!=` (`x.scalar_type() != at::kHalf` reads a type, uses none).
+bool has_uncompared_identifier(std::string_view text, std::string_view name);
+
 // Whether `text` calls `name`: the identifier followed by '('.
 bool has_call(std::string_view text, std::string_view name);
+
+// Whether `text` calls the function `name`, takes its address (`&fork`) or
+// names it in a `#define` (to call it under another name).
+bool has_function_use(std::string_view text, std::string_view name);
 
 }  // namespace kmem::check_internal
