@@ -113,6 +113,25 @@ bool decorated_as(const SyntaxTree& tree, TSNode decorated, std::string_view nam
   return false;
 }
 
+// Whether the identifier nodes[i] is used where its value cannot change or
+// be kept: assigned to, an operand of `+`, or a cpp_extension flag argument
+// (`extra_cflags=FLAGS`). Anything else (`FLAGS.append`, `f(FLAGS)`,
+// `x = FLAGS`) lets its value change out of sight.
+bool value_use_only(const SyntaxTree& tree, std::span<const FlatNode> nodes, uint32_t i) {
+  static constexpr std::string_view kFlagArguments[] = {"extra_cflags", "extra_cuda_cflags",
+                                                        "extra_ldflags", "extra_include_paths"};
+  const Grammar& g = python_grammar();
+  const FlatNode& parent = nodes[nodes[i].parent];
+  TSNode node = nodes[i].node;
+  if (parent.symbol == g.assignment) return ts_node_eq(field(parent.node, g.field_left), node);
+  if (parent.symbol == g.binary_operator) return true;
+  if (parent.symbol == g.keyword_argument && ts_node_eq(field(parent.node, g.field_value), node)) {
+    std::string_view key = tree.text(field(parent.node, g.field_name));
+    return std::find(std::begin(kFlagArguments), std::end(kFlagArguments), key) != std::end(kFlagArguments);
+  }
+  return false;
+}
+
 }  // namespace
 
 FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) {
@@ -148,8 +167,12 @@ FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) {
       TSNode right = field(node, g.field_right);
       if (!ts_node_is_null(left) && ts_node_symbol(left) == g.identifier) {
         if (tree.text(left) == "ModelNew") defines_model_new_ = true;
-        if (nodes[nodes[i].parent].parent == 0)  // module > expression_statement > assignment
-          defined_.insert(std::string(tree.text(left)));
+        std::string name(tree.text(left));
+        ++assignments_[name];
+        if (nodes[nodes[i].parent].parent == 0) {  // module > expression_statement > assignment
+          defined_.insert(name);
+          if (!ts_node_is_null(right)) top_values_[name] = right;
+        }
       }
       if (!ts_node_is_null(left) && !ts_node_is_null(right)) bind_pairs(top, left, right);
     } else if (symbol == g.named_expression) {
@@ -170,7 +193,11 @@ FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) {
       TSNode name = field(node, g.field_name);
       if (up == 0 && !ts_node_is_null(name)) defined_.insert(std::string(tree.text(name)));
     }
+    if (symbol == g.identifier && !value_use_only(tree, nodes, i)) escaped_.insert(tree.text(node));
     TSNode target = binding_target(g, node, symbol);
+    // Any other binding of a name (`x += ...`, a loop target) makes its top-level value unknown.
+    if (!ts_node_is_null(target) && symbol != g.assignment && ts_node_symbol(target) == g.identifier)
+      ++assignments_[std::string(tree.text(target))];
     if (!ts_node_is_null(target) && pattern_binds(tree, target, "self"))
       self_rebinds_.push_back(ts_node_start_byte(node));
   }
@@ -245,6 +272,20 @@ void FileFacts::bind_pairs(const Context& top, TSNode target, TSNode value) {
 }
 
 bool FileFacts::defines(std::string_view name) const { return defined_.find(name) != defined_.end(); }
+
+int FileFacts::bindings_of(std::string_view name) const {
+  auto count = assignments_.find(name);
+  return count == assignments_.end() ? 0 : count->second;
+}
+
+TSNode FileFacts::constant_value(std::string_view name) const {
+  auto value = top_values_.find(name);
+  auto count = assignments_.find(name);
+  if (value == top_values_.end() || count == assignments_.end() || count->second != 1 ||
+      escaped_.find(name) != escaped_.end())
+    return TSNode{};
+  return value->second;
+}
 
 bool FileFacts::is_module(std::string_view qualified) const {
   static constexpr std::string_view kKnownModules[] = {

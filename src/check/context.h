@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -37,6 +38,13 @@ class FileFacts {
   // Whether the module defines `name` at its top level (def, class or
   // assignment), so that a builtin of that name is not meant there.
   bool defines(std::string_view name) const;
+  // The value of a name bound once in the file, by an assignment at the top
+  // level (`FLAGS = ["-O3"]`), and used only where that value cannot change
+  // (no `FLAGS.append`, no call gets it); a null node otherwise.
+  TSNode constant_value(std::string_view name) const;
+  // How many assignments, loop targets and other bindings bind `name` (function
+  // parameters are not counted).
+  int bindings_of(std::string_view name) const;
   // Whether `qualified` names a module: one the file imports with `import`,
   // or a well-known module (torch.cuda, os, ...).
   bool is_module(std::string_view qualified) const;
@@ -51,6 +59,9 @@ class FileFacts {
   std::vector<bool> self_receiver_;     // per node: self_is_method_receiver
   std::vector<bool> ctx_parameter_;     // per node: inside_ctx_function
   std::set<std::string, std::less<>> defined_;  // top-level names
+  std::unordered_map<std::string, TSNode, Hash, std::equal_to<>> top_values_;  // NAME = value at the top
+  std::unordered_map<std::string, int, Hash, std::equal_to<>> assignments_;   // bindings per name
+  std::unordered_set<std::string_view> escaped_;  // names used where their value may change (views into the source)
   std::set<std::string, std::less<>> modules_;  // imported with `import`
   // Binds the identifiers of `target` to what the same places of `value`
   // name (`a, b = torch.cuda, os`), as a plain alias assignment does.

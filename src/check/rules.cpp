@@ -56,7 +56,9 @@ constexpr std::string_view kStreamStrings[] = {
     "cudaStreamCreate", "cudaStreamCreateWithFlags", "cudaStreamCreateWithPriority",
     "cuStreamCreate", "cuStreamCreateWithPriority", "getStreamFromPool", "cudaStreamPerThread",
     "CU_STREAM_PER_THREAD", "cudaStreamNonBlocking", "CU_STREAM_NON_BLOCKING",
-    "getStreamFromExternal", "cudaGraphLaunch", "cuLaunchKernel"};
+    "getStreamFromExternal", "cudaGraphLaunch", "cuLaunchKernel", "setCurrentCUDAStream",
+    "cudaStreamBeginCapture", "cudaStreamBeginCaptureToGraph", "cuStreamBeginCapture",
+    "cudaGraphInstantiate", "cuGraphLaunch", "CUDAMultiStreamGuard"};
 // Flags of nvcc or the driver that put kernels on per-thread streams.
 constexpr std::string_view kStreamFlags[] = {"per-thread", "per_thread", "CUDA_API_PER_THREAD_DEFAULT_STREAM"};
 
@@ -169,6 +171,17 @@ constexpr std::string_view kDynamicCodeNames[] = {"exec", "eval", "compile", "__
 // (copy, pickle, deepcopy of the output).
 constexpr std::string_view kDynamicCodeDunders[] = {"__reduce__", "__reduce_ex__", "__setstate__",
                                                     "__getstate__", "__deepcopy__", "__copy__"};
+// Environment variables a candidate may set (build and allocator settings);
+// any other may change what the compiler runs or links (CXX, NVCC_PREPEND_FLAGS,
+// LD_PRELOAD, PATH, CUDA_HOME), except the precision ones, precision_downcast.
+constexpr std::string_view kEnvironmentAllowed[] = {
+    "TORCH_CUDA_ARCH_LIST", "MAX_JOBS", "CUDA_LAUNCH_BLOCKING", "TORCH_USE_CUDA_DSA",
+    "CUBLAS_WORKSPACE_CONFIG", "PYTORCH_CUDA_ALLOC_CONF", "TORCH_EXTENSIONS_DIR", "OMP_NUM_THREADS",
+    "TORCH_SHOW_CPP_STACKTRACES", "PYTORCH_NO_CUDA_MEMORY_CACHING", "CUDA_MODULE_LOADING",
+    "TRITON_PRINT_AUTOTUNING"};
+constexpr std::string_view kEnvironmentPrecision[] = {"NVIDIA_TF32_OVERRIDE",
+                                                      "TORCH_ALLOW_TF32_CUBLAS_OVERRIDE",
+                                                      "TORCH_CUDNN_V8_API_DISABLED"};
 // Compiler and linker flags of cpp_extension a candidate may pass (any
 // other may load or define code the checker cannot see: -Wl,..., -include,
 // -fplugin, a library path, `-DNAME=value` with a value not a number).
@@ -183,7 +196,9 @@ constexpr std::string_view kBuildFlags[] = {
 // Flags whose name starts with one of these (architectures, register caps, warnings).
 constexpr std::string_view kBuildFlagPrefixes[] = {"-arch=", "-gencode", "--gpu-architecture=",
                                                    "-maxrregcount=", "--maxrregcount=", "-Wno-",
-                                                   "arch=", "-code=", "--generate-code="};
+                                                   "arch=", "-code=", "--generate-code=",
+                                                   "--ptxas-options=", "-Xptxas=", "-L/usr/",
+                                                   "-std=", "-U__CUDA_NO_"};
 constexpr std::string_view kBuildFlagArguments[] = {"extra_cflags", "extra_cuda_cflags", "extra_ldflags",
                                                     "extra_include_paths"};
 // getattr in another form.
@@ -423,6 +438,50 @@ bool is_setattr_call(const Context& c) {
   return name == "setattr" || name == "delattr";
 }
 
+// The variables the current node writes into os.environ: `os.environ[k] = v`
+// (and `+=`, `del`), `os.environ.update(...)`, `os.environ.setdefault(k, v)`;
+// a variable named by anything but a plain literal reads as "?".
+std::vector<std::pair<TSNode, std::string>> environment_writes(const Context& c) {
+  const Grammar& g = c.grammar();
+  std::vector<std::pair<TSNode, std::string>> writes;
+  auto add = [&](TSNode key) {
+    std::string_view literal;
+    writes.push_back({key, !ts_node_is_null(key) && c.string_literal(key, &literal) ? std::string(literal) : "?"});
+  };
+  static const TSSymbol kSubscript = python_symbol("subscript");
+  if (c.symbol() == kSubscript) {
+    TSNode value = ts_node_child_by_field_name(c.node(), "value", 5);
+    TSSymbol parent = c.parent_symbol();
+    bool written_to = ((parent == g.assignment || parent == g.augmented_assignment) &&
+                       ts_node_eq(field(c.parent(), g.field_left), c.node())) ||
+                      parent == g.delete_statement;
+    if (written_to && !ts_node_is_null(value) && c.qualified_name(value) == "os.environ")
+      add(ts_node_child_by_field_name(c.node(), "subscript", 9));
+    return writes;
+  }
+  if (c.symbol() != g.call) return writes;
+  const std::string& callee = c.callee_name();
+  if (callee == "os.environ.setdefault") {
+    add(positional_argument(c, 0));
+  } else if (callee == "os.environ.update") {
+    TSNode arguments = c.argument_list(c.node());
+    for (uint32_t i = 0; !ts_node_is_null(arguments) && i < ts_node_named_child_count(arguments); ++i) {
+      TSNode a = ts_node_named_child(arguments, i);
+      if (ts_node_symbol(a) == g.keyword_argument) {
+        writes.push_back({a, std::string(c.text(field(a, g.field_name)))});
+      } else if (ts_node_symbol(a) == python_symbol("dictionary")) {
+        for (uint32_t j = 0; j < ts_node_named_child_count(a); ++j) {
+          TSNode pair = ts_node_named_child(a, j);
+          add(ts_node_symbol(pair) == python_symbol("pair") ? ts_node_child_by_field_name(pair, "key", 3) : TSNode{});
+        }
+      } else {
+        add(TSNode{});
+      }
+    }
+  }
+  return writes;
+}
+
 void defines_model(const Context& c, std::vector<Finding>& out) {
   if (c.symbol() != c.grammar().class_definition) return;
   TSNode name = field(c.node(), c.grammar().field_name);
@@ -456,6 +515,47 @@ bool own_submodule_name(const Context& c, TSNode object, TSNode name) {
   return false;
 }
 
+// Whether `object` is the method's self and `name` an identifier bound only
+// as the target of an enclosing
+// loop or comprehension (in the same function) over a literal tuple or list
+// of plain public names: `for n in ("q", "k", "v"): getattr(self, n)`.
+bool names_from_literal_loop(const Context& c, TSNode object, TSNode name) {
+  const Grammar& g = c.grammar();
+  if (ts_node_is_null(object) || ts_node_symbol(object) != g.identifier || c.text(object) != "self" ||
+      !c.self_is_method_receiver() || ts_node_symbol(name) != g.identifier)
+    return false;
+  std::string_view id = c.text(name);
+  if (c.facts().bindings_of(id) != 1) return false;
+  auto literal_names = [&](TSNode loop) {
+    TSNode left = field(loop, g.field_left);
+    TSNode right = field(loop, g.field_right);
+    if (ts_node_is_null(left) || ts_node_is_null(right) || ts_node_symbol(left) != g.identifier ||
+        c.text(left) != id || (ts_node_symbol(right) != g.tuple && ts_node_symbol(right) != g.list))
+      return false;
+    for (uint32_t i = 0; i < ts_node_named_child_count(right); ++i) {
+      std::string_view literal;
+      if (!c.string_literal(ts_node_named_child(right, i), &literal) || literal.empty() ||
+          !std::isalpha(static_cast<unsigned char>(literal.front())))
+        return false;
+    }
+    return true;
+  };
+  for (uint32_t up = 1; up < 256; ++up) {
+    TSNode a = c.ancestor(up);
+    TSSymbol s = ts_node_symbol(a);
+    if (s == g.function_definition || s == g.lambda || s == g.class_definition || s == g.module) return false;
+    if (s == g.for_statement) {
+      if (literal_names(a)) return true;
+      continue;
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(a); ++i) {  // comprehensions
+      TSNode clause = ts_node_named_child(a, i);
+      if (ts_node_symbol(clause) == g.for_in_clause && literal_names(clause)) return true;
+    }
+  }
+  return false;
+}
+
 // getattr with a name that is not a plain, public literal, with unpacked
 // arguments (`getattr(torch, *names)`), or passed around uncalled.
 void dynamic_getattr(const Context& c, std::vector<Finding>& out) {
@@ -469,7 +569,8 @@ void dynamic_getattr(const Context& c, std::vector<Finding>& out) {
   if (ts_node_is_null(name)) return;
   std::string_view literal;
   if (c.string_literal(name, &literal) && !literal.starts_with('_')) return;
-  if (own_submodule_name(c, positional_argument(c, 0), name)) return;
+  TSNode object = positional_argument(c, 0);
+  if (own_submodule_name(c, object, name) || names_from_literal_loop(c, object, name)) return;
   out.push_back({name, written(c.text(name))});
 }
 
@@ -492,7 +593,8 @@ void dynamic_setattr(const Context& c, std::vector<Finding>& out) {
   TSNode name = positional_argument(c, 1);
   std::string_view literal;
   if (!ts_node_is_null(name) && !c.string_literal(name, &literal) &&
-      !own_submodule_name(c, positional_argument(c, 0), name))
+      !own_submodule_name(c, positional_argument(c, 0), name) &&
+      !names_from_literal_loop(c, positional_argument(c, 0), name))
     out.push_back({name, written(c.text(name))});
 }
 
@@ -813,6 +915,8 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
   }
   for (std::string_view token : kPrecisionStrings)
     if (has_uncompared_identifier(c.native_text(), token)) out.push_back({c.node(), std::string(token)});
+  for (const auto& [at, key] : environment_writes(c))
+    if (listed(key, kEnvironmentPrecision)) out.push_back({at, "os.environ[" + key + "]"});
   const Grammar& g = c.grammar();
   TSNode node = c.node();
   if (c.symbol() == g.call) {
@@ -851,13 +955,33 @@ void unknown_build_flags(const Context& c, std::vector<Finding>& out) {
   TSNode key = field(c.node(), g.field_name);
   TSNode value = field(c.node(), g.field_value);
   if (ts_node_is_null(key) || ts_node_is_null(value) || !listed(c.text(key), kBuildFlagArguments)) return;
-  if (ts_node_symbol(value) != g.list && ts_node_symbol(value) != g.tuple) {
-    out.push_back({value, std::string(c.text(key)) + "=" + written(c.text(value))});
+  // The flags: list or tuple literals, joined by `+`, or names bound once to such.
+  std::vector<TSNode> flags, pending{value};
+  while (!pending.empty()) {
+    TSNode part = pending.back();
+    pending.pop_back();
+    if (ts_node_is_null(part)) continue;
+    TSSymbol s = ts_node_symbol(part);
+    TSNode constant = s == g.identifier ? c.facts().constant_value(c.text(part)) : TSNode{};
+    if (s == g.list || s == g.tuple) {
+      for (uint32_t i = 0; i < ts_node_named_child_count(part); ++i) flags.push_back(ts_node_named_child(part, i));
+    } else if (s == g.binary_operator && c.text(ts_node_child_by_field_name(part, "operator", 8)) == "+") {
+      pending.push_back(field(part, g.field_left));
+      pending.push_back(field(part, g.field_right));
+    } else if (!ts_node_is_null(constant) && pending.size() + flags.size() < 256) {
+      pending.push_back(constant);
+    } else {
+      out.push_back({part, std::string(c.text(key)) + "=" + written(c.text(part))});
+    }
+  }
+  // Include paths are directories, not flags.
+  if (c.text(key) == "extra_include_paths") {
+    std::string_view literal;
+    for (TSNode flag : flags)
+      if (!c.string_literal(flag, &literal) || !literal.starts_with('/')) out.push_back({flag, written(c.text(flag))});
     return;
   }
-  uint32_t n = ts_node_named_child_count(value);
-  for (uint32_t i = 0; i < n; ++i) {
-    TSNode flag = ts_node_named_child(value, i);
+  for (TSNode flag : flags) {
     std::string_view literal;
     bool known = c.string_literal(flag, &literal) &&
                  (listed(literal, kBuildFlags) ||
@@ -871,6 +995,9 @@ void unknown_build_flags(const Context& c, std::vector<Finding>& out) {
 }
 
 void dynamic_code(const Context& c, std::vector<Finding>& out) {
+  for (const auto& [at, key] : environment_writes(c))
+    if (!listed(key, kEnvironmentAllowed) && !listed(key, kEnvironmentPrecision))
+      out.push_back({at, "os.environ[" + written(key) + "]"});
   match_names(c, kDynamicCodeNames, out);
   const Grammar& g = c.grammar();
   if (c.symbol() == g.keyword_argument) return unknown_build_flags(c, out);
@@ -1024,11 +1151,12 @@ constexpr std::string_view kNamesStrings[] = {"import_statement", "import_from_s
                                               "concatenated_string"};
 constexpr std::string_view kPrecision[] = {"import_statement", "import_from_statement",
                                            "identifier", "attribute", "string", "concatenated_string",
-                                           "call", "keyword_argument"};
+                                           "call", "keyword_argument", "subscript"};
 constexpr std::string_view kImports[] = {"import_statement", "import_from_statement"};
 constexpr std::string_view kDynamicCode[] = {"import_statement", "import_from_statement", "identifier",
                                              "attribute", "call", "string", "concatenated_string",
-                                             "keyword_argument", "function_definition", "assignment"};
+                                             "keyword_argument", "function_definition", "assignment",
+                                             "subscript"};
 constexpr std::string_view kAttribute[] = {"attribute", "function_definition", "assignment"};
 constexpr std::string_view kReferences[] = {"identifier", "attribute"};
 constexpr std::string_view kPatching[] = {"import_statement", "import_from_statement", "identifier",
