@@ -150,13 +150,13 @@ FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) {
           modules_.insert(name.qualified);
         }
         if (!ts_node_is_null(name.alias)) {
-          bindings_[std::string(tree.text(name.alias))] = name.qualified;
+          bind(std::string(tree.text(name.alias)), name.qualified);
         } else if (symbol == g.import_statement) {
           // `import a.b.c` binds `a` to the module a.
           std::string head = name.qualified.substr(0, name.qualified.find('.'));
-          bindings_[head] = head;
+          bind(head, head);
         } else if (name.qualified.size() > 2 && !name.qualified.ends_with(".*")) {
-          bindings_[name.qualified.substr(name.qualified.rfind('.') + 1)] = name.qualified;
+          bind(name.qualified.substr(name.qualified.rfind('.') + 1), name.qualified);
         }
       }
     } else if (symbol == g.class_definition) {
@@ -249,7 +249,11 @@ void FileFacts::bind_pairs(const Context& top, TSNode target, TSNode value) {
     if (l == g.identifier) {
       std::string bound = top.qualified_name(right);
       std::string name(top.text(left));
-      if (!bound.empty() && name != bound) bindings_[name] = bound;
+      if (ts_node_symbol(right) == g.assignment) {  // a = b = torch.cuda
+        stack.push_back({left, field(right, g.field_right)});
+        continue;
+      }
+      if (!bound.empty() && name != bound) bind(name, bound);
       continue;
     }
     // a, b = torch.cuda, 1 (and nested groups of the same shape)
@@ -272,6 +276,16 @@ void FileFacts::bind_pairs(const Context& top, TSNode target, TSNode value) {
 }
 
 bool FileFacts::defines(std::string_view name) const { return defined_.find(name) != defined_.end(); }
+
+void FileFacts::bind(std::string name, std::string qualified) {
+  auto [it, fresh] = bindings_.try_emplace(std::move(name), qualified);
+  if (!fresh && it->second != qualified) ambiguous_.insert(it->first);
+  it->second = std::move(qualified);
+}
+
+bool FileFacts::bound_ambiguously(std::string_view name) const {
+  return ambiguous_.find(name) != ambiguous_.end();
+}
 
 int FileFacts::bindings_of(std::string_view name) const {
   auto count = assignments_.find(name);

@@ -38,6 +38,9 @@ class FileFacts {
   // Whether the module defines `name` at its top level (def, class or
   // assignment), so that a builtin of that name is not meant there.
   bool defines(std::string_view name) const;
+  // Whether `name` is bound by aliases or imports to different names
+  // (`c = torch.cuda` and `c = os`): which one it holds is decided at run time.
+  bool bound_ambiguously(std::string_view name) const;
   // The value of a name bound once in the file, by an assignment at the top
   // level (`FLAGS = ["-O3"]`), and used only where that value cannot change
   // (no `FLAGS.append`, no call gets it); a null node otherwise.
@@ -59,6 +62,7 @@ class FileFacts {
   std::vector<bool> self_receiver_;     // per node: self_is_method_receiver
   std::vector<bool> ctx_parameter_;     // per node: inside_ctx_function
   std::set<std::string, std::less<>> defined_;  // top-level names
+  std::set<std::string, std::less<>> ambiguous_;  // names bound to different qualified names
   std::unordered_map<std::string, TSNode, Hash, std::equal_to<>> top_values_;  // NAME = value at the top
   std::unordered_map<std::string, int, Hash, std::equal_to<>> assignments_;   // bindings per name
   std::unordered_set<std::string_view> escaped_;  // names used where their value may change (views into the source)
@@ -66,6 +70,8 @@ class FileFacts {
   // Binds the identifiers of `target` to what the same places of `value`
   // name (`a, b = torch.cuda, os`), as a plain alias assignment does.
   void bind_pairs(const class Context& top, TSNode target, TSNode value);
+  // Binds `name` to `qualified`; a name bound before to another name is ambiguous.
+  void bind(std::string name, std::string qualified);
   bool defines_model_new_ = false;
 
   // Whether `self` is rebound (assigned, a loop target...) in [begin, end).

@@ -149,10 +149,44 @@ std::string native_tokens(std::string_view source) {
       ++i;
       continue;
     }
+    // R"delim(...)delim": a raw string, kept whole (quotes inside do not end it).
+    if (c == '"' && i > 0 && source[i - 1] == 'R' && (i < 2 || !identifier_char(source[i - 2]) ||
+                                                      std::string_view("Lu8U").find(source[i - 2]) != std::string_view::npos)) {
+      size_t paren = source.find('(', i);
+      size_t end = paren == std::string_view::npos
+                       ? std::string_view::npos
+                       : source.find(std::string(")").append(source.substr(i + 1, paren - i - 1)).append("\""), paren);
+      end = end == std::string_view::npos ? source.size() : end + (paren - i) + 1;
+      out.append(source.substr(i, end - i));
+      i = end;
+      continue;
+    }
+    // 1'000'000: a digit separator, not a character literal.
+    if (c == '\'' && i > 0 && std::isxdigit(static_cast<unsigned char>(source[i - 1]))) {
+      size_t start = i;
+      while (start > 0 && (std::isalnum(static_cast<unsigned char>(source[start - 1])) || source[start - 1] == '\''))
+        --start;
+      if (std::isdigit(static_cast<unsigned char>(source[start]))) {
+        ++i;
+        continue;
+      }
+    }
     if (c == '"' || c == '\'') {
       quote = c;
       out.push_back(c);
       ++i;
+      continue;
+    }
+    // Digraphs of the preprocessor: %:%: is ## and %: is #.
+    if (source.compare(i, 4, "%:%:") == 0) {
+      while (!out.empty() && (out.back() == ' ' || out.back() == '\t')) out.pop_back();
+      i += 4;
+      while (i < source.size() && (source[i] == ' ' || source[i] == '\t')) ++i;
+      continue;
+    }
+    if (source.compare(i, 2, "%:") == 0) {
+      out.push_back('#');
+      i += 2;
       continue;
     }
     if (source.compare(i, 2, "//") == 0) {
@@ -205,6 +239,31 @@ bool has_call(std::string_view text, std::string_view name) {
   return false;
 }
 
+std::vector<std::string_view> directives(std::string_view text, std::string_view name) {
+  std::vector<std::string_view> found;
+  for (size_t line = 0; line < text.size();) {
+    size_t end = std::min(text.find('\n', line), text.size());
+    std::string_view content = text.substr(line, end - line);
+    size_t hash = content.find_first_not_of(" \t");
+    if (hash != std::string_view::npos && content[hash] == '#') {
+      size_t word = content.find_first_not_of(" \t", hash + 1);
+      if (word != std::string_view::npos && content.substr(word).starts_with(name) &&
+          (word + name.size() == content.size() || !identifier_char(content[word + name.size()]))) {
+        size_t operand = content.find_first_not_of(" \t", word + name.size());
+        found.push_back(operand == std::string_view::npos ? std::string_view{} : content.substr(operand));
+      }
+    }
+    line = end + 1;
+  }
+  return found;
+}
+
+bool pastes_tokens(std::string_view value) {
+  std::string text = native_tokens(value);
+  return !directives(text, "define").empty() &&
+         (value.find("##") != std::string_view::npos || value.find("%:%:") != std::string_view::npos);
+}
+
 bool has_uncompared_identifier(std::string_view text, std::string_view name) {
   for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
     size_t end = at + name.size();
@@ -221,6 +280,86 @@ bool has_uncompared_identifier(std::string_view text, std::string_view name) {
     if (!compared) return true;
   }
   return false;
+}
+
+namespace {
+
+// The first non-blank character before `at`, or 0.
+char previous_char(std::string_view text, size_t at) {
+  while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
+  return at > 0 ? text[at - 1] : 0;
+}
+
+// The first non-blank character from `at` on, or 0.
+char next_char(std::string_view text, size_t at) {
+  while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+  return at < text.size() ? text[at] : 0;
+}
+
+// Calls `visit(at)` for every whole-identifier occurrence of `name` that is
+// not a member (`.name`, `->name`); stops when it returns true.
+template <typename Visit>
+bool any_occurrence(std::string_view text, std::string_view name, Visit visit) {
+  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    size_t end = at + name.size();
+    if ((at > 0 && identifier_char(text[at - 1])) || (end < text.size() && identifier_char(text[end])))
+      continue;
+    size_t before = at;
+    while (before > 0 && std::isspace(static_cast<unsigned char>(text[before - 1]))) --before;
+    bool member = before > 0 && (text[before - 1] == '.' ||
+                                 (text[before - 1] == '>' && before > 1 && text[before - 2] == '-'));
+    if (member) continue;
+    if (visit(at)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool has_free_identifier(std::string_view text, std::string_view name) {
+  return any_occurrence(text, name, [](size_t) { return true; });
+}
+
+bool has_definition(std::string_view text, std::string_view name) {
+  return any_occurrence(text, name, [&](size_t at) {
+    size_t i = at + name.size();
+    if (next_char(text, i) != '(') return false;
+    // The parameter list, then a body.
+    int depth = 0;
+    for (i = text.find('(', i); i < text.size(); ++i) {
+      if (text[i] == '(') ++depth;
+      if (text[i] == ')' && --depth == 0) break;
+    }
+    if (i >= text.size()) return false;
+    size_t body = text.find_first_not_of(" \t\n", i + 1);
+    while (body != std::string_view::npos && identifier_char(text[body])) {  // noexcept, const, __host__
+      while (body < text.size() && identifier_char(text[body])) ++body;
+      body = text.find_first_not_of(" \t\n", body);
+    }
+    return body != std::string_view::npos && text[body] == '{' && identifier_char(previous_char(text, at));
+  });
+}
+
+bool has_half_type(std::string_view text) {
+  return any_occurrence(text, "half", [&](size_t at) {
+    char before = previous_char(text, at);
+    size_t after = at + 4;
+    while (after < text.size() && (std::isspace(static_cast<unsigned char>(text[after])) || text[after] == '*' ||
+                                   text[after] == '&'))
+      ++after;
+    bool then_name = after < text.size() && identifier_char(text[after]) &&
+                     !std::isdigit(static_cast<unsigned char>(text[after]));
+    // `const half* x`, `(half* x`, `typedef half h`, `<half>`: half as a type;
+    // `int half = n / 2`, `x * half`, `return half * y` are a variable.
+    size_t word_end = at;
+    while (word_end > 0 && std::isspace(static_cast<unsigned char>(text[word_end - 1]))) --word_end;
+    size_t word_begin = word_end;
+    while (word_begin > 0 && identifier_char(text[word_begin - 1])) --word_begin;
+    std::string_view word = text.substr(word_begin, word_end - word_begin);
+    bool declares = before == 0 || std::string_view("(,;{}<").find(before) != std::string_view::npos ||
+                    (identifier_char(before) && word != "return" && word != "case" && word != "sizeof");
+    return (declares && then_name) || (before == '<' && next_char(text, at + 4) == '>');
+  });
 }
 
 bool has_function_use(std::string_view text, std::string_view name) {
@@ -240,6 +379,10 @@ bool has_function_use(std::string_view text, std::string_view name) {
     if (hash != std::string_view::npos && hash < at && text.compare(hash, 1, "#") == 0 &&
         text.substr(hash + 1, at - hash - 1).find("define") != std::string_view::npos)
       return true;
+    // CALL(fork): a macro argument, called by the macro.
+    char after = next_char(text, end);
+    char open = previous_char(text, at);
+    if ((open == '(' || open == ',') && (after == ')' || after == ',')) return true;
   }
   return false;
 }

@@ -40,12 +40,30 @@ constexpr std::string_view kProcessCalls[] = {
     "execl", "execle", "execlp", "posix_spawn", "posix_spawnp", "kill", "killpg", "tgkill",
     "signal", "sigaction", "ptrace", "setsid", "daemon", "dlopen", "dlsym", "mprotect", "syscall",
     "process_vm_readv", "process_vm_writev", "pthread_kill", "raise", "sigqueue", "tkill",
-    "prctl", "unshare", "setns", "execveat", "fexecve", "dlmopen", "pthread_sigqueue", "setpgid"};
+    "prctl", "unshare", "setns", "execveat", "fexecve", "dlmopen", "pthread_sigqueue", "setpgid",
+    "mmap", "memfd_create", "__libc_fork", "_Fork", "__clone", "__libc_system", "pthread_atfork",
+    "cudaLaunchHostFunc", "cudaStreamAddCallback", "cuLaunchHostFunc", "cuStreamAddCallback"};
+// Of kProcessCalls, names an honest kernel may use for something else (a
+// variable `signal`, `x.clone()`): matched only where called, taken by
+// address, named in a #define or passed as a macro argument. The others
+// match wherever named.
+constexpr std::string_view kProcessWords[] = {"system", "signal", "kill", "raise", "clone", "daemon"};
+// Raw system calls in host assembly.
+constexpr std::string_view kSyscallInstructions[] = {"syscall", "sysenter", "int $0x80", "int 0x80"};
 // Native calls that write, move or remove files (the evaluator's cache among them).
 constexpr std::string_view kFileWriteCalls[] = {"fopen", "freopen", "creat", "rename", "unlink",
                                                 "truncate", "ftruncate", "open", "openat", "symlink",
-                                                "link", "mkstemp"};
+                                                "link", "mkstemp", "write", "pwrite", "dup2", "dup3"};
 constexpr std::string_view kFileWriteStrings[] = {"std::ofstream", "std::fstream", "ofstream", "fstream"};
+// Native calls and types that read files by path (/proc among them).
+constexpr std::string_view kFileReadCalls[] = {"fopen", "freopen", "open", "openat", "opendir", "readlink"};
+constexpr std::string_view kFileReadStrings[] = {"std::ifstream", "std::fstream", "ifstream", "fstream"};
+// Native functions a candidate must not define: they would stand in for the
+// timer's or the runtime's own (symbol interposition).
+constexpr std::string_view kInterposedFunctions[] = {
+    "cudaEventElapsedTime", "cudaEventRecord", "cudaEventSynchronize", "cudaDeviceSynchronize",
+    "cudaStreamSynchronize", "cuEventElapsedTime", "cuEventRecord", "cudaLaunchKernel",
+    "clock_gettime", "gettimeofday", "cudaEventQuery", "cuEventSynchronize"};
 
 constexpr std::string_view kStreamNames[] = {
     "torch.cuda.Stream", "torch.cuda.stream", "torch.cuda.ExternalStream", "torch.cuda.set_stream",
@@ -67,7 +85,7 @@ constexpr std::string_view kPatchingNames[] = {
     "unittest.mock", "mock", "torch.library", "torch.overrides", "torch.utils._python_dispatch",
     "vars", "globals", "kmem_worker", "functools.update_wrapper", "os.sys", "sys.modules",
     "locals", "__loader__", "__spec__", "sys.path", "sys.path_hooks", "sys.path_importer_cache",
-    "time.clock_settime*", "time.tzset", "sys.setswitchinterval"};
+    "time.clock_settime*", "time.tzset", "sys.setswitchinterval", "sys.setdlopenflags"};
 constexpr std::string_view kPatchingAttributes[] = {"__dict__", "__setattr__", "__delattr__",
                                                     "__getattribute__", "__builtins__",
                                                     "__torch_function__", "__torch_dispatch__"};
@@ -78,16 +96,23 @@ constexpr std::string_view kFileWriteNames[] = {
     "os.dup2", "os.close", "os.closerange", "os.fdopen", "os.link", "os.symlink", "os.chmod",
     "os.chown", "os.lchown", "os.utime", "os.mkfifo", "os.mknod", "os.sendfile", "os.copy_file_range",
     "os.splice", "os.memfd_create", "os.putenv", "torch.save", "numpy.save", "numpy.savez",
-    "numpy.savez_compressed", "numpy.savetxt", "numpy.memmap"};
+    "numpy.savez_compressed", "numpy.savetxt", "numpy.memmap", "os.open", "torch.jit.save",
+    "torch.onnx", "torch.export.save"};
+// Methods that write files.
+constexpr std::string_view kFileWriteMethods[] = {"tofile", "export_chrome_trace", "export_stacks",
+                                                  "export_memory_timeline"};
 // Functions that open a file by its path (first argument).
 constexpr std::string_view kFileOpeners[] = {"open", "os.open", "torch.from_file", "numpy.fromfile",
-                                             "numpy.loadtxt", "numpy.genfromtxt"};
+                                             "numpy.loadtxt", "numpy.genfromtxt", "os.listdir",
+                                             "os.scandir", "os.walk", "os.readlink", "os.stat",
+                                             "os.lstat", "os.fdopen"};
 
 constexpr std::string_view kIntrospectionNames[] = {
     "gc", "inspect", "ctypes", "_ctypes", "cffi", "traceback", "tracemalloc", "dis", "mmap",
     "sys._getframe", "sys._current_frames", "sys.settrace", "sys.setprofile", "sys.exc_info",
     "sys.getrefcount", "sys.setrecursionlimit", "sys.addaudithook", "os.sys", "sys.monitoring",
-    "sys.remote_exec", "sys.call_tracing", "numpy.ctypeslib", "torch.cuda.cudart"};
+    "sys.remote_exec", "sys.call_tracing", "numpy.ctypeslib", "torch.cuda.cudart",
+    "sys.last_traceback", "sys.last_value", "sys.last_type", "sys.last_exc", "sys.exception"};
 constexpr std::string_view kIntrospectionAttributes[] = {
     "f_back", "f_locals", "f_globals", "f_builtins", "f_code", "tb_frame", "gi_frame", "cr_frame",
     "ag_frame", "__globals__", "__code__", "__closure__", "__subclasses__", "__bases__", "__base__",
@@ -106,6 +131,13 @@ constexpr std::string_view kSeedNames[] = {
     "torch.cuda.graphs", "torch.cuda.graph_pool_handle", "random.seed", "random.getstate", "random.setstate",
     "numpy.random.seed", "numpy.random.get_state", "numpy.random.set_state"};
 
+// Native access to torch's generators and their state.
+constexpr std::string_view kSeedStrings[] = {"getDefaultCUDAGenerator", "getDefaultCPUGenerator",
+                                             "defaultGenerator", "philox_cuda_state", "set_current_seed",
+                                             "torch::manual_seed", "at::manual_seed",
+                                             "torch::cuda::manual_seed", "torch::cuda::manual_seed_all",
+                                             "createCUDAGenerator"};
+
 constexpr std::string_view kPrecisionNames[] = {
     "torch.float16", "torch.half", "torch.bfloat16", "torch.HalfTensor", "torch.BFloat16Tensor",
     "torch.cuda.HalfTensor", "torch.cuda.BFloat16Tensor", "torch.set_float32_matmul_precision",
@@ -120,7 +152,8 @@ constexpr std::string_view kPrecisionNames[] = {
     "triton.language.dot_scaled", "triton.language.float8e*", "triton.language.fp8*",
     "torch.set_float32_matmul_precision", "torch.backends.cudnn.conv", "torch.backends.cudnn.rnn",
     "torch.backends.mkldnn.matmul", "torch.backends.mkldnn.conv", "torch.backends.mkldnn.rnn",
-    "torch.backends.mkldnn.fp32_precision", "torch.backends.mkldnn.allow_tf32"};
+    "torch.backends.mkldnn.fp32_precision", "torch.backends.mkldnn.allow_tf32",
+    "torch.backends.cudnn.flags", "torch.backends.mkldnn.flags"};
 constexpr std::string_view kPrecisionMethods[] = {"half", "bfloat16"};
 // Native identifiers of reduced-precision types and math (after comments are dropped).
 constexpr std::string_view kPrecisionStrings[] = {
@@ -133,7 +166,7 @@ constexpr std::string_view kPrecisionStrings[] = {
     "CUBLAS_COMPUTE_16F", "CUDA_R_16F", "CUDA_R_16BF", "CUDA_R_8F_E4M3", "CUDA_R_8F_E5M2",
     "CUDNN_DATA_HALF", "CUDNN_DATA_BFLOAT16", "CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION",
     "CUDNN_FMA_MATH", "tf32", "f16", "bf16", "f16x2", "bf16x2", "e4m3", "e5m2",
-    "cublasHgemm", "cublasGemmEx", "nv_bfloat16"};
+    "cublasHgemm", "cublasGemmEx", "nv_bfloat16", "nv_bfloat162"};
 // Flags that set TF32 or other reduced precision: false is the only value a candidate may set.
 constexpr std::string_view kPrecisionFlags[] = {
     "torch.backends.cuda.matmul.allow_tf32", "torch.backends.cudnn.allow_tf32",
@@ -166,7 +199,12 @@ constexpr std::string_view kDynamicCodeNames[] = {"exec", "eval", "compile", "__
                                                  "typing_extensions.get_type_hints",
                                                  "typing_extensions.ForwardRef",
                                                  "typing_extensions.evaluate_forward_ref",
-                                                 "triton.language.inline_asm_elementwise"};
+                                                 "triton.language.inline_asm_elementwise",
+                                                 "sys.breakpointhook", "numpy.f2py", "numpy.distutils",
+                                                 "numpy.testing.extbuild", "triton.runtime.build"};
+// Assembler directives that pull a file or raw bytes into the binary.
+constexpr std::string_view kHiddenCodeDirectives[] = {".incbin", ".include", ".byte ", ".byte\t",
+                                                      ".quad ", ".ascii", ".section .text", ".globl"};
 // Dunder methods that run code where the checker cannot see it called
 // (copy, pickle, deepcopy of the output).
 constexpr std::string_view kDynamicCodeDunders[] = {"__reduce__", "__reduce_ex__", "__setstate__",
@@ -179,7 +217,7 @@ constexpr std::string_view kEnvironmentAllowed[] = {
     "CUBLAS_WORKSPACE_CONFIG", "PYTORCH_CUDA_ALLOC_CONF", "TORCH_EXTENSIONS_DIR", "OMP_NUM_THREADS",
     "TORCH_SHOW_CPP_STACKTRACES", "PYTORCH_NO_CUDA_MEMORY_CACHING", "CUDA_MODULE_LOADING",
     "TRITON_PRINT_AUTOTUNING"};
-constexpr std::string_view kEnvironmentPrecision[] = {"NVIDIA_TF32_OVERRIDE",
+constexpr std::string_view kEnvironmentPrecision[] = {"NVIDIA_TF32_OVERRIDE", "TRITON_F32_DEFAULT",
                                                       "TORCH_ALLOW_TF32_CUBLAS_OVERRIDE",
                                                       "TORCH_CUDNN_V8_API_DISABLED"};
 // Compiler and linker flags of cpp_extension a candidate may pass (any
@@ -601,6 +639,11 @@ void dynamic_setattr(const Context& c, std::vector<Finding>& out) {
 // Names CPython would read differently from the checker: it folds non-ASCII
 // identifiers to NFKC (`ｇｃ` is gc), the rules match names as written.
 void non_ascii_name(const Context& c, std::vector<Finding>& out) {
+  // \N{NAME} in a string: Python reads the named character, the checker cannot.
+  if (c.symbol() == c.grammar().escape_sequence && c.text(c.node()).starts_with("\\N")) {
+    out.push_back({c.node(), "named escape " + written(c.text(c.node()))});
+    return;
+  }
   if (c.symbol() != c.grammar().identifier) return;
   std::string_view name = c.text(c.node());
   if (std::any_of(name.begin(), name.end(), [](char ch) { return (ch & 0x80) != 0; }))
@@ -700,8 +743,15 @@ void uses_threads(const Context& c, std::vector<Finding>& out) {
       ((has_identifier(text, "thread") && !has_identifier(text, "thread::hardware_concurrency")) ||
        has_call(text, "async")))
     out.push_back({c.node(), "thread (using namespace std)"});
-  for (std::string_view call : kProcessCalls)
-    if (has_function_use(text, call)) out.push_back({c.node(), std::string(call)});
+  for (std::string_view call : kProcessCalls) {
+    bool word = listed(call, kProcessWords);
+    if (word ? has_function_use(text, call) : has_free_identifier(text, call))
+      out.push_back({c.node(), std::string(call)});
+  }
+  for (std::string_view instruction : kSyscallInstructions)
+    if (instruction.find(' ') != std::string_view::npos ? text.find(instruction) != std::string::npos
+                                                         : has_identifier(text, instruction))
+      out.push_back({c.node(), std::string(instruction)});
 }
 
 void side_stream(const Context& c, std::vector<Finding>& out) {
@@ -759,6 +809,11 @@ void runtime_patching(const Context& c, std::vector<Finding>& out) {
     if (key == "updated" || key == "assigned") out.push_back({c.node(), std::string(key) + "="});
   }
   if (c.symbol() == g.call && opens_for_writing(c)) out.push_back({c.node(), "open(..., mode)"});
+  TSNode object;
+  std::string_view method;
+  if (c.symbol() == g.call && c.reads_attribute(field(c.node(), g.field_function), &object, &method) &&
+      listed(method, kFileWriteMethods))
+    out.push_back({c.node(), "." + std::string(method) + "()"});
   // A class of one's own that intercepts torch calls.
   std::string_view defined = defined_name(c);
   if (listed(defined, kPatchingAttributes)) out.push_back({c.node(), std::string(defined)});
@@ -767,14 +822,21 @@ void runtime_patching(const Context& c, std::vector<Finding>& out) {
   if (text.empty()) return;
   match_strings(c, kFileWriteStrings, out);
   for (std::string_view call : kFileWriteCalls)
-    if (has_call(text, call))
-      out.push_back({c.node(), std::string(call)});
+    if (has_call(text, call)) out.push_back({c.node(), std::string(call)});
+  for (std::string_view function : kInterposedFunctions)
+    if (has_definition(text, function)) out.push_back({c.node(), "defines " + std::string(function)});
 }
 
 void introspection(const Context& c, std::vector<Finding>& out) {
   match_names(c, kIntrospectionNames, out);
   match_attributes(c, kIntrospectionAttributes, out);
   match_paths(c, kIntrospectionPaths, out);
+  // Native code opening files by path.
+  if (const std::string& text = c.native_text(); !text.empty()) {
+    match_strings(c, kFileReadStrings, out);
+    for (std::string_view call : kFileReadCalls)
+      if (has_call(text, call)) out.push_back({c.node(), std::string(call)});
+  }
   // A file opened by a path the checker cannot read (`"/pr" + x`, a
   // variable, a format): it may be /proc.
   if (c.symbol() != c.grammar().call || !listed(c.callee_name(), kFileOpeners)) return;
@@ -853,7 +915,10 @@ void references_model(const Context& c, std::vector<Finding>& out) {
   out.push_back({node, std::string(name)});
 }
 
-void seed_manipulation(const Context& c, std::vector<Finding>& out) { match_names(c, kSeedNames, out); }
+void seed_manipulation(const Context& c, std::vector<Finding>& out) {
+  match_names(c, kSeedNames, out);
+  match_strings(c, kSeedStrings, out);
+}
 
 // Whether `value` keeps fp32: the literal False (allow_tf32) or "ieee".
 bool keeps_fp32(const Context& c, TSNode value) {
@@ -866,7 +931,8 @@ bool keeps_fp32(const Context& c, TSNode value) {
 // for fp32 operands) or sets it by anything but a literal: it must say
 // input_precision="ieee" or allow_tf32=False.
 bool default_precision_dot(const Context& c) {
-  if (c.callee_name() != "triton.language.dot") return false;
+  const std::string& callee = c.callee_name();
+  if (callee != "triton.language.dot" && callee != "triton.language.core.dot") return false;
   const Grammar& g = c.grammar();
   TSNode arguments = c.argument_list(c.node());
   if (ts_node_is_null(arguments) || !ts_node_is_null(c.unpacked_argument(c.node()))) return true;
@@ -915,6 +981,7 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
   }
   for (std::string_view token : kPrecisionStrings)
     if (has_uncompared_identifier(c.native_text(), token)) out.push_back({c.node(), std::string(token)});
+  if (has_half_type(c.native_text())) out.push_back({c.node(), "half"});
   for (const auto& [at, key] : environment_writes(c))
     if (listed(key, kEnvironmentPrecision)) out.push_back({at, "os.environ[" + key + "]"});
   const Grammar& g = c.grammar();
@@ -930,9 +997,11 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
       // x.type("torch.HalfTensor"), x.to("torch.float16"): a type by its name.
       TSNode first = positional_argument(c, 0);
       std::string_view literal;
-      if ((name == "type" || name == "to") && !ts_node_is_null(first) && c.string_literal(first, &literal) &&
+      if ((name == "type" || name == "to" || name == "astype" || name == "view") && !ts_node_is_null(first) &&
+          c.string_literal(first, &literal) &&
           (literal.find("Half") != std::string_view::npos || literal.find("BFloat16") != std::string_view::npos ||
-           literal.find("float16") != std::string_view::npos || literal.find("float8") != std::string_view::npos))
+           literal.find("float16") != std::string_view::npos || literal.find("float8") != std::string_view::npos ||
+           literal.find("half") != std::string_view::npos || literal == "f2" || literal == "<f2" || literal == "e"))
         out.push_back({first, std::string(literal)});
     }
   } else if (c.symbol() == g.keyword_argument) {
@@ -1009,9 +1078,18 @@ void dynamic_code(const Context& c, std::vector<Finding>& out) {
   // A macro that pastes tokens (`a ## b`) makes identifiers no text shows.
   if (c.symbol() != g.string && c.symbol() != g.concatenated_string) return;
   if (c.symbol() == g.string && c.parent_symbol() == g.concatenated_string) return;
-  std::string value = python_string_value(c.tree(), c.node());
-  if (value.find("#define") != std::string::npos && value.find("##") != std::string::npos)
-    out.push_back({c.node(), "## token pasting"});
+  if (pastes_tokens(python_string_value(c.tree(), c.node()))) out.push_back({c.node(), "## token pasting"});
+  // Code the text does not show: includes by path or macro, assembler
+  // directives that pull in files or raw bytes.
+  const std::string& text = c.native_text();
+  for (std::string_view operand : directives(text, "include")) {
+    std::string_view path = operand.substr(std::min<size_t>(1, operand.size()));
+    if ((!operand.starts_with('<') && !operand.starts_with('"')) || path.starts_with('/') ||
+        path.find("..") != std::string_view::npos)
+      out.push_back({c.node(), "#include " + written(operand)});
+  }
+  for (std::string_view directive : kHiddenCodeDirectives)
+    if (text.find(directive) != std::string::npos) out.push_back({c.node(), std::string(directive)});
 }
 
 // Imports outside the allowed modules (kAllowedImports), of private parts,
@@ -1078,6 +1156,16 @@ void private_attribute(const Context& c, std::vector<Finding>& out) {
 // `a, b = x, y`) are resolved instead.
 void module_as_value(const Context& c, std::vector<Finding>& out) {
   const Grammar& g = c.grammar();
+  // An import binding a name that is also bound to something else.
+  if (c.symbol() == g.import_statement || c.symbol() == g.import_from_statement) {
+    for (const ImportedName& name : c.imported_names()) {
+      std::string_view local = ts_node_is_null(name.alias) ? std::string_view(name.qualified) : c.text(name.alias);
+      if (ts_node_is_null(name.alias))
+        local = c.symbol() == g.import_statement ? local.substr(0, local.find('.')) : local.substr(local.rfind('.') + 1);
+      if (c.facts().bound_ambiguously(local)) out.push_back({name.at, name.qualified});
+    }
+    return;
+  }
   const std::string& reference = c.reference_name();
   if (reference.empty() || !c.facts().is_module(reference)) return;
   TSSymbol parent = c.parent_symbol();
@@ -1095,20 +1183,25 @@ void module_as_value(const Context& c, std::vector<Finding>& out) {
   // An alias is a plain name outside class bodies: `self.c = torch.cuda` or
   // `c = torch.cuda` in a class body makes the module an attribute of
   // something, read later as `self.c.Stream` where no name resolves.
+  // Chained assignments (`self.c = d = torch.cuda`) write every target;
+  // a star target (`*c, = ...`) makes a list; a name bound elsewhere to
+  // another module or name (`c = torch.cuda` here, `c = os` there) leaves
+  // which one `c.Stream` reads to the run.
   auto plain_alias = [&](uint32_t assignment_up) {
-    TSNode assignment = c.ancestor(assignment_up);
-    TSNode left = field(assignment, g.field_left);
-    if (ts_node_is_null(left) || ts_node_symbol(c.ancestor(assignment_up + 3)) == g.class_definition)
-      return false;
-    std::vector<TSNode> stack{left};
-    while (!stack.empty()) {
-      TSNode target = stack.back();
-      stack.pop_back();
-      TSSymbol s = ts_node_symbol(target);
-      if (g.is_target_group(s)) {
-        for (uint32_t i = 0; i < ts_node_named_child_count(target); ++i) stack.push_back(ts_node_named_child(target, i));
-      } else if (s != g.identifier) {
-        return false;
+    for (uint32_t up = assignment_up; ts_node_symbol(c.ancestor(up)) == g.assignment; ++up) {
+      TSNode left = field(c.ancestor(up), g.field_left);
+      if (ts_node_is_null(left) || ts_node_symbol(c.ancestor(up + 3)) == g.class_definition) return false;
+      std::vector<TSNode> stack{left};
+      while (!stack.empty()) {
+        TSNode target = stack.back();
+        stack.pop_back();
+        TSSymbol s = ts_node_symbol(target);
+        if (s == g.list_splat_pattern || s == g.list_splat) return false;
+        if (g.is_target_group(s)) {
+          for (uint32_t i = 0; i < ts_node_named_child_count(target); ++i) stack.push_back(ts_node_named_child(target, i));
+        } else if (s != g.identifier || c.facts().bound_ambiguously(c.text(target))) {
+          return false;
+        }
       }
     }
     return true;
@@ -1140,6 +1233,7 @@ constexpr std::string_view kModule[] = {"module"};
 constexpr std::string_view kClass[] = {"class_definition"};
 constexpr std::string_view kCallIdentifier[] = {"call", "identifier"};
 constexpr std::string_view kIdentifier[] = {"identifier"};
+constexpr std::string_view kIdentifierEscape[] = {"identifier", "escape_sequence"};
 constexpr std::string_view kTargets[] = {"assignment", "augmented_assignment", "for_statement",
                                          "for_in_clause", "as_pattern", "delete_statement", "call"};
 // match_names: imports and name references (literal getattr calls included).
@@ -1158,7 +1252,8 @@ constexpr std::string_view kDynamicCode[] = {"import_statement", "import_from_st
                                              "keyword_argument", "function_definition", "assignment",
                                              "subscript"};
 constexpr std::string_view kAttribute[] = {"attribute", "function_definition", "assignment"};
-constexpr std::string_view kReferences[] = {"identifier", "attribute"};
+constexpr std::string_view kReferences[] = {"identifier", "attribute", "import_statement",
+                                            "import_from_statement"};
 constexpr std::string_view kPatching[] = {"import_statement", "import_from_statement", "identifier",
                                           "attribute", "call", "keyword_argument",
                                           "function_definition", "assignment", "string",
@@ -1174,7 +1269,7 @@ constexpr Rule kRules[] = {
     {"no_model_new", "the candidate defines no class named ModelNew", no_model_new, kModule},
     {"defines_model", "do not define a class named Model (the reference); define ModelNew only",
      defines_model, kClass},
-    {kUnreadableSource.code, kUnreadableSource.message, non_ascii_name, kIdentifier},
+    {kUnreadableSource.code, kUnreadableSource.message, non_ascii_name, kIdentifierEscape},
     {"dynamic_getattr", "getattr needs a literal, non-private attribute name", dynamic_getattr,
      kCallIdentifier},
     {"dynamic_setattr", "setattr and delattr need a literal attribute name (got '{target}')",
@@ -1201,7 +1296,7 @@ constexpr Rule kRules[] = {
      references_model, kIdentifier},
     {"seed_manipulation",
      "the candidate must not seed or read random number generators' state ('{target}')",
-     seed_manipulation, kNames},
+     seed_manipulation, kNamesStrings},
     {"precision_downcast", "an fp32 problem must be computed in fp32 (no TF32, fp16 or bf16): '{target}'",
      precision_downcast, kPrecision},
     {"dynamic_code", "exec, eval, compile and __import__ hide code from the checker ('{target}')",
