@@ -379,10 +379,25 @@ bool has_function_use(std::string_view text, std::string_view name) {
     if (hash != std::string_view::npos && hash < at && text.compare(hash, 1, "#") == 0 &&
         text.substr(hash + 1, at - hash - 1).find("define") != std::string_view::npos)
       return true;
-    // CALL(fork): a macro argument, called by the macro.
+    // CALL(fork): an argument of a function-like macro the text defines.
     char after = next_char(text, end);
     char open = previous_char(text, at);
-    if ((open == '(' || open == ',') && (after == ')' || after == ',')) return true;
+    if ((open == '(' || open == ',') && (after == ')' || after == ',')) {
+      size_t paren = at;
+      for (int depth = 0; paren > 0; --paren) {
+        char ch = text[paren - 1];
+        if (ch == ')') ++depth;
+        if (ch == '(' && depth-- == 0) break;
+      }
+      size_t name_end = paren > 0 ? paren - 1 : 0;
+      while (name_end > 0 && std::isspace(static_cast<unsigned char>(text[name_end - 1]))) --name_end;
+      size_t name_begin = name_end;
+      while (name_begin > 0 && identifier_char(text[name_begin - 1])) --name_begin;
+      std::string_view macro = text.substr(name_begin, name_end - name_begin);
+      for (std::string_view defined : directives(text, "define"))
+        if (!macro.empty() && defined.starts_with(macro) && defined.substr(macro.size()).starts_with('('))
+          return true;
+    }
   }
   return false;
 }

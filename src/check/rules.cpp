@@ -216,7 +216,8 @@ constexpr std::string_view kEnvironmentAllowed[] = {
     "TORCH_CUDA_ARCH_LIST", "MAX_JOBS", "CUDA_LAUNCH_BLOCKING", "TORCH_USE_CUDA_DSA",
     "CUBLAS_WORKSPACE_CONFIG", "PYTORCH_CUDA_ALLOC_CONF", "TORCH_EXTENSIONS_DIR", "OMP_NUM_THREADS",
     "TORCH_SHOW_CPP_STACKTRACES", "PYTORCH_NO_CUDA_MEMORY_CACHING", "CUDA_MODULE_LOADING",
-    "TRITON_PRINT_AUTOTUNING"};
+    "TRITON_PRINT_AUTOTUNING", "TRITON_CACHE_DIR", "CUDA_VISIBLE_DEVICES", "MKL_NUM_THREADS",
+    "CUDA_DEVICE_MAX_CONNECTIONS"};
 constexpr std::string_view kEnvironmentPrecision[] = {"NVIDIA_TF32_OVERRIDE", "TRITON_F32_DEFAULT",
                                                       "TORCH_ALLOW_TF32_CUBLAS_OVERRIDE",
                                                       "TORCH_CUDNN_V8_API_DISABLED"};
@@ -230,13 +231,17 @@ constexpr std::string_view kBuildFlags[] = {
     "-w", "-Xptxas", "-v", "-Xptxas=-v", "-Xptxas=-O3", "--ptxas-options=-v", "-Xcompiler",
     "-fPIC", "-lcublas", "-lcublasLt", "-lcudnn", "-lcufft", "-lcusparse", "-lcusolver", "-lcurand",
     "-lcudart", "-lcuda", "-lm", "-lgomp", "-fno-strict-aliasing", "--restrict", "-restrict",
-    "-DNDEBUG", "--extended-lambda", "-Wall", "-Wextra"};
+    "-DNDEBUG", "--extended-lambda", "-Wall", "-Wextra", "-res-usage", "--resource-usage",
+    "--extra-device-vectorization", "-fno-math-errno", "-O", "-DNDEBUG=1"};
 // Flags whose name starts with one of these (architectures, register caps, warnings).
 constexpr std::string_view kBuildFlagPrefixes[] = {"-arch=", "-gencode", "--gpu-architecture=",
                                                    "-maxrregcount=", "--maxrregcount=", "-Wno-",
                                                    "arch=", "-code=", "--generate-code=",
                                                    "--ptxas-options=", "-Xptxas=", "-L/usr/",
-                                                   "-std=", "-U__CUDA_NO_"};
+                                                   "-std=", "--std=", "-U__CUDA_NO_", "-I/usr/",
+                                                   "-ftz=", "--ftz=", "-prec-div=", "--prec-div=",
+                                                   "-prec-sqrt=", "--prec-sqrt=", "-fmad=", "--fmad=",
+                                                   "-DTORCH_EXTENSION_NAME="};
 constexpr std::string_view kBuildFlagArguments[] = {"extra_cflags", "extra_cuda_cflags", "extra_ldflags",
                                                     "extra_include_paths"};
 // getattr in another form.
