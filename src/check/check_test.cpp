@@ -414,6 +414,13 @@ TEST(Check, SeedKernelsAllPass) {
   EXPECT_EQ(kernels, 44);
 }
 
+// Found by the fuzzer: tree-sitter reads `a = b: T` as a chained assignment
+// whose inner one has no value; alias resolution must not follow it.
+TEST(Check, ChainedAssignmentWithoutValue) {
+  EXPECT_CODES(candidate("import sys", "tb = sys.x: int\nreturn x"), "foreign_attribute_assignment");
+  EXPECT_CLEAN(candidate("", "a = b: int\nreturn x"));
+}
+
 TEST(Check, DeeplyNestedParenthesesDoNotOverflow) {
   std::string deep = "class ModelNew:\n    pass\nx = " + std::string(10000, '(') + "1" +
                      std::string(10000, ')') + "\n";

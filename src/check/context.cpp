@@ -245,6 +245,7 @@ void FileFacts::bind_pairs(const Context& top, TSNode target, TSNode value) {
   while (!stack.empty()) {
     auto [left, right] = stack.back();
     stack.pop_back();
+    if (ts_node_is_null(left) || ts_node_is_null(right)) continue;  // `a = b: int` has no value
     TSSymbol l = ts_node_symbol(left), r = ts_node_symbol(right);
     if (l == g.identifier) {
       std::string bound = top.qualified_name(right);
@@ -348,6 +349,7 @@ bool Context::attribute_read(TSNode node, TSNode* object, std::string_view* name
 
 std::string Context::qualified_name(TSNode expr) const {
   const Grammar& g = grammar_;
+  if (ts_node_is_null(expr)) return {};
   // Walk down the chain to its head, through `(c := torch.cuda)` and
   // parentheses; most chains (`self.conv`, `x.shape`) end at a head bound
   // to nothing, without allocating.

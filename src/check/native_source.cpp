@@ -340,6 +340,15 @@ bool has_definition(std::string_view text, std::string_view name) {
   });
 }
 
+bool has_member_call(std::string_view text, std::string_view name) {
+  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    size_t end = at + name.size();
+    if (end < text.size() && identifier_char(text[end])) continue;
+    if (previous_char(text, at) == '.' && next_char(text, end) == '(') return true;
+  }
+  return false;
+}
+
 bool has_half_type(std::string_view text) {
   return any_occurrence(text, "half", [&](size_t at) {
     char before = previous_char(text, at);

@@ -51,6 +51,9 @@ bool has_free_identifier(std::string_view text, std::string_view name);
 // list and a body.
 bool has_definition(std::string_view text, std::string_view name);
 
+// Whether `text` calls a member function `name` (`x.half()`).
+bool has_member_call(std::string_view text, std::string_view name);
+
 // Whether `text` uses CUDA's `half` as a type (`const half* x`, `<half>`),
 // not as a variable (`int half = n / 2`).
 bool has_half_type(std::string_view text);

@@ -34,7 +34,10 @@ constexpr std::string_view kThreadAllowed[] = {
 // Native identifiers (C++/CUDA sources) that start threads or processes or
 // signal them; a call of the libc names (`fork(`), the others wherever named.
 constexpr std::string_view kThreadStrings[] = {"pthread_create", "std::async", "std::jthread",
-                                               "at::launch", "std::launch", "boost::thread"};
+                                               "at::launch", "std::launch", "boost::thread",
+                                               "at::intraop_launch", "launch_no_thread_state",
+                                               "c10::ThreadPool", "TaskThreadPool", "torch::jit::fork",
+                                               "std::packaged_task"};
 constexpr std::string_view kProcessCalls[] = {
     "fork", "vfork", "clone", "clone3", "system", "popen", "execv", "execve", "execvp", "execvpe",
     "execl", "execle", "execlp", "posix_spawn", "posix_spawnp", "kill", "killpg", "tgkill",
@@ -153,7 +156,8 @@ constexpr std::string_view kPrecisionNames[] = {
     "torch.set_float32_matmul_precision", "torch.backends.cudnn.conv", "torch.backends.cudnn.rnn",
     "torch.backends.mkldnn.matmul", "torch.backends.mkldnn.conv", "torch.backends.mkldnn.rnn",
     "torch.backends.mkldnn.fp32_precision", "torch.backends.mkldnn.allow_tf32",
-    "torch.backends.cudnn.flags", "torch.backends.mkldnn.flags"};
+    "torch.backends.cudnn.flags", "torch.backends.mkldnn.flags", "triton.language.dtype",
+    "triton.language.core.dtype"};
 constexpr std::string_view kPrecisionMethods[] = {"half", "bfloat16"};
 // Native identifiers of reduced-precision types and math (after comments are dropped).
 constexpr std::string_view kPrecisionStrings[] = {
@@ -165,8 +169,15 @@ constexpr std::string_view kPrecisionStrings[] = {
     "CUBLAS_COMPUTE_32F_FAST_TF32", "CUBLAS_COMPUTE_32F_FAST_16F", "CUBLAS_COMPUTE_32F_FAST_16BF",
     "CUBLAS_COMPUTE_16F", "CUDA_R_16F", "CUDA_R_16BF", "CUDA_R_8F_E4M3", "CUDA_R_8F_E5M2",
     "CUDNN_DATA_HALF", "CUDNN_DATA_BFLOAT16", "CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION",
-    "CUDNN_FMA_MATH", "tf32", "f16", "bf16", "f16x2", "bf16x2", "e4m3", "e5m2",
-    "cublasHgemm", "cublasGemmEx", "nv_bfloat16", "nv_bfloat162"};
+    "CUDNN_TENSOR_OP_MATH", "tf32", "f16", "bf16", "f16x2", "bf16x2", "e4m3", "e5m2",
+    "cublasHgemm", "nv_bfloat16", "nv_bfloat162", "_Float16", "__fp16", "__bf16", "__nv_fp8x4_e4m3",
+    "__nv_fp8x4_e5m2", "__nv_fp8x2_e5m2", "ScalarType::Half", "ScalarType::BFloat16",
+    "ScalarType::Float8_e4m3fn", "ScalarType::Float8_e5m2", "kFloat8_e4m3fn", "kFloat8_e5m2",
+    "setAllowTF32CuBLAS", "setAllowTF32CuDNN", "setFloat32MatmulPrecision",
+    "setAllowFP16ReductionCuBLAS", "setAllowBF16ReductionCuBLAS", "setFloat32Precision",
+    "at::autocast", "torch::autocast", "set_autocast_enabled"};
+// Tensor methods of the C++ API that cast to reduced precision (`x.half()`).
+constexpr std::string_view kPrecisionNativeMethods[] = {"half", "bfloat16"};
 // Flags that set TF32 or other reduced precision: false is the only value a candidate may set.
 constexpr std::string_view kPrecisionFlags[] = {
     "torch.backends.cuda.matmul.allow_tf32", "torch.backends.cudnn.allow_tf32",
@@ -987,6 +998,8 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
   for (std::string_view token : kPrecisionStrings)
     if (has_uncompared_identifier(c.native_text(), token)) out.push_back({c.node(), std::string(token)});
   if (has_half_type(c.native_text())) out.push_back({c.node(), "half"});
+  for (std::string_view method : kPrecisionNativeMethods)
+    if (has_member_call(c.native_text(), method)) out.push_back({c.node(), "." + std::string(method) + "()"});
   for (const auto& [at, key] : environment_writes(c))
     if (listed(key, kEnvironmentPrecision)) out.push_back({at, "os.environ[" + key + "]"});
   const Grammar& g = c.grammar();
