@@ -424,6 +424,9 @@ const std::string& Context::reference_name() const {
   // A call is a name when it is a literal getattr or its result is known
   // by name (call_result_name: `type(torch.cuda.current_stream())`).
   if (symbol() != g.identifier && symbol() != g.attribute && symbol() != g.call) return reference_;
+  if (symbol() == g.call && !attribute_read(node(), &object, &name) && callee_name() != "type" &&
+      callee_name() != "torch.get_device_module")
+    return reference_;
   TSSymbol parent = parent_symbol();
   if (parent == g.attribute || parent == g.dotted_name || parent == g.aliased_import)
     return reference_;

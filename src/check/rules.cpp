@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <unordered_set>
 #include <vector>
 
 #include "grammar.h"
@@ -303,10 +304,12 @@ bool listed(std::string_view name, Names list);
 // `torch.nn.functional.torch.cuda.Stream`); empty when none matches.
 std::string_view matching_part(std::string_view name, Names list) {
   if (name_in_exactly(name, list)) return name;
+  static const std::unordered_set<std::string_view> roots(std::begin(kReexportedModules),
+                                                          std::end(kReexportedModules));
   for (size_t dot = name.find('.'); dot != std::string_view::npos; dot = name.find('.', dot + 1)) {
     std::string_view rest = name.substr(dot + 1);
     std::string_view head = rest.substr(0, rest.find('.'));
-    if (!listed(head, kReexportedModules) || listed(name.substr(0, dot + 1 + head.size()), kOwnSubmodules))
+    if (!roots.contains(head) || listed(name.substr(0, dot + 1 + head.size()), kOwnSubmodules))
       continue;
     if (name_in_exactly(rest, list)) return rest;
   }
@@ -339,7 +342,8 @@ bool only_compared(const Context& c) {
   for (uint32_t up = 1; up < 4; ++up) {
     TSSymbol s = ts_node_symbol(c.ancestor(up));
     if (s == g.comparison_operator) return true;
-    if (s != g.tuple && s != g.list && s != g.parenthesized_expression && s != python_symbol("set"))
+    static const TSSymbol kSet = python_symbol("set");
+    if (s != g.tuple && s != g.list && s != g.parenthesized_expression && s != kSet)
       return false;
   }
   return false;
@@ -523,10 +527,11 @@ std::vector<std::pair<TSNode, std::string>> environment_writes(const Context& c)
       TSNode a = ts_node_named_child(arguments, i);
       if (ts_node_symbol(a) == g.keyword_argument) {
         writes.push_back({a, std::string(c.text(field(a, g.field_name)))});
-      } else if (ts_node_symbol(a) == python_symbol("dictionary")) {
+      } else if (static const TSSymbol kDictionary = python_symbol("dictionary"); ts_node_symbol(a) == kDictionary) {
         for (uint32_t j = 0; j < ts_node_named_child_count(a); ++j) {
           TSNode pair = ts_node_named_child(a, j);
-          add(ts_node_symbol(pair) == python_symbol("pair") ? ts_node_child_by_field_name(pair, "key", 3) : TSNode{});
+          static const TSSymbol kPair = python_symbol("pair");
+          add(ts_node_symbol(pair) == kPair ? ts_node_child_by_field_name(pair, "key", 3) : TSNode{});
         }
       } else {
         add(TSNode{});
