@@ -366,7 +366,8 @@ bool has_half_type(std::string_view text) {
     while (word_begin > 0 && identifier_char(text[word_begin - 1])) --word_begin;
     std::string_view word = text.substr(word_begin, word_end - word_begin);
     bool declares = before == 0 || std::string_view("(,;{}<").find(before) != std::string_view::npos ||
-                    (identifier_char(before) && word != "return" && word != "case" && word != "sizeof");
+                    word == "const" || word == "typedef" || word == "static" || word == "volatile" ||
+                    word == "__shared__" || word == "extern";
     return (declares && then_name) || (before == '<' && next_char(text, at + 4) == '>');
   });
 }

@@ -1002,7 +1002,10 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
   }
   for (std::string_view token : kPrecisionStrings)
     if (has_uncompared_identifier(c.native_text(), token)) out.push_back({c.node(), std::string(token)});
-  if (has_half_type(c.native_text())) out.push_back({c.node(), "half"});
+  // `half` as a type only in C++ sources (a docstring's "the first half second" is prose).
+  const std::string& native = c.native_text();
+  if (native.find('{') != std::string::npos && native.find(';') != std::string::npos && has_half_type(native))
+    out.push_back({c.node(), "half"});
   for (std::string_view method : kPrecisionNativeMethods)
     if (has_member_call(c.native_text(), method)) out.push_back({c.node(), "." + std::string(method) + "()"});
   for (const auto& [at, key] : environment_writes(c))
