@@ -190,7 +190,8 @@ TEST(Check, NestedSelfAttributeIsForeign) {
   EXPECT_CLEAN(candidate("", "self.conv.weight = None\nself.bn.running_mean.data = x\nreturn x"));
   EXPECT_CODES(candidate("", "self.conv.__dict__.weight = None\nreturn x"), "foreign_attribute_assignment",
                "runtime_patching");
-  EXPECT_CODES(candidate("", "self.t = torch\nself.t.matmul = None\nreturn x"),
+  // Keeping a module as an attribute is module_as_value itself.
+  EXPECT_CODES(candidate("", "self.t = torch\nself.t.matmul = None\nreturn x"), "module_as_value",
                "foreign_attribute_assignment");
   EXPECT_CODES(candidate("", "self.__class__ = object\nreturn x"), "foreign_attribute_assignment");
 }
@@ -411,6 +412,13 @@ TEST(Check, SeedKernelsAllPass) {
     EXPECT_TRUE(check_source(code).empty()) << item.at("id") << "\n" << describe(code);
   }
   EXPECT_EQ(kernels, 44);
+}
+
+// Found by the fuzzer: tree-sitter reads `a = b: T` as a chained assignment
+// whose inner one has no value; alias resolution must not follow it.
+TEST(Check, ChainedAssignmentWithoutValue) {
+  EXPECT_CODES(candidate("import sys", "tb = sys.x: int\nreturn x"), "foreign_attribute_assignment");
+  EXPECT_CLEAN(candidate("", "a = b: int\nreturn x"));
 }
 
 TEST(Check, DeeplyNestedParenthesesDoNotOverflow) {

@@ -11,8 +11,20 @@
 namespace kmem::check_internal {
 namespace {
 
-constexpr std::string_view kBuiltins[] = {"getattr", "setattr", "delattr", "exec",    "eval",
-                                          "compile", "__import__", "vars", "globals", "__builtins__"};
+constexpr std::string_view kBuiltins[] = {
+    "getattr", "setattr", "delattr", "exec", "eval", "compile", "__import__", "vars", "globals",
+    "__builtins__", "locals", "open", "type", "breakpoint", "help", "__loader__", "__spec__"};
+
+// Calls whose result is an object of a class the rules know: `type(r)` and
+// `r.__class__` of their result read as that class, so that
+// `type(torch.cuda.current_stream())()` is `torch.cuda.Stream()`.
+constexpr std::pair<std::string_view, std::string_view> kResultClasses[] = {
+    {"torch.cuda.current_stream", "torch.cuda.Stream"},
+    {"torch.cuda.default_stream", "torch.cuda.Stream"},
+    {"torch.accelerator.current_stream", "torch.Stream"},
+    {"torch.cuda.Event", "torch.cuda.Event"},
+    {"threading.current_thread", "threading.Thread"},
+    {"threading.main_thread", "threading.Thread"}};
 
 bool is_builtin(std::string_view name) {
   return std::find(std::begin(kBuiltins), std::end(kBuiltins), name) != std::end(kBuiltins);
@@ -101,6 +113,25 @@ bool decorated_as(const SyntaxTree& tree, TSNode decorated, std::string_view nam
   return false;
 }
 
+// Whether the identifier nodes[i] is used where its value cannot change or
+// be kept: assigned to, an operand of `+`, or a cpp_extension flag argument
+// (`extra_cflags=FLAGS`). Anything else (`FLAGS.append`, `f(FLAGS)`,
+// `x = FLAGS`) lets its value change out of sight.
+bool value_use_only(const SyntaxTree& tree, std::span<const FlatNode> nodes, uint32_t i) {
+  static constexpr std::string_view kFlagArguments[] = {"extra_cflags", "extra_cuda_cflags",
+                                                        "extra_ldflags", "extra_include_paths"};
+  const Grammar& g = python_grammar();
+  const FlatNode& parent = nodes[nodes[i].parent];
+  TSNode node = nodes[i].node;
+  if (parent.symbol == g.assignment) return ts_node_eq(field(parent.node, g.field_left), node);
+  if (parent.symbol == g.binary_operator) return true;
+  if (parent.symbol == g.keyword_argument && ts_node_eq(field(parent.node, g.field_value), node)) {
+    std::string_view key = tree.text(field(parent.node, g.field_name));
+    return std::find(std::begin(kFlagArguments), std::end(kFlagArguments), key) != std::end(kFlagArguments);
+  }
+  return false;
+}
+
 }  // namespace
 
 FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) {
@@ -119,13 +150,13 @@ FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) {
           modules_.insert(name.qualified);
         }
         if (!ts_node_is_null(name.alias)) {
-          bindings_[std::string(tree.text(name.alias))] = name.qualified;
+          bind(std::string(tree.text(name.alias)), name.qualified);
         } else if (symbol == g.import_statement) {
           // `import a.b.c` binds `a` to the module a.
           std::string head = name.qualified.substr(0, name.qualified.find('.'));
-          bindings_[head] = head;
+          bind(head, head);
         } else if (name.qualified.size() > 2 && !name.qualified.ends_with(".*")) {
-          bindings_[name.qualified.substr(name.qualified.rfind('.') + 1)] = name.qualified;
+          bind(name.qualified.substr(name.qualified.rfind('.') + 1), name.qualified);
         }
       }
     } else if (symbol == g.class_definition) {
@@ -136,8 +167,12 @@ FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) {
       TSNode right = field(node, g.field_right);
       if (!ts_node_is_null(left) && ts_node_symbol(left) == g.identifier) {
         if (tree.text(left) == "ModelNew") defines_model_new_ = true;
-        if (nodes[nodes[i].parent].parent == 0)  // module > expression_statement > assignment
-          defined_.insert(std::string(tree.text(left)));
+        std::string name(tree.text(left));
+        ++assignments_[name];
+        if (nodes[nodes[i].parent].parent == 0) {  // module > expression_statement > assignment
+          defined_.insert(name);
+          if (!ts_node_is_null(right)) top_values_[name] = right;
+        }
       }
       if (!ts_node_is_null(left) && !ts_node_is_null(right)) bind_pairs(top, left, right);
     } else if (symbol == g.named_expression) {
@@ -158,7 +193,11 @@ FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) {
       TSNode name = field(node, g.field_name);
       if (up == 0 && !ts_node_is_null(name)) defined_.insert(std::string(tree.text(name)));
     }
+    if (symbol == g.identifier && !value_use_only(tree, nodes, i)) escaped_.insert(tree.text(node));
     TSNode target = binding_target(g, node, symbol);
+    // Any other binding of a name (`x += ...`, a loop target) makes its top-level value unknown.
+    if (!ts_node_is_null(target) && symbol != g.assignment && ts_node_symbol(target) == g.identifier)
+      ++assignments_[std::string(tree.text(target))];
     if (!ts_node_is_null(target) && pattern_binds(tree, target, "self"))
       self_rebinds_.push_back(ts_node_start_byte(node));
   }
@@ -206,11 +245,16 @@ void FileFacts::bind_pairs(const Context& top, TSNode target, TSNode value) {
   while (!stack.empty()) {
     auto [left, right] = stack.back();
     stack.pop_back();
+    if (ts_node_is_null(left) || ts_node_is_null(right)) continue;  // `a = b: int` has no value
     TSSymbol l = ts_node_symbol(left), r = ts_node_symbol(right);
     if (l == g.identifier) {
       std::string bound = top.qualified_name(right);
       std::string name(top.text(left));
-      if (!bound.empty() && name != bound) bindings_[name] = bound;
+      if (ts_node_symbol(right) == g.assignment) {  // a = b = torch.cuda
+        stack.push_back({left, field(right, g.field_right)});
+        continue;
+      }
+      if (!bound.empty() && name != bound) bind(name, bound);
       continue;
     }
     // a, b = torch.cuda, 1 (and nested groups of the same shape)
@@ -233,6 +277,30 @@ void FileFacts::bind_pairs(const Context& top, TSNode target, TSNode value) {
 }
 
 bool FileFacts::defines(std::string_view name) const { return defined_.find(name) != defined_.end(); }
+
+void FileFacts::bind(std::string name, std::string qualified) {
+  auto [it, fresh] = bindings_.try_emplace(std::move(name), qualified);
+  if (!fresh && it->second != qualified) ambiguous_.insert(it->first);
+  it->second = std::move(qualified);
+}
+
+bool FileFacts::bound_ambiguously(std::string_view name) const {
+  return ambiguous_.find(name) != ambiguous_.end();
+}
+
+int FileFacts::bindings_of(std::string_view name) const {
+  auto count = assignments_.find(name);
+  return count == assignments_.end() ? 0 : count->second;
+}
+
+TSNode FileFacts::constant_value(std::string_view name) const {
+  auto value = top_values_.find(name);
+  auto count = assignments_.find(name);
+  if (value == top_values_.end() || count == assignments_.end() || count->second != 1 ||
+      escaped_.find(name) != escaped_.end())
+    return TSNode{};
+  return value->second;
+}
 
 bool FileFacts::is_module(std::string_view qualified) const {
   static constexpr std::string_view kKnownModules[] = {
@@ -281,6 +349,7 @@ bool Context::attribute_read(TSNode node, TSNode* object, std::string_view* name
 
 std::string Context::qualified_name(TSNode expr) const {
   const Grammar& g = grammar_;
+  if (ts_node_is_null(expr)) return {};
   // Walk down the chain to its head, through `(c := torch.cuda)` and
   // parentheses; most chains (`self.conv`, `x.shape`) end at a head bound
   // to nothing, without allocating.
@@ -301,16 +370,49 @@ std::string Context::qualified_name(TSNode expr) const {
       break;
     }
   }
-  if (ts_node_symbol(node) != g.identifier) return {};
-  std::string_view head = text(node);
-  std::string_view bound = facts_.binding(head);
-  if (bound.empty()) {
-    if (!is_builtin(head) || facts_.defines(head)) return {};
-    bound = head;
+  std::string out;
+  if (ts_node_symbol(node) == g.call) {
+    out = call_result_name(node, attributes);
+    if (out.empty()) return {};
+  } else {
+    if (ts_node_symbol(node) != g.identifier) return {};
+    std::string_view head = text(node);
+    std::string_view bound = facts_.binding(head);
+    if (bound.empty()) {
+      if (!is_builtin(head) || facts_.defines(head)) return {};
+      bound = head;
+    }
+    out = bound;
   }
-  std::string out(bound);
   for (auto it = attributes.rbegin(); it != attributes.rend(); ++it) out.append(1, '.').append(*it);
   return out;
+}
+
+std::string Context::call_result_name(TSNode call, std::vector<std::string_view>& attributes) const {
+  TSNode function = field(call, grammar_.field_function);
+  if (ts_node_is_null(function) || ts_node_symbol(function) == grammar_.call) return {};
+  std::string callee = qualified_name(function);
+  // torch.get_device_module("cuda") is the module torch.cuda.
+  if (callee == "torch.get_device_module") {
+    TSNode device = positional_argument(call, 0);
+    std::string_view literal = "cuda";
+    if (!ts_node_is_null(device) && !string_literal(device, &literal)) return {};
+    return "torch." + std::string(literal.substr(0, literal.find(':')));
+  }
+  // type(r) and r.__class__, r being the result of a call listed in kResultClasses.
+  TSNode object = call;
+  if (callee == "type" && ts_node_is_null(positional_argument(call, 1))) {
+    object = positional_argument(call, 0);
+  } else if (!attributes.empty() && attributes.back() == "__class__") {
+    attributes.pop_back();
+  } else {
+    return {};
+  }
+  if (ts_node_is_null(object) || ts_node_symbol(object) != grammar_.call) return {};
+  std::string made = qualified_name(field(object, grammar_.field_function));
+  for (const auto& [function_name, class_name] : kResultClasses)
+    if (made == function_name) return std::string(class_name);
+  return {};
 }
 
 const std::string& Context::reference_name() const {
@@ -319,8 +421,11 @@ const std::string& Context::reference_name() const {
   const Grammar& g = grammar_;
   TSNode object;
   std::string_view name;
-  if (symbol() != g.identifier && symbol() != g.attribute &&
-      !(symbol() == g.call && attribute_read(node(), &object, &name)))
+  // A call is a name when it is a literal getattr or its result is known
+  // by name (call_result_name: `type(torch.cuda.current_stream())`).
+  if (symbol() != g.identifier && symbol() != g.attribute && symbol() != g.call) return reference_;
+  if (symbol() == g.call && !attribute_read(node(), &object, &name) && callee_name() != "type" &&
+      callee_name() != "torch.get_device_module")
     return reference_;
   TSSymbol parent = parent_symbol();
   if (parent == g.attribute || parent == g.dotted_name || parent == g.aliased_import)

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -37,6 +38,16 @@ class FileFacts {
   // Whether the module defines `name` at its top level (def, class or
   // assignment), so that a builtin of that name is not meant there.
   bool defines(std::string_view name) const;
+  // Whether `name` is bound by aliases or imports to different names
+  // (`c = torch.cuda` and `c = os`): which one it holds is decided at run time.
+  bool bound_ambiguously(std::string_view name) const;
+  // The value of a name bound once in the file, by an assignment at the top
+  // level (`FLAGS = ["-O3"]`), and used only where that value cannot change
+  // (no `FLAGS.append`, no call gets it); a null node otherwise.
+  TSNode constant_value(std::string_view name) const;
+  // How many assignments, loop targets and other bindings bind `name` (function
+  // parameters are not counted).
+  int bindings_of(std::string_view name) const;
   // Whether `qualified` names a module: one the file imports with `import`,
   // or a well-known module (torch.cuda, os, ...).
   bool is_module(std::string_view qualified) const;
@@ -51,10 +62,16 @@ class FileFacts {
   std::vector<bool> self_receiver_;     // per node: self_is_method_receiver
   std::vector<bool> ctx_parameter_;     // per node: inside_ctx_function
   std::set<std::string, std::less<>> defined_;  // top-level names
+  std::set<std::string, std::less<>> ambiguous_;  // names bound to different qualified names
+  std::unordered_map<std::string, TSNode, Hash, std::equal_to<>> top_values_;  // NAME = value at the top
+  std::unordered_map<std::string, int, Hash, std::equal_to<>> assignments_;   // bindings per name
+  std::unordered_set<std::string_view> escaped_;  // names used where their value may change (views into the source)
   std::set<std::string, std::less<>> modules_;  // imported with `import`
   // Binds the identifiers of `target` to what the same places of `value`
   // name (`a, b = torch.cuda, os`), as a plain alias assignment does.
   void bind_pairs(const class Context& top, TSNode target, TSNode value);
+  // Binds `name` to `qualified`; a name bound before to another name is ambiguous.
+  void bind(std::string name, std::string qualified);
   bool defines_model_new_ = false;
 
   // Whether `self` is rebound (assigned, a loop target...) in [begin, end).
@@ -149,6 +166,11 @@ class Context {
   // `getattr(obj, "name")` (the builtin, a plain literal name, nothing
   // unpacked); its parts go to `object` and `name`.
   bool attribute_read(TSNode node, TSNode* object, std::string_view* name) const;
+  // The qualified name a call's result is known by: the module of
+  // `torch.get_device_module("cuda")`, the class of `type(r)` or
+  // `r.__class__` for results of known calls (a `__class__` read is taken off
+  // `attributes`, the chain's names from the last one back); empty otherwise.
+  std::string call_result_name(TSNode call, std::vector<std::string_view>& attributes) const;
 
   mutable bool reference_done_ = false;
   mutable bool callee_done_ = false;

@@ -60,6 +60,39 @@ void decode_escape(std::string_view escape, std::string& out) {
 
 bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+// `text` with every `alias::` of a `namespace alias = target;` read as
+// `target::` ("namespace s = std; s::thread" -> "std::thread").
+std::string expand_namespace_aliases(std::string text) {
+  constexpr std::string_view kKeyword = "namespace";
+  for (size_t at = text.find(kKeyword); at != std::string::npos; at = text.find(kKeyword, at + 1)) {
+    if ((at > 0 && identifier_char(text[at - 1])) ||
+        (at + kKeyword.size() < text.size() && identifier_char(text[at + kKeyword.size()])))
+      continue;
+    size_t i = at + kKeyword.size();
+    auto skip_blanks = [&] { while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i; };
+    skip_blanks();
+    size_t alias_begin = i;
+    while (i < text.size() && identifier_char(text[i])) ++i;
+    std::string alias = text.substr(alias_begin, i - alias_begin);
+    skip_blanks();
+    if (alias.empty() || i >= text.size() || text[i] != '=') continue;
+    ++i;
+    skip_blanks();
+    size_t target_begin = i;
+    while (i < text.size() && (identifier_char(text[i]) || text[i] == ':')) ++i;
+    std::string target = text.substr(target_begin, i - target_begin);
+    while (target.starts_with("::")) target.erase(0, 2);
+    if (target.empty() || target == alias) continue;
+    std::string from = alias + "::";
+    for (size_t use = text.find(from, i); use != std::string::npos; use = text.find(from, use + 1)) {
+      if (use > 0 && (identifier_char(text[use - 1]) || text[use - 1] == ':')) continue;
+      text.replace(use, alias.size(), target);
+      use += target.size();
+    }
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string python_string_value(const SyntaxTree& tree, TSNode node) {
@@ -116,10 +149,44 @@ std::string native_tokens(std::string_view source) {
       ++i;
       continue;
     }
+    // R"delim(...)delim": a raw string, kept whole (quotes inside do not end it).
+    if (c == '"' && i > 0 && source[i - 1] == 'R' && (i < 2 || !identifier_char(source[i - 2]) ||
+                                                      std::string_view("Lu8U").find(source[i - 2]) != std::string_view::npos)) {
+      size_t paren = source.find('(', i);
+      size_t end = paren == std::string_view::npos
+                       ? std::string_view::npos
+                       : source.find(std::string(")").append(source.substr(i + 1, paren - i - 1)).append("\""), paren);
+      end = end == std::string_view::npos ? source.size() : end + (paren - i) + 1;
+      out.append(source.substr(i, end - i));
+      i = end;
+      continue;
+    }
+    // 1'000'000: a digit separator, not a character literal.
+    if (c == '\'' && i > 0 && std::isxdigit(static_cast<unsigned char>(source[i - 1]))) {
+      size_t start = i;
+      while (start > 0 && (std::isalnum(static_cast<unsigned char>(source[start - 1])) || source[start - 1] == '\''))
+        --start;
+      if (std::isdigit(static_cast<unsigned char>(source[start]))) {
+        ++i;
+        continue;
+      }
+    }
     if (c == '"' || c == '\'') {
       quote = c;
       out.push_back(c);
       ++i;
+      continue;
+    }
+    // Digraphs of the preprocessor: %:%: is ## and %: is #.
+    if (source.compare(i, 4, "%:%:") == 0) {
+      while (!out.empty() && (out.back() == ' ' || out.back() == '\t')) out.pop_back();
+      i += 4;
+      while (i < source.size() && (source[i] == ' ' || source[i] == '\t')) ++i;
+      continue;
+    }
+    if (source.compare(i, 2, "%:") == 0) {
+      out.push_back('#');
+      i += 2;
       continue;
     }
     if (source.compare(i, 2, "//") == 0) {
@@ -145,7 +212,7 @@ std::string native_tokens(std::string_view source) {
     out.push_back(c);
     ++i;
   }
-  return out;
+  return expand_namespace_aliases(out);
 }
 
 bool has_identifier(std::string_view text, std::string_view name, std::string_view unless_member) {
@@ -168,6 +235,179 @@ bool has_call(std::string_view text, std::string_view name) {
     if (end < text.size() && identifier_char(text[end])) continue;
     while (end < text.size() && std::isspace(static_cast<unsigned char>(text[end]))) ++end;
     if (end < text.size() && text[end] == '(') return true;
+  }
+  return false;
+}
+
+std::vector<std::string_view> directives(std::string_view text, std::string_view name) {
+  std::vector<std::string_view> found;
+  for (size_t line = 0; line < text.size();) {
+    size_t end = std::min(text.find('\n', line), text.size());
+    std::string_view content = text.substr(line, end - line);
+    size_t hash = content.find_first_not_of(" \t");
+    if (hash != std::string_view::npos && content[hash] == '#') {
+      size_t word = content.find_first_not_of(" \t", hash + 1);
+      if (word != std::string_view::npos && content.substr(word).starts_with(name) &&
+          (word + name.size() == content.size() || !identifier_char(content[word + name.size()]))) {
+        size_t operand = content.find_first_not_of(" \t", word + name.size());
+        found.push_back(operand == std::string_view::npos ? std::string_view{} : content.substr(operand));
+      }
+    }
+    line = end + 1;
+  }
+  return found;
+}
+
+bool pastes_tokens(std::string_view value) {
+  std::string text = native_tokens(value);
+  return !directives(text, "define").empty() &&
+         (value.find("##") != std::string_view::npos || value.find("%:%:") != std::string_view::npos);
+}
+
+bool has_uncompared_identifier(std::string_view text, std::string_view name) {
+  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    size_t end = at + name.size();
+    if ((at > 0 && identifier_char(text[at - 1])) || (end < text.size() && identifier_char(text[end])))
+      continue;
+    // Back over a qualifier (`at::`) and blanks to what precedes the name.
+    size_t before = at;
+    while (before >= 2 && text.compare(before - 2, 2, "::") == 0) {
+      before -= 2;
+      while (before > 0 && identifier_char(text[before - 1])) --before;
+    }
+    while (before > 0 && std::isspace(static_cast<unsigned char>(text[before - 1]))) --before;
+    bool compared = before >= 2 && (text.compare(before - 2, 2, "==") == 0 || text.compare(before - 2, 2, "!=") == 0);
+    if (!compared) return true;
+  }
+  return false;
+}
+
+namespace {
+
+// The first non-blank character before `at`, or 0.
+char previous_char(std::string_view text, size_t at) {
+  while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
+  return at > 0 ? text[at - 1] : 0;
+}
+
+// The first non-blank character from `at` on, or 0.
+char next_char(std::string_view text, size_t at) {
+  while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+  return at < text.size() ? text[at] : 0;
+}
+
+// Calls `visit(at)` for every whole-identifier occurrence of `name` that is
+// not a member (`.name`, `->name`); stops when it returns true.
+template <typename Visit>
+bool any_occurrence(std::string_view text, std::string_view name, Visit visit) {
+  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    size_t end = at + name.size();
+    if ((at > 0 && identifier_char(text[at - 1])) || (end < text.size() && identifier_char(text[end])))
+      continue;
+    size_t before = at;
+    while (before > 0 && std::isspace(static_cast<unsigned char>(text[before - 1]))) --before;
+    bool member = before > 0 && (text[before - 1] == '.' ||
+                                 (text[before - 1] == '>' && before > 1 && text[before - 2] == '-'));
+    if (member) continue;
+    if (visit(at)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool has_free_identifier(std::string_view text, std::string_view name) {
+  return any_occurrence(text, name, [](size_t) { return true; });
+}
+
+bool has_definition(std::string_view text, std::string_view name) {
+  return any_occurrence(text, name, [&](size_t at) {
+    size_t i = at + name.size();
+    if (next_char(text, i) != '(') return false;
+    // The parameter list, then a body.
+    int depth = 0;
+    for (i = text.find('(', i); i < text.size(); ++i) {
+      if (text[i] == '(') ++depth;
+      if (text[i] == ')' && --depth == 0) break;
+    }
+    if (i >= text.size()) return false;
+    size_t body = text.find_first_not_of(" \t\n", i + 1);
+    while (body != std::string_view::npos && identifier_char(text[body])) {  // noexcept, const, __host__
+      while (body < text.size() && identifier_char(text[body])) ++body;
+      body = text.find_first_not_of(" \t\n", body);
+    }
+    return body != std::string_view::npos && text[body] == '{' && identifier_char(previous_char(text, at));
+  });
+}
+
+bool has_member_call(std::string_view text, std::string_view name) {
+  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    size_t end = at + name.size();
+    if (end < text.size() && identifier_char(text[end])) continue;
+    if (previous_char(text, at) == '.' && next_char(text, end) == '(') return true;
+  }
+  return false;
+}
+
+bool has_half_type(std::string_view text) {
+  return any_occurrence(text, "half", [&](size_t at) {
+    char before = previous_char(text, at);
+    size_t after = at + 4;
+    while (after < text.size() && (std::isspace(static_cast<unsigned char>(text[after])) || text[after] == '*' ||
+                                   text[after] == '&'))
+      ++after;
+    bool then_name = after < text.size() && identifier_char(text[after]) &&
+                     !std::isdigit(static_cast<unsigned char>(text[after]));
+    // `const half* x`, `(half* x`, `typedef half h`, `<half>`: half as a type;
+    // `int half = n / 2`, `x * half`, `return half * y` are a variable.
+    size_t word_end = at;
+    while (word_end > 0 && std::isspace(static_cast<unsigned char>(text[word_end - 1]))) --word_end;
+    size_t word_begin = word_end;
+    while (word_begin > 0 && identifier_char(text[word_begin - 1])) --word_begin;
+    std::string_view word = text.substr(word_begin, word_end - word_begin);
+    bool declares = before == 0 || std::string_view("(,;{}<").find(before) != std::string_view::npos ||
+                    word == "const" || word == "typedef" || word == "static" || word == "volatile" ||
+                    word == "__shared__" || word == "extern";
+    return (declares && then_name) || (before == '<' && next_char(text, at + 4) == '>');
+  });
+}
+
+bool has_function_use(std::string_view text, std::string_view name) {
+  if (has_call(text, name)) return true;
+  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    size_t end = at + name.size();
+    if ((at > 0 && identifier_char(text[at - 1])) || (end < text.size() && identifier_char(text[end])))
+      continue;
+    // &fork: its address taken.
+    size_t before = at;
+    while (before > 0 && std::isspace(static_cast<unsigned char>(text[before - 1]))) --before;
+    if (before > 0 && text[before - 1] == '&' && (before < 2 || text[before - 2] != '&')) return true;
+    // #define SPAWN fork: named in a macro, called under another name.
+    size_t line = text.rfind('\n', at);
+    line = line == std::string_view::npos ? 0 : line + 1;
+    size_t hash = text.find_first_not_of(" \t", line);
+    if (hash != std::string_view::npos && hash < at && text.compare(hash, 1, "#") == 0 &&
+        text.substr(hash + 1, at - hash - 1).find("define") != std::string_view::npos)
+      return true;
+    // CALL(fork): an argument of a function-like macro the text defines.
+    char after = next_char(text, end);
+    char open = previous_char(text, at);
+    if ((open == '(' || open == ',') && (after == ')' || after == ',')) {
+      size_t paren = at;
+      for (int depth = 0; paren > 0; --paren) {
+        char ch = text[paren - 1];
+        if (ch == ')') ++depth;
+        if (ch == '(' && depth-- == 0) break;
+      }
+      size_t name_end = paren > 0 ? paren - 1 : 0;
+      while (name_end > 0 && std::isspace(static_cast<unsigned char>(text[name_end - 1]))) --name_end;
+      size_t name_begin = name_end;
+      while (name_begin > 0 && identifier_char(text[name_begin - 1])) --name_begin;
+      std::string_view macro = text.substr(name_begin, name_end - name_begin);
+      for (std::string_view defined : directives(text, "define"))
+        if (!macro.empty() && defined.starts_with(macro) && defined.substr(macro.size()).starts_with('('))
+          return true;
+    }
   }
   return false;
 }

@@ -8,6 +8,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "syntax_tree.h"
 
@@ -18,7 +19,8 @@ namespace kmem::check_internal {
 std::string python_string_value(const SyntaxTree& tree, TSNode node);
 
 // `source` without C/C++ comments and line splices, with `a ## b` pasted to
-// `ab` and blanks around `::` removed ("std :: thread" -> "std::thread").
+// `ab`, blanks around `::` removed ("std :: thread" -> "std::thread") and
+// namespace aliases expanded ("namespace s = std; s::thread" -> "std::thread").
 std::string native_tokens(std::string_view source);
 
 // Whether `text` (from native_tokens) holds `name` as a whole identifier
@@ -26,7 +28,39 @@ std::string native_tokens(std::string_view source);
 // `unless_member` ("std::thread::hardware_concurrency" is no thread).
 bool has_identifier(std::string_view text, std::string_view name, std::string_view unless_member = {});
 
+// Whether `text` holds the identifier `name` other than as the right side
+// of `==` or `!=` (`x.scalar_type() != at::kHalf` reads a type, uses none).
+bool has_uncompared_identifier(std::string_view text, std::string_view name);
+
+// The operands of the preprocessor directives `name` ("include", "define")
+// in `text` (from native_tokens): what follows `#  name` on its line.
+std::vector<std::string_view> directives(std::string_view text, std::string_view name);
+
+// Whether `value` (a string's value) defines a macro that pastes tokens
+// (`##` or its digraph `%:%:`), making identifiers no text shows.
+bool pastes_tokens(std::string_view value);
+
 // Whether `text` calls `name`: the identifier followed by '('.
 bool has_call(std::string_view text, std::string_view name);
+
+// Whether `text` names `name` as a whole identifier other than as a member
+// (`x.name`, `p->name`).
+bool has_free_identifier(std::string_view text, std::string_view name);
+
+// Whether `text` defines a function `name`: a type, the name, a parameter
+// list and a body.
+bool has_definition(std::string_view text, std::string_view name);
+
+// Whether `text` calls a member function `name` (`x.half()`).
+bool has_member_call(std::string_view text, std::string_view name);
+
+// Whether `text` uses CUDA's `half` as a type (`const half* x`, `<half>`),
+// not as a variable (`int half = n / 2`).
+bool has_half_type(std::string_view text);
+
+// Whether `text` calls the function `name`, takes its address (`&fork`),
+// names it in a `#define` or passes it to a macro (`CALL(fork)`), to call it
+// under another name.
+bool has_function_use(std::string_view text, std::string_view name);
 
 }  // namespace kmem::check_internal

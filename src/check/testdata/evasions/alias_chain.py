@@ -1,0 +1,12 @@
+# expect: side_stream
+import torch
+import torch.nn as nn
+
+t = torch
+c = t.cuda
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        s = c.Stream()
+        return x

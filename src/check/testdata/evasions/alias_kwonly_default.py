@@ -1,0 +1,11 @@
+# expect: side_stream
+import torch
+import torch.nn as nn
+
+def mk(*, c=torch.cuda):
+    return c.Stream()
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        return x

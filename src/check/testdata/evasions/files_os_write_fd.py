@@ -1,0 +1,10 @@
+# expect: runtime_patching
+import torch
+import torch.nn as nn
+import os
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        os.write(3, b'{}')
+        return x

@@ -1,0 +1,13 @@
+# expect: dynamic_code
+import torch
+import torch.nn as nn
+from torch.utils.cpp_extension import load_inline
+
+FLAGS = ['-O3']
+FLAGS.append('-Wl,--wrap=cudaEventRecord')
+ext = load_inline(name='k', cpp_sources='int f() { return 1; }', functions=['f'], extra_ldflags=FLAGS)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        return x

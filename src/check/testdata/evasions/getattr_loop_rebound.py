@@ -1,0 +1,11 @@
+# expect: dynamic_getattr
+import torch
+import torch.nn as nn
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        for n in ('fc',):
+            n = '__class__'
+            k = getattr(self, n)
+        return x

@@ -1,0 +1,10 @@
+# expect: precision_downcast
+import torch
+import torch.nn as nn
+
+src = '__global__ void k(_Float16* p) {}'
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        return x

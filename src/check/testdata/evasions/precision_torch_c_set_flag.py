@@ -1,0 +1,9 @@
+# expect: private_attribute
+import torch
+import torch.nn as nn
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        torch._C._set_cublas_allow_tf32(True)
+        return x
