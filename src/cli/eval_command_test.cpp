@@ -93,9 +93,9 @@ TEST_F(EvalCommand, BadJobsAndResultsPathsAreOneLineAndExitTwo) {
   fs::create_directories(dir_ / "folder");
   std::string jobs = (dir_ / "jobs.jsonl").string(), folder = (dir_ / "folder").string();
   expect_one_line(kmem(quick() + "--jobs " + jobs + " --out " + folder),
-                  "kmem eval: " + folder + ": the results file is not a regular file");
+                  "kmem eval: " + folder + ": is a directory (the results file)");
   expect_one_line(kmem(quick() + "--jobs " + folder + " --out " + (dir_ / "r.jsonl").string()),
-                  "kmem eval: " + folder + ": the jobs file is not a regular file");
+                  "kmem eval: " + folder + ": is a directory (the jobs file)");
   expect_one_line(kmem(quick() + "--jobs " + jobs + " --out " + (dir_ / "." / "jobs.jsonl").string()),
                   "kmem eval: --jobs and --out name the same file");
   EXPECT_EQ(read_text(dir_ / "jobs.jsonl"), job("a", fixture("mismatch.py")));

@@ -2,7 +2,8 @@
 // kernel on the real CPU evaluator before it enters (a wrong one never does),
 // `kmem ingest` of bad results leaves the store unchanged, two ingests run by
 // two processes at once both land, `kmem items` reviews and `kmem readers`
-// lists readers with their baseline counts.
+// lists readers with their baseline counts, and `kmem reverify` updates or
+// retires kernel items on the evaluator of now.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -155,6 +156,49 @@ TEST_F(LearnCommand, ReadersListsBaselineCounts) {
   ASSERT_EQ(readers.exit_code, 0) << readers.err;
   EXPECT_NE(readers.out.find("claude-opus-4-8"), std::string::npos);
   EXPECT_NE(readers.out.find("(author)"), std::string::npos);
+}
+
+TEST_F(LearnCommand, ReverifyUpdatesPassingKernelsAndRetiresFailingOnes) {
+  std::string candidates = std::string(KMEM_EVAL_TESTS_DIR) + "/candidates/";
+  fs::path problem = dir_ / "kb/level1/1_Scale_add.py";
+  ASSERT_EQ(kmem("items add --problem " + problem.string() + " --code " + candidates + "pass.py --db " + db() +
+                 evaluator()).exit_code, 0);
+  ASSERT_EQ(kmem("items promote kernel:L1_001 --reason checked --db " + db()).exit_code, 0);
+  std::string reverify = "reverify --db " + db() + " --kernelbench " + (dir_ / "kb").string() + evaluator();
+
+  // The same evaluator: the kernel still passes, its speedup is measured again.
+  Outcome again = kmem(reverify);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.out.find("reverified 1 kernels"), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find("kernel:L1_001: "), std::string::npos) << again.out;
+  Outcome kept = kmem("items show kernel:L1_001 --db " + db());
+  EXPECT_EQ(kept.out.find("\"state\""), std::string::npos) << kept.out;  // active: the default, not written
+  EXPECT_NE(kept.out.find("\"reason\": \"pass on sha256:test cpu"), std::string::npos) << kept.out;
+
+  // The problem changed under the kernel (a stricter evaluator has the same
+  // effect): it now fails and is retired, with the verdict in its history.
+  std::string text = read_file(problem);
+  text.replace(text.find("self.scale * x + y"), 18, "self.scale * x - y");
+  std::ofstream(problem, std::ios::binary) << text;
+  Outcome stricter = kmem(reverify);
+  ASSERT_EQ(stricter.exit_code, 0) << stricter.err;
+  EXPECT_NE(stricter.out.find("kernel:L1_001: retired, output_mismatch"), std::string::npos) << stricter.out;
+  Outcome retired = kmem("items show kernel:L1_001 --db " + db());
+  EXPECT_NE(retired.out.find("\"state\": \"retired\""), std::string::npos) << retired.out;
+  EXPECT_NE(retired.out.find("\"reason\": \"output_mismatch: "), std::string::npos) << retired.out;
+  EXPECT_EQ(kmem("items list --state active --kind kernel --db " + db()).out.find("kernel:L1_001"), std::string::npos);
+
+  // A KernelBench folder without an item's problem (here the seed's kernels
+  // all along): the item is listed as skipped and kept as it is.
+  ASSERT_EQ(kmem("items promote kernel:L1_001 --reason again --db " + db()).exit_code, 0);
+  std::string before = exported();
+  fs::remove(problem);
+  Outcome missing = kmem(reverify);
+  ASSERT_EQ(missing.exit_code, 0) << missing.err;
+  EXPECT_NE(missing.out.find("reverified 0 kernels"), std::string::npos) << missing.out;
+  EXPECT_NE(missing.out.find("kernel:L1_001: skipped, no problem file for L1_001"), std::string::npos) << missing.out;
+  EXPECT_NE(missing.out.find("kernel:L2_051: skipped"), std::string::npos) << missing.out;
+  EXPECT_EQ(exported(), before);
 }
 
 }  // namespace

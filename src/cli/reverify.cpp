@@ -43,9 +43,10 @@ int run_reverify(ReverifyArgs& args) {
     return reverify_kernels(m, paths, *evaluator, work, *identity, date, report);
   });
   if (!s) return report_error("reverify", s.error());
-  std::string out = fmt::format("{}: reverified {} kernels on {} ({})\n", args.db, report.updated.size(), identity->gpu,
-                                identity->version);
+  std::string out = fmt::format("{}: reverified {} kernels on {} ({}), {} skipped\n", args.db, report.updated.size(),
+                                identity->gpu, identity->version, report.skipped.size());
   for (const auto& line : report.updated) out += "  " + line + "\n";
+  for (const auto& line : report.skipped) out += "  " + line + "\n";
   if (Status w = write_stdout(out); !w) return report_error("reverify", w.error());
   return kExitOk;
 }

@@ -121,8 +121,8 @@ TEST_F(ChatClientTest, GivesUpAfterTheRetriesAndNeverRetriesOtherClientErrors) {
 TEST_F(ChatClientTest, EveryMalformedReplyIsAnExchangeError) {
   struct Case { const char* fault; const char* error; };
   for (Case c : {Case{"malformed_json", "endpoint reply: response:1:44: malformed JSON"},
-                 Case{"empty_choices", "endpoint reply: 'choices' is empty"},
-                 Case{"no_content", "endpoint reply: choices[0].message.content is not a string"}}) {
+                 Case{"empty_choices", "endpoint reply: response: 'choices' is empty"},
+                 Case{"no_content", "endpoint reply: response: choices[0].message: missing field 'content'"}}) {
     auto endpoint = serve({reply("x", c.fault)});
     ChatExchange ex = client()->complete(messages);
     EXPECT_FALSE(ex.reply_ok) << c.fault;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kmem/episode.h"
+#include "util/json_fields.h"
 #include "util/strict_json.h"
 
 namespace kmem {
@@ -24,27 +25,30 @@ std::string chat_request_body(const EndpointConfig& config, const std::vector<Ch
 
 void read_chat_response(const std::string& body, ChatExchange& exchange) {
   exchange.reply_ok = false;
-  auto fail = [&](const std::string& why) { exchange.error = "endpoint reply: " + why; };
+  auto fail = [&](const Error& why) { exchange.error = "endpoint reply: " + why.message(); };
   auto parsed = parse_strict_json(body, "response");
-  if (!parsed) return fail(parsed.error().message());
-  const nlohmann::json& doc = *parsed;
-  if (!doc.is_object()) return fail("not a JSON object");
-  if (!doc.contains("choices") || !doc.at("choices").is_array()) return fail("no 'choices' list");
-  if (doc.at("choices").empty()) return fail("'choices' is empty");
-  const nlohmann::json& choice = doc.at("choices").at(0);
-  if (!choice.is_object() || !choice.contains("message") || !choice.at("message").is_object())
-    return fail("choices[0] has no 'message' object");
-  const nlohmann::json& message = choice.at("message");
-  if (!message.contains("content") || !message.at("content").is_string())
-    return fail("choices[0].message.content is not a string");
-  exchange.content = message.at("content").get<std::string>();
-  exchange.finish_reason =
-      choice.contains("finish_reason") && choice.at("finish_reason").is_string() ? choice.at("finish_reason").get<std::string>() : "";
-  if (doc.contains("usage") && doc.at("usage").is_object()) {
-    const nlohmann::json& usage = doc.at("usage");
+  if (!parsed) return fail(parsed.error());
+  JsonFields doc(*parsed, "response");
+  if (Status s = doc.is_object(); !s) return fail(s.error());
+  auto choices = doc.array("choices");
+  if (!choices) return fail(choices.error());
+  if ((*choices)->empty()) return fail(doc.error("'choices' is empty"));
+  JsonFields choice((*choices)->front(), "response: choices[0]");
+  if (Status s = choice.is_object(); !s) return fail(s.error());
+  auto message_object = choice.object("message");
+  if (!message_object) return fail(message_object.error());
+  JsonFields message(**message_object, "response: choices[0].message");
+  auto content = message.string("content");
+  if (!content) return fail(content.error());
+  exchange.content = std::move(*content);
+  // Optional fields: kept when present and well typed, else left out.
+  auto finish_reason = choice.string("finish_reason");
+  exchange.finish_reason = finish_reason ? *finish_reason : "";
+  if (auto usage = doc.object("usage")) {
+    JsonFields counts(**usage, "response: usage");
     for (auto [key, target] : {std::pair{"prompt_tokens", &exchange.prompt_tokens},
                                std::pair{"completion_tokens", &exchange.completion_tokens}})
-      if (usage.contains(key) && usage.at(key).is_number_integer()) *target = usage.at(key).get<long>();
+      if (auto n = counts.integer(key)) *target = *n;
   }
   exchange.error.clear();
   exchange.reply_ok = true;

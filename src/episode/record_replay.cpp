@@ -18,6 +18,7 @@
 #include "episode/http_client.h"
 #include "kmem/episode.h"
 #include "util/file.h"
+#include "util/json_fields.h"
 #include "util/strict_json.h"
 
 namespace kmem {
@@ -90,6 +91,34 @@ class RecordingClient : public ChatClient {
   Sequence files_;
 };
 
+// The fields of a record file into `exchange` (its request is kept for
+// reading: the file name's key matched it).
+Status read_record(const nlohmann::json& record, const std::string& where, ChatExchange& exchange) {
+  JsonFields f(record, where);
+  if (Status s = f.is_object(); !s) return s;
+  if (Status s = f.only({"format", "request", "http_status", "response", "attempts", "latency_s", "error"}); !s) return s;
+  auto format = f.string("format");
+  if (!format) return format.error();
+  if (*format != kRecordFormat) return f.wrong("format", kRecordFormat);
+  if (auto request = f.string("request"); !request) return request.error();
+  auto http_status = f.integer("http_status");
+  if (!http_status) return http_status.error();
+  auto response = f.string("response");
+  if (!response) return response.error();
+  auto attempts = f.integer("attempts");
+  if (!attempts) return attempts.error();
+  auto latency_s = f.finite("latency_s");
+  if (!latency_s) return latency_s.error();
+  auto error = f.string("error");
+  if (!error) return error.error();
+  exchange.http_status = *http_status;
+  exchange.response = std::move(*response);
+  exchange.attempts = *attempts;
+  exchange.latency_s = *latency_s;
+  exchange.error = std::move(*error);
+  return Status::success();
+}
+
 class ReplayClient : public ChatClient {
  public:
   ReplayClient(const EndpointConfig& config, fs::path dir) : config_(config), files_(std::move(dir), config) {}
@@ -109,20 +138,11 @@ class ReplayClient : public ChatClient {
       exchange.error = parsed.error().message();
       return exchange;
     }
-    const nlohmann::json& r = *parsed;
-    try {
-      if (r.at("format") != kRecordFormat) throw std::runtime_error(fmt::format("format is not {}", kRecordFormat));
-      r.at("request").get<std::string>();  // kept for reading; the file name's key matched it
-      exchange.http_status = r.at("http_status").get<int>();
-      exchange.response = r.at("response").get<std::string>();
-      exchange.attempts = r.at("attempts").get<int>();
-      exchange.latency_s = r.at("latency_s").get<double>();
-      exchange.error = r.at("error").get<std::string>();
-    } catch (const std::exception& e) {
+    if (Status read = read_record(*parsed, path.string(), exchange); !read) {
       std::string request = std::move(exchange.request);
       exchange = ChatExchange();
       exchange.request = std::move(request);
-      exchange.error = fmt::format("{}: not a usable record: {}", path.string(), e.what());
+      exchange.error = fmt::format("not a usable record: {}", read.error().message());
       return exchange;
     }
     if (exchange.error.empty()) {

@@ -6,11 +6,11 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "kmem/eval.h"
+#include "util/file.h"
 
 namespace kmem {
 
@@ -33,8 +33,12 @@ Result<InflightJournal> InflightJournal::open(const std::string& results_path,
                                               const std::set<std::string>& finished) {
   std::string path = results_path + ".inflight";
   std::map<std::string, bool> left;
-  if (std::ifstream in{path, std::ios::binary}) {
-    for (std::string line; std::getline(in, line);) {
+  std::error_code missing;
+  if (fs::symlink_status(path, missing).type() != fs::file_type::not_found) {
+    auto text = read_file(path);
+    if (!text) return Error(text.error().message() + " (the journal of jobs in flight)");
+    std::istringstream lines(*text);
+    for (std::string line; std::getline(lines, line);) {
       Json entry = Json::parse(line, nullptr, /*allow_exceptions=*/false);
       // A line cut short by the crash it records is no entry.
       if (!entry.is_object() || !entry.contains("id") || !entry["id"].is_string() ||

@@ -6,40 +6,50 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
 
 #include "kmem/eval.h"
+#include "util/file.h"
+#include "util/json_fields.h"
+#include "util/strict_json.h"
 
 namespace kmem {
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
-static Result<std::string> required_string(const Json& entry, const char* key, const std::string& where) {
-  if (!entry.contains(key) || !(entry[key].is_string() || (entry[key].is_number() && std::string(key) == "id")))
-    return Error(where + ": needs a string \"" + key + "\"");
-  return entry[key].is_string() ? entry[key].get<std::string>() : entry[key].dump();
+// The lines of the file at `path` (regular files only), or "" when it does
+// not exist yet.
+static Result<std::string> read_if_present(const std::string& path) {
+  std::error_code ec;
+  if (fs::symlink_status(path, ec).type() == fs::file_type::not_found) return std::string();
+  return read_file(path);
 }
 
 Result<std::vector<EvalJob>> read_jobs(const std::string& path) {
-  std::error_code ec;
-  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec)) return Error(path + ": the jobs file is not a regular file");
-  std::ifstream in(path);
-  if (!in) return Error(path + ": cannot read the jobs file");
+  auto text = read_file(path);
+  if (!text) return Error(text.error().message() + " (the jobs file)");
   fs::path folder = fs::path(path).parent_path();
   std::vector<EvalJob> jobs;
   std::set<std::string> ids;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+  size_t start = 0;
+  for (int number = 1; start < text->size(); ++number) {
+    size_t end = std::min(text->find('\n', start), text->size());
+    std::string_view line(text->data() + start, end - start);
+    start = end + 1;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     std::string where = path + ":" + std::to_string(number);
-    Json entry = Json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (!entry.is_object()) return Error(where + ": not a JSON object");
+    auto entry = parse_strict_json(line, where);
+    if (!entry) return entry.error();
+    JsonFields f(*entry, where);
+    if (Status s = f.is_object(); !s) return s.error();
     EvalJob job;
+    // An id may be written as a number; it is kept as its text.
+    if (f.has("id") && (*entry)["id"].is_number_integer()) job.id = (*entry)["id"].dump();
     for (auto [key, field] : {std::pair{"id", &job.id}, {"problem", &job.problem}, {"candidate", &job.candidate}}) {
-      auto value = required_string(entry, key, where);
+      if (!field->empty()) continue;
+      auto value = f.string(key);
       if (!value) return value.error();
       *field = *value;
     }
@@ -111,11 +121,9 @@ ResultsFile::~ResultsFile() {
 }
 
 Result<ResultsFile> ResultsFile::open(const std::string& path) {
-  std::error_code ec;
-  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))
-    return Error(path + ": the results file is not a regular file");
-  std::string text;
-  if (std::ifstream in{path, std::ios::binary}) text.assign(std::istreambuf_iterator<char>(in), {});
+  auto read = read_if_present(path);
+  if (!read) return Error(read.error().message() + " (the results file)");
+  const std::string& text = *read;
   // A last line without its newline was cut short by a crash: dropped, so
   // its job runs again and the file stays one JSON object per line.
   size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
