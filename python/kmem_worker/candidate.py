@@ -97,6 +97,7 @@ def run(channel, clock):
     device = cmd["device"]
     if sandbox.enabled():
         sandbox.confine(cmd["candidate"], cmd["workdir"])
+    clock.lap("confine")
     watch = kernels.KernelWatch(os.environ.get("TORCH_EXTENSIONS_DIR", cmd["workdir"]))
     watch.install()
     # The problem's get_inputs, bound before any candidate code: each call
@@ -119,6 +120,7 @@ def run(channel, clock):
     # Bound before any candidate code: its timing cannot be replaced (timing.py).
     harness = timing.Harness(device, launches=own_launches, check=check, sketch=sketched)
     guarded = guards.Guards()  # after our own patch of load_inline, before any candidate code
+    clock.lap("harness")  # the problem's inputs, the kernel watch, the timer and the guards
     try:
         module = stage("build", lambda: problem.load_module(cmd["candidate"], "kmem_candidate"))
         clock.lap("build")

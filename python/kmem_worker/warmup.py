@@ -12,6 +12,8 @@ import sys
 
 import torch
 
+from . import problem
+
 
 def _log_failure(error):
     print(f"kmem worker warm-up: {type(error).__name__}: {error}", file=sys.stderr)
@@ -46,8 +48,12 @@ class Turn:
 
 
 def preload(role, device):
-    """The imports of `role`; never initialises CUDA (a zygote forks after it)."""
+    """The imports of `role`; never initialises CUDA (a zygote forks after it).
+    Includes the imports of the reset of torch's settings that every job
+    makes: torch.use_deterministic_algorithms imports some 880 modules
+    (sympy among them) on its first call, 4.6 s on the H200's VM."""
     try:
+        problem.reset_torch_state()
         if role == "reference":
             from . import reference, roofline  # noqa: F401  (imported for the workers)
             roofline.load_flop_counter()
