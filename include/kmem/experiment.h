@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -124,6 +125,10 @@ struct ExperimentContext {
   // Set from another thread (a signal handler's flag) to stop handing out
   // episodes; those in flight finish and are stored.
   const std::atomic<bool>* stop = nullptr;
+  // When set, held around storing each episode. Whatever ends the process at
+  // once (the CLI's interrupt guard) takes it first and never gives it back,
+  // so no episode cut short by that end is stored: it runs again on resume.
+  std::mutex* writes = nullptr;
 };
 
 // Runs every episode `source` hands out with spec.concurrency in flight and

@@ -2,30 +2,24 @@
 // objects, also for one file), lines counted in the file as given; an
 // unreadable file is one line and exit 2.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
+
+#include "command_test_support.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Invocation {
-  int exit_code;
-  std::string out, err;
-};
+using Invocation = kmem::test::CommandOutcome;
 
 class CheckCommand : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("kmem_check_test_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = kmem::test::fresh_test_dir("kmem_check_test");
     fs::create_directories(dir_ / "replies");
     write("replies/bad.md", "Here.\n```python\nimport gc\nclass ModelNew:\n    pass\n```\n");
     write("replies/good.py", "import torch\nclass ModelNew(torch.nn.Module):\n    pass\n");
@@ -35,17 +29,7 @@ class CheckCommand : public ::testing::Test {
   void write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }
 
   Invocation kmem(const std::string& arguments) {
-    std::string err_path = (dir_ / "stderr").string();
-    std::string command = "cd " + dir_.string() + " && " + KMEM_BINARY + " check " + arguments + " 2>" + err_path;
-    FILE* pipe = popen(command.c_str(), "r");
-    std::string out;
-    char buffer[65536];
-    while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-    int status = pclose(pipe);
-    std::ifstream err(err_path);
-    std::stringstream text;
-    text << err.rdbuf();
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, text.str()};
+    return kmem::test::run_command("cd " + dir_.string() + " && " + KMEM_BINARY + " check " + arguments, dir_ / "stderr");
   }
 
   fs::path dir_;

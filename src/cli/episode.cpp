@@ -7,11 +7,12 @@
 #include <filesystem>
 
 #include "commands.h"
-#include "tuning.h"
 #include "files.h"
+#include "interrupt.h"
 #include "kmem/catalog.h"
 #include "kmem/episode.h"
 #include "kmem/store.h"
+#include "tuning.h"
 
 namespace kmem::cli {
 namespace {
@@ -53,6 +54,7 @@ void print_text(const EpisodeOutcome& o) {
 }
 
 int run_episode_command(EpisodeArgs& args) {
+  InterruptGuard guard([](int) {});  // Ctrl-C ends every worker this command started
   std::string store_path = args.store.empty() ? data_dir() + "/seed/memory-store.json" : args.store;
   std::string seed_pack = data_dir() + "/seed/prompt-pack.json";
   auto memory = load_memory(store_path);

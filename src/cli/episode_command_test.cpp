@@ -5,59 +5,38 @@
 // without the endpoint. Also: bad input and an unreachable endpoint exit 2
 // with one line naming it.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "command_test_support.h"
 #include "episode/scripted_endpoint.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int exit_code;
-  std::string out;
-  std::string err;
-};
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using Outcome = kmem::test::CommandOutcome;
+using kmem::test::read_whole_file;
 
 std::string reply(const std::string& candidate_file, const std::string& action) {
-  return "Trying this.\n```python\n" + read_file(std::string(KMEM_EVAL_TESTS_DIR) + "/candidates/" + candidate_file) +
+  return "Trying this.\n```python\n" + read_whole_file(std::string(KMEM_EVAL_TESTS_DIR) + "/candidates/" + candidate_file) +
          "```\nACTION: " + action + "\n";
 }
 
 class EpisodeCommand : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("kmem_episode_test_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = kmem::test::fresh_test_dir("kmem_episode_test");
     fs::create_directories(dir_ / "kb" / "level1");
     fs::copy_file(std::string(KMEM_EVAL_TESTS_DIR) + "/problems/scale_add.py", dir_ / "kb/level1/1_Scale_add.py");
   }
   void TearDown() override { fs::remove_all(dir_); }
 
   Outcome kmem(const std::string& arguments) {
-    std::string err_path = (dir_ / "stderr").string();
-    std::string command = "KMEM_CACHE_DIR=" KMEM_EVAL_TEST_CACHE " " + std::string(KMEM_BINARY) + " " + arguments +
-                          " 2>" + err_path;
-    FILE* pipe = popen(command.c_str(), "r");
-    std::string out;
-    char buffer[65536];
-    while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-    int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, read_file(err_path)};
+    return kmem::test::run_command("KMEM_CACHE_DIR=" KMEM_EVAL_TEST_CACHE " " + std::string(KMEM_BINARY) + " " + arguments,
+                                   dir_ / "stderr");
   }
 
   std::string common(const std::string& problem = "L1_001", const std::string& policy = "show_all") const {

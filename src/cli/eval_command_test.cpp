@@ -15,9 +15,9 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <thread>
 
+#include "command_test_support.h"
 #include "interrupt.h"
 
 namespace {
@@ -25,17 +25,8 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
-struct Invocation {
-  int exit_code;
-  std::string out, err;
-};
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using Invocation = kmem::test::CommandOutcome;
+using kmem::test::read_whole_file;
 
 std::vector<Json> read_results(const fs::path& path) {
   std::vector<Json> results;
@@ -47,10 +38,7 @@ std::vector<Json> read_results(const fs::path& path) {
 class EvalCommand : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("kmem_eval_command_test_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = kmem::test::fresh_test_dir("kmem_eval_command_test");
   }
   void TearDown() override { fs::remove_all(dir_); }
 
@@ -69,14 +57,7 @@ class EvalCommand : public ::testing::Test {
   }
 
   Invocation kmem(const std::string& arguments, const std::string& environment = "") {
-    std::string err_path = (dir_ / "stderr").string();
-    std::string command = environment + " " + KMEM_BINARY + " eval " + arguments + " 2>" + err_path;
-    FILE* pipe = popen(command.c_str(), "r");
-    std::string out;
-    char buffer[65536];
-    while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-    int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, read_text(err_path)};
+    return kmem::test::run_command(environment + " " + KMEM_BINARY + " eval " + arguments, dir_ / "stderr");
   }
 
   fs::path dir_;
@@ -98,7 +79,7 @@ TEST_F(EvalCommand, BadJobsAndResultsPathsAreOneLineAndExitTwo) {
                   "kmem eval: " + folder + ": is a directory (the jobs file)");
   expect_one_line(kmem(quick() + "--jobs " + jobs + " --out " + (dir_ / "." / "jobs.jsonl").string()),
                   "kmem eval: --jobs and --out name the same file");
-  EXPECT_EQ(read_text(dir_ / "jobs.jsonl"), job("a", fixture("mismatch.py")));
+  EXPECT_EQ(read_whole_file(dir_ / "jobs.jsonl"), job("a", fixture("mismatch.py")));
 }
 
 TEST_F(EvalCommand, CudaWithoutAGpuIsOneLineUpFront) {
@@ -198,14 +179,14 @@ TEST_F(EvalCommand, InterruptEndsEveryProcessAndKeepsTheResultsWhole) {
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(240);
   while (read_results(out).empty() && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  ASSERT_FALSE(read_results(out).empty()) << read_text(dir_ / "stderr");
+  ASSERT_FALSE(read_results(out).empty()) << read_whole_file(dir_ / "stderr");
   std::this_thread::sleep_for(std::chrono::seconds(3));
   EXPECT_GE(kmem::cli::living_children(kmem_pid).size(), 2u);  // workers, reference host, zygote
   ASSERT_EQ(kill(kmem_pid, SIGINT), 0);
   int status = 0;
   ASSERT_EQ(waitpid(kmem_pid, &status, 0), kmem_pid);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 130) << status << read_text(dir_ / "stderr");
-  EXPECT_NE(read_text(dir_ / "stderr").find("the same command resumes"), std::string::npos);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 130) << status << read_whole_file(dir_ / "stderr");
+  EXPECT_NE(read_whole_file(dir_ / "stderr").find("the same command resumes"), std::string::npos);
 
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   while (waitpid(-1, nullptr, WNOHANG) > 0) {
@@ -216,7 +197,7 @@ TEST_F(EvalCommand, InterruptEndsEveryProcessAndKeepsTheResultsWhole) {
     kill(-pid, SIGKILL);
     kill(pid, SIGKILL);
   }
-  std::string text = read_text(out);
+  std::string text = read_whole_file(out);
   ASSERT_FALSE(text.empty());
   EXPECT_EQ(text.back(), '\n');
   for (const auto& result : read_results(out)) EXPECT_TRUE(result.contains("verdict")) << result;

@@ -11,12 +11,13 @@
 #include <iostream>
 
 #include "commands.h"
-#include "tuning.h"
 #include "files.h"
+#include "interrupt.h"
 #include "kmem/catalog.h"
 #include "kmem/experiment.h"
 #include "kmem/memory.h"
 #include "kmem/store.h"
+#include "tuning.h"
 
 namespace kmem::cli {
 
@@ -37,11 +38,14 @@ struct ReportArgs {
 };
 
 // Set by SIGINT/SIGTERM: no new episodes; those in flight finish and are
-// stored. A second signal ends kmem at once (the default action).
+// stored. A second signal goes to the handler installed before (the
+// InterruptGuard's: every worker ends with kmem, which exits at once).
 std::atomic<bool> g_stop{false};
+using SignalHandler = void (*)(int);
+SignalHandler g_second_signal = SIG_DFL;
 extern "C" void on_stop_signal(int signal) {
   g_stop.store(true);
-  std::signal(signal, SIG_DFL);
+  std::signal(signal, g_second_signal);
 }
 
 std::string duration(double s) {
@@ -58,6 +62,12 @@ std::string progress_line(const ExperimentProgress& p, size_t resumed) {
 
 int run(RunArgs& args) {
   const char* cmd = "experiment run";
+  // A second Ctrl-C ends every worker this command started; each finished
+  // episode is already stored (one transaction each), so the same command resumes.
+  InterruptGuard guard([&](int signal) {
+    fmt::print(stderr, "\nkmem experiment run: {}: finished episodes are kept in {}; the same command resumes\n",
+               strsignal(signal), args.db);
+  });
   auto spec = load_experiment_spec(args.spec);
   if (!spec) return report_error(cmd, spec.error());
   auto rules = CategoryRules::load(data_dir() + "/categories.json");
@@ -114,12 +124,13 @@ int run(RunArgs& args) {
   context.work_dir = args.work_dir.empty() ? (fs::path(options.cache_dir) / "episodes" / spec->name).string()
                                            : fs::absolute(args.work_dir).string();
   context.stop = &g_stop;
+  context.writes = &guard.writes();
   const bool terminal = !args.quiet && isatty(STDERR_FILENO) != 0;
   const size_t resumed = done->size();
   context.on_progress = [&](const ExperimentProgress& p) {
     if (terminal) std::cerr << "\r\033[K" << progress_line(p, resumed) << std::flush;
   };
-  std::signal(SIGINT, on_stop_signal);
+  g_second_signal = std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);
   auto result = run_experiment(*spec, *problems, *source, *db, context);
   if (terminal) std::cerr << "\n";

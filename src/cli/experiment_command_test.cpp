@@ -128,6 +128,59 @@ TEST_F(ExperimentCommand, KilledRunResumesWithoutLossOrRepeat) {
   EXPECT_NE(no_chart.err.find("/nonexistent.js"), std::string::npos) << no_chart.err;
 }
 
+TEST_F(ExperimentCommand, OneInterruptFinishesTheEpisodesInFlightASecondEndsAtOnceStoringNoneCutShort) {
+  Script slow;
+  slow.mode = "turns";
+  slow.latency_s = 3;
+  ScriptedReply reply;
+  reply.content = "No code today.";
+  slow.replies.push_back(reply);
+  auto started = ScriptedEndpoint::start(std::move(slow));
+  ASSERT_TRUE(started) << started.error().message();
+  std::string spec = write_spec(R"(["none"])", R"(["level1"])", (*started)->base_url());
+  auto run = [&] {
+    pid_t child = fork();
+    if (child == 0) {
+      int out = ::open((dir / "out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      dup2(out, 1);
+      dup2(out, 2);
+      execl(kKmem.c_str(), kKmem.c_str(), "experiment", "run", spec.c_str(), "--db", db.c_str(), "--work-dir",
+            (dir / "work").c_str(), nullptr);
+      _exit(127);
+    }
+    return child;
+  };
+  auto requests_reach = [&](size_t n) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while ((*started)->requests().size() < n && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return (*started)->requests().size() >= n;
+  };
+
+  // One interrupt: the two episodes in flight finish and are stored, no new one starts.
+  pid_t child = run();
+  ASSERT_TRUE(requests_reach(2));
+  ::kill(child, SIGINT);
+  int status = 0;
+  waitpid(child, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  EXPECT_EQ(stored(), 2u);
+
+  // Two: kmem ends at once with 130, and the episodes it cut short are not stored.
+  size_t asked = (*started)->requests().size();
+  child = run();
+  ASSERT_TRUE(requests_reach(asked + 2));
+  ::kill(child, SIGINT);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ::kill(child, SIGINT);
+  waitpid(child, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 130) << status;
+  EXPECT_EQ(stored(), 2u);
+  std::ifstream out(dir / "out");
+  std::string said(std::istreambuf_iterator<char>(out), {});
+  EXPECT_NE(said.find("the same command resumes"), std::string::npos) << said;
+}
+
 TEST_F(ExperimentCommand, BadInputIsOneLineAndKeepsTheStore) {
   std::string good = write_spec(R"(["none"])", R"(["L1_019"])", endpoint->base_url());
   ASSERT_EQ(run_kmem(dir, "experiment run " + good + " --db " + db).code, 0);

@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "files.h"
+#include "interrupt.h"
 #include "kmem/catalog.h"
 #include "kmem/episode.h"
 #include "kmem/learn.h"
@@ -24,7 +25,7 @@ namespace fs = std::filesystem;
 struct ItemsArgs {
   std::string db, id, reason, state, kind, problem, kernelbench, code, experiment, episodes_db;
   std::vector<std::string> labels;
-  bool json = false;
+  bool json = false, promote_flagged = false;
   EvaluatorArgs evaluator;
 };
 
@@ -77,6 +78,7 @@ int change(const char* command, const ItemsArgs& args,
 }
 
 int add_item(ItemsArgs& args) {
+  InterruptGuard guard([](int) {});  // Ctrl-C ends every worker this command started
   resolve_evaluator(args.evaluator);
   auto rules = CategoryRules::load(data_dir() + "/categories.json");
   if (!rules) return report_error("items add", rules.error());
@@ -102,6 +104,7 @@ int add_item(ItemsArgs& args) {
   LearnReport report;
   LearnOptions options;
   options.date = date;
+  options.promote_flagged = args.promote_flagged;
   Status s = db->update([&](const Memory& m) {
     report = LearnReport{};
     return learn_kernels(m, {candidate}, options, report);
@@ -187,6 +190,8 @@ void add_items_command(CLI::App& app, CommandSet& commands) {
   add->add_option("--problem", args->problem, "problem file or id (with --kernelbench)")->required();
   add->add_option("--kernelbench", args->kernelbench, "KernelBench checkout (for a problem id)");
   add->add_option("--code", args->code, "the kernel's source (a ModelNew candidate)")->required();
+  add->add_flag("--promote-flagged", args->promote_flagged,
+                "admit a pass the evaluator flagged (implausible_speedup, unsteady_timing, host_bound_timing, ...)");
   db_option(add);
   add_evaluator_options(*add, args->evaluator);
   add->callback([args, &commands] { commands.set_exit_code(add_item(*args)); });

@@ -5,38 +5,24 @@
 // lists readers with their baseline counts, and `kmem reverify` updates or
 // retires kernel items on the evaluator of now.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
+#include "command_test_support.h"
 #include "episode/scripted_endpoint.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int exit_code;
-  std::string out;
-  std::string err;
-};
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using Outcome = kmem::test::CommandOutcome;
+using kmem::test::read_whole_file;
 
 class LearnCommand : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("kmem_learn_command_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = kmem::test::fresh_test_dir("kmem_learn_command");
     fs::create_directories(dir_ / "kb" / "level1");
     fs::copy_file(std::string(KMEM_EVAL_TESTS_DIR) + "/problems/scale_add.py", dir_ / "kb/level1/1_Scale_add.py");
     ASSERT_EQ(kmem("import " + std::string(KMEM_TEST_DATA_DIR) + "/seed/memory-store.json --db " + db()).exit_code, 0);
@@ -46,17 +32,13 @@ class LearnCommand : public ::testing::Test {
 
   std::string db() const { return (dir_ / "kmem.db").string(); }
   std::string evaluator() const { return " --device cpu --evaluator-version sha256:test --gpu cpu"; }
+  // A passing kernel may be flagged unsteady_timing on a loaded machine;
+  // these tests are about verdicts, so flagged passes are admitted.
+  std::string add_passing() const { return " --promote-flagged"; }
 
-  Outcome kmem(const std::string& arguments, const std::string& err_name = "stderr") {
-    std::string err_path = (dir_ / err_name).string();
-    std::string command = "KMEM_CACHE_DIR=" KMEM_EVAL_TEST_CACHE " " + std::string(KMEM_BINARY) + " " + arguments +
-                          " 2>" + err_path;
-    FILE* pipe = popen(command.c_str(), "r");
-    std::string out;
-    char buffer[65536];
-    while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-    int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, read_file(err_path)};
+  Outcome kmem(const std::string& arguments) {
+    return kmem::test::run_command("KMEM_CACHE_DIR=" KMEM_EVAL_TEST_CACHE " " + std::string(KMEM_BINARY) + " " + arguments,
+                                   dir_ / "stderr");
   }
 
   std::string exported() { return kmem("export --db " + db()).out; }
@@ -73,7 +55,8 @@ TEST_F(LearnCommand, ItemsAddEvaluatesBeforeTheKernelEnters) {
   EXPECT_NE(wrong.err.find("output_mismatch"), std::string::npos) << wrong.err;
   EXPECT_EQ(exported(), before);
 
-  Outcome added = kmem("items add --problem " + problem + " --code " + candidates + "pass.py --db " + db() + evaluator());
+  Outcome added =
+      kmem("items add --problem " + problem + " --code " + candidates + "pass.py --db " + db() + evaluator() + add_passing());
   ASSERT_EQ(added.exit_code, 0) << added.err;
   EXPECT_NE(added.out.find("added kernel:L1_001"), std::string::npos) << added.out;
   Outcome shown = kmem("items show kernel:L1_001 --db " + db());
@@ -162,7 +145,7 @@ TEST_F(LearnCommand, ReverifyUpdatesPassingKernelsAndRetiresFailingOnes) {
   std::string candidates = std::string(KMEM_EVAL_TESTS_DIR) + "/candidates/";
   fs::path problem = dir_ / "kb/level1/1_Scale_add.py";
   ASSERT_EQ(kmem("items add --problem " + problem.string() + " --code " + candidates + "pass.py --db " + db() +
-                 evaluator()).exit_code, 0);
+                 evaluator() + add_passing()).exit_code, 0);
   ASSERT_EQ(kmem("items promote kernel:L1_001 --reason checked --db " + db()).exit_code, 0);
   std::string reverify = "reverify --db " + db() + " --kernelbench " + (dir_ / "kb").string() + evaluator();
 
@@ -177,7 +160,7 @@ TEST_F(LearnCommand, ReverifyUpdatesPassingKernelsAndRetiresFailingOnes) {
 
   // The problem changed under the kernel (a stricter evaluator has the same
   // effect): it now fails and is retired, with the verdict in its history.
-  std::string text = read_file(problem);
+  std::string text = read_whole_file(problem);
   text.replace(text.find("self.scale * x + y"), 18, "self.scale * x - y");
   std::ofstream(problem, std::ios::binary) << text;
   Outcome stricter = kmem(reverify);

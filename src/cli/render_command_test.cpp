@@ -6,54 +6,33 @@
 // of range) and a failed write to stdout exit 2 and change nothing.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
+
+#include "command_test_support.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int exit_code;
-  std::string out;
-  std::string err;
-};
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using Outcome = kmem::test::CommandOutcome;
+using kmem::test::read_whole_file;
 
 class RenderCommand : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("kmem_render_test_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = kmem::test::fresh_test_dir("kmem_render_test");
   }
   void TearDown() override { fs::remove_all(dir_); }
 
   // Runs kmem with `arguments`; stdout and stderr are kept apart.
   Outcome kmem(const std::string& arguments) {
-    std::string err_path = (dir_ / "stderr").string();
-    std::string command = std::string(KMEM_BINARY) + " " + arguments + " 2>" + err_path;
-    FILE* pipe = popen(command.c_str(), "r");
-    std::string out;
-    char buffer[65536];
-    while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-    int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, read_file(err_path)};
+    return kmem::test::run_command(std::string(KMEM_BINARY) + " " + arguments, dir_ / "stderr");
   }
 
-  nlohmann::json dump() const { return nlohmann::json::parse(read_file(KMEM_CONFORMANCE_DIR "/seed-dump.json")); }
+  nlohmann::json dump() const { return nlohmann::json::parse(read_whole_file(KMEM_CONFORMANCE_DIR "/seed-dump.json")); }
   std::string second(const std::string& file) const { return KMEM_CONFORMANCE_DIR "/second/" + file; }
 
   fs::path dir_;
@@ -80,12 +59,12 @@ TEST_F(RenderCommand, AllCoversTheTargetsElseEveryProblem) {
       EXPECT_TRUE(problems.contains("L1_010") && problems.contains("L1_011") && problems.contains("L1_031"));
     }
   }
-  nlohmann::json store = nlohmann::json::parse(read_file(second("memory-store.json")));
+  nlohmann::json store = nlohmann::json::parse(read_whole_file(second("memory-store.json")));
   store.erase("targets");
   std::ofstream(dir_ / "no-targets.json") << store.dump();
   Outcome all = kmem("render --all --store " + (dir_ / "no-targets.json").string() + " --pack " + second("prompt-pack.json"));
   ASSERT_EQ(all.exit_code, 0) << all.err;
-  EXPECT_TRUE(nlohmann::json::parse(all.out) == nlohmann::json::parse(read_file(second("memory-dump.json"))));
+  EXPECT_TRUE(nlohmann::json::parse(all.out) == nlohmann::json::parse(read_whole_file(second("memory-dump.json"))));
 }
 
 TEST_F(RenderCommand, OneTextByteExactFromJsonOrDatabase) {
@@ -127,15 +106,15 @@ TEST_F(RenderCommand, AnUnrelatedSqliteFileIsRefusedAndLeftAsItWas) {
   ASSERT_EQ(sqlite3_exec(db, "CREATE TABLE notes(text); INSERT INTO notes VALUES ('mine');", nullptr, nullptr, nullptr),
             SQLITE_OK);
   sqlite3_close(db);
-  std::string before = read_file(path);
+  std::string before = read_whole_file(path);
   Outcome run = kmem("render --all --store " + path);
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_EQ(run.err, "kmem render: " + path + ": not a kmem database\n");
-  EXPECT_EQ(read_file(path), before);
+  EXPECT_EQ(read_whole_file(path), before);
 }
 
 TEST_F(RenderCommand, BadPacksAndFailedWritesExit2WithoutACrash) {
-  std::string pack = read_file(std::string(KMEM_DATA_DIR) + "/seed/prompt-pack.json");
+  std::string pack = read_whole_file(std::string(KMEM_DATA_DIR) + "/seed/prompt-pack.json");
   pack.replace(pack.find("\"max_pitfalls\": 6"), 17, "\"max_pitfalls\": 1e400");
   std::ofstream(dir_ / "big.json") << pack;
   Outcome big = kmem("render --all --pack " + (dir_ / "big.json").string());

@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "files.h"
+#include "interrupt.h"
 #include "kmem/catalog.h"
 #include "kmem/episode.h"
 #include "kmem/learn.h"
@@ -23,6 +24,7 @@ struct ReverifyArgs {
 };
 
 int run_reverify(ReverifyArgs& args) {
+  InterruptGuard guard([](int) {});  // Ctrl-C ends every worker this command started
   resolve_evaluator(args.evaluator);
   auto rules = CategoryRules::load(data_dir() + "/categories.json");
   if (!rules) return report_error("reverify", rules.error());

@@ -79,6 +79,8 @@ class Run {
     EpisodeContext context{context_.memory, context_.pack, chat->second, context_.evaluator, context_.work_dir};
     auto outcome = run_episode(episode, context);
     if (!outcome) return outcome.error().wrap("episode " + name);
+    std::unique_lock<std::mutex> writes;
+    if (context_.writes != nullptr) writes = std::unique_lock(*context_.writes);
     std::lock_guard lock(mutex_);  // one connection: its transactions one at a time
     auto stored = db_.record_episode(spec_.name, key, episode.problem, *outcome);
     if (!stored) return stored.error();

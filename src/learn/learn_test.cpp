@@ -471,9 +471,13 @@ TEST(Reverify, FailingKernelsAreRetiredAndSpeedupsUpdatedWithHistory) {
   EXPECT_EQ(passed->history.back().speedup_after, 1.25);
   EXPECT_EQ(passed->history.back().speedup_before, find(m, kernels[1])->speedup);
   EXPECT_EQ(passed->provenance.gpu, "NVIDIA H200");
-  // A problem without a file is an error, not a retirement.
+  // A problem without a file is skipped, neither retired nor changed.
   LearnReport none;
-  EXPECT_FALSE(reverify_kernels(m, {}, judge, work.string(), kIdentity, kDate, none));
+  auto skipped = reverify_kernels(m, {}, judge, work.string(), kIdentity, kDate, none);
+  ASSERT_TRUE(skipped);
+  EXPECT_EQ(memory_to_json(*skipped), memory_to_json(m));
+  EXPECT_TRUE(none.updated.empty());
+  EXPECT_EQ(none.skipped.size(), kernels.size());
 }
 
 TEST_F(LearnTest, BadResultsLeaveTheStoreUnchanged) {
