@@ -168,7 +168,7 @@ def checked_outputs(output, devices=None):
     kind = type(output)
     if kind is torch.Tensor:
         values = [output]
-    elif kind is tuple or kind is list or kind in RETURN_TYPES:
+    elif kind is tuple or kind is list or any(kind is named for named in RETURN_TYPES):  # no hash of kind
         values = list(output)
     else:
         raise OutputRejected("output_type", _not_a_tensor("the output", kind))
