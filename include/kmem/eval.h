@@ -105,10 +105,12 @@ EvalOutcome evaluate(const EvalJob& job, const EvalOptions& options);
 // worker processes that each host several problems.
 // `on_result` is called once per job as it finishes, from one thread at a time.
 // `on_start`, when given, is called as each job begins (before any of its
-// code runs; from the job's thread).
+// code runs; from the job's thread), `on_built` once its candidate is
+// imported and built (correctness and timing come next).
 void evaluate_batch(const std::vector<EvalJob>& jobs, const EvalOptions& options,
                     const std::function<void(const EvalOutcome&)>& on_result,
-                    const std::function<void(const EvalJob&)>& on_start = {});
+                    const std::function<void(const EvalJob&)>& on_start = {},
+                    const std::function<void(const EvalJob&)>& on_built = {});
 
 // Whether candidate workers can run in the sandbox here (docs/evaluator.md,
 // "Sandbox"): bubblewrap present and able to make a worker's namespaces.
@@ -194,12 +196,13 @@ class InflightJournal {
 // killed_evaluator and does not run; the jobs that were in flight among
 // others run again one at a time after the rest; every job is journaled
 // before its code runs (alone: options.parallel == 1, or such a rerun).
-// `on_result` is called once per job, `on_start` (when given) as each job
-// begins. Returns the first failure to write the journal (the batch goes on
-// regardless).
+// `on_result` is called once per job, `on_start` and `on_built` (when given)
+// as in evaluate_batch. Returns the first failure to write the journal (the
+// batch goes on regardless).
 Status evaluate_guarded(const std::vector<EvalJob>& jobs, const EvalOptions& options, InflightJournal& journal,
                         const std::function<void(const EvalOutcome&)>& on_result,
-                        const std::function<void(const EvalJob&)>& on_start = {});
+                        const std::function<void(const EvalJob&)>& on_start = {},
+                        const std::function<void(const EvalJob&)>& on_built = {});
 
 // The interpreter to run the worker with: $KMEM_PYTHON, else /usr/bin/python3
 // when it can import torch, else `python3`.

@@ -92,12 +92,13 @@ int run_batch(const EvalArgs& args) {
       if (auto status = results->append(shown); !status && written) written = status;
       ++evaluated;
     }
-    progress.finished(shown.passed());
+    progress.finished(shown.job.id, shown.passed());
   };
   // The library screens every job with the static rules and runs the
   // crash-loop guard (evaluate_guarded, kmem/eval.h).
-  if (auto journaled = evaluate_guarded(left, args.options, *journal, record, [&](const EvalJob&) { progress.started(); });
-      !journaled && written)
+  auto on_start = [&](const EvalJob& job) { progress.started(job.id); };
+  auto on_built = [&](const EvalJob& job) { progress.built(job.id); };
+  if (auto journaled = evaluate_guarded(left, args.options, *journal, record, on_start, on_built); !journaled && written)
     written = journaled;
   journal->finish();
   progress.close();

@@ -23,11 +23,12 @@ std::string progress_line(const ProgressCounts& c, std::chrono::seconds elapsed)
     return fmt::format("starting {} job{}: workers and references loading  {} elapsed", c.total,
                        c.total == 1 ? "" : "s", clock_time(seconds));
   const size_t width = 20, filled = c.total ? done * width / c.total : width;
-  const size_t running = c.started > done ? c.started - done : 0;
+  const size_t in_flight = c.started > done ? c.started - done : 0;
+  const size_t building = std::min(c.building, in_flight);
   const size_t queued = c.total > c.started ? c.total - c.started : 0;
-  std::string line = fmt::format("[{}{}] {}/{}  pass {} fail {}  running {}  queued {}  {} elapsed",
+  std::string line = fmt::format("[{}{}] {}/{}  pass {} fail {}  building {}  running {}  queued {}  {} elapsed",
                                  std::string(filled, '#'), std::string(width - filled, '.'), done, c.total,
-                                 c.passed, c.failed, running, queued, clock_time(seconds));
+                                 c.passed, c.failed, building, in_flight - building, queued, clock_time(seconds));
   if (done > 0 && done < c.total)
     line += "  ETA " + clock_time(seconds * static_cast<long>(c.total - done) / static_cast<long>(done));
   return line;
@@ -58,15 +59,26 @@ void Progress::close() {
   ticker_.join();
 }
 
-void Progress::started() {
+void Progress::started(const std::string& id) {
   std::lock_guard hold(mutex_);
   ++counts_.started;
+  building_.insert(id);
+  counts_.building = building_.size();
   if (enabled_ && !stopping_) draw();
 }
 
-void Progress::finished(bool passed) {
+void Progress::built(const std::string& id) {
+  std::lock_guard hold(mutex_);
+  building_.erase(id);
+  counts_.building = building_.size();
+  if (enabled_ && !stopping_) draw();
+}
+
+void Progress::finished(const std::string& id, bool passed) {
   std::lock_guard hold(mutex_);
   ++(passed ? counts_.passed : counts_.failed);
+  building_.erase(id);
+  counts_.building = building_.size();
   // A job rejected before it ran never started.
   counts_.started = std::max(counts_.started, counts_.passed + counts_.failed);
   if (enabled_ && !stopping_) draw();

@@ -20,12 +20,14 @@ using LauncherFactory = std::function<std::unique_ptr<WorkerLauncher>(
 
 void evaluate_batch_with(const LauncherFactory& launcher, const std::vector<EvalJob>& jobs, const EvalOptions& options,
                          const std::function<void(const EvalOutcome&)>& on_result,
-                         const std::function<void(const EvalJob&)>& on_start = {});
+                         const std::function<void(const EvalJob&)>& on_start = {},
+                         const std::function<void(const EvalJob&)>& on_built = {});
 
 // evaluate_guarded (kmem/eval.h) likewise.
 Status evaluate_guarded_with(const LauncherFactory& launcher, const std::vector<EvalJob>& jobs,
                              const EvalOptions& options, InflightJournal& journal,
                              const std::function<void(const EvalOutcome&)>& on_result,
-                             const std::function<void(const EvalJob&)>& on_start = {});
+                             const std::function<void(const EvalJob&)>& on_start = {},
+                             const std::function<void(const EvalJob&)>& on_built = {});
 
 }  // namespace kmem::eval

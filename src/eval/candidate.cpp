@@ -85,12 +85,14 @@ CandidateRun CandidateProcess::after_reply(const Worker::Reply& reply, bool buil
   return ended(End::kCrash, "the worker " + status.describe() + " before reporting a result");
 }
 
-CandidateRun CandidateProcess::finish(const std::string& inputs_path, TimingLock& timing_lock) {
+CandidateRun CandidateProcess::finish(const std::string& inputs_path, TimingLock& timing_lock,
+                                      const std::function<void()>& on_built) {
   using End = CandidateRun::End;
   auto deadline = build_deadline_;
   auto reply = worker_->next(deadline, timing_lock);
   bool built = reply.kind == Worker::Reply::kEvent && reply.event["event"] == "built";
   if (built) {
+    if (on_built) on_built();
     // Paused while others measure from now on; the build (compilers on
     // the CPU) went on while they did.
     worker_->enroll(timing_lock);

@@ -4,6 +4,7 @@
 // its nonce. Reports how the run ended; decides nothing.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -38,7 +39,9 @@ class CandidateProcess {
                                                          WorkerPool& pool);
 
   // Hands over the reference's inputs and runs to the end.
-  CandidateRun finish(const std::string& inputs_path, TimingLock& timing_lock);
+  // `on_built` (when given) is called once the candidate reports it is built.
+  CandidateRun finish(const std::string& inputs_path, TimingLock& timing_lock,
+                      const std::function<void()>& on_built = {});
   // Stops a candidate whose reference failed.
   void abandon() { worker_->process().kill_and_reap(); }
 

@@ -70,12 +70,13 @@ class Batch {
   // their replies were taken apart).
   Batch(const std::vector<EvalJob>& jobs, const std::vector<EvalJob>& shown, const EvalOptions& options,
         const std::function<void(const EvalOutcome&)>& on_result, const std::function<void(const EvalJob&)>& on_start,
-        const eval::LauncherFactory& launcher)
+        const std::function<void(const EvalJob&)>& on_built, const eval::LauncherFactory& launcher)
       : jobs_(jobs),
         shown_(shown),
         options_(options),
         on_result_(on_result),
         on_start_(on_start),
+        on_built_(on_built),
         make_launcher_(launcher) {}
 
   void run() {
@@ -282,7 +283,9 @@ class Batch {
       return rejected_outcome(job, "evaluator_error", inputs.error().message());
     }
     eval::Facts facts;
-    facts.run = (*candidate)->finish(*inputs, timing_lock_);
+    facts.run = (*candidate)->finish(*inputs, timing_lock_, [&] {
+      if (on_built_) on_built_(job);
+    });
     out_of_memory = eval::ran_out_of_memory(facts.run);
     facts.reference_ms = reference->reference_ms();
     facts.reference_cached = reference->reference_cached();
@@ -324,6 +327,7 @@ class Batch {
   const EvalOptions& options_;
   const std::function<void(const EvalOutcome&)>& on_result_;
   const std::function<void(const EvalJob&)>& on_start_;
+  const std::function<void(const EvalJob&)>& on_built_;
   const eval::LauncherFactory& make_launcher_;
   std::string root_;
   Clock::time_point batch_started_ = Clock::now();
@@ -348,7 +352,8 @@ namespace eval {
 
 void evaluate_batch_with(const LauncherFactory& launcher, const std::vector<EvalJob>& jobs, const EvalOptions& options,
                          const std::function<void(const EvalOutcome&)>& on_result,
-                         const std::function<void(const EvalJob&)>& on_start) {
+                         const std::function<void(const EvalJob&)>& on_start,
+                         const std::function<void(const EvalJob&)>& on_built) {
   // The static rules first: candidates they reject are reported before any
   // job starts, and never reach a worker.
   std::vector<EvalJob> runnable, shown;
@@ -367,15 +372,16 @@ void evaluate_batch_with(const LauncherFactory& launcher, const std::vector<Eval
     shown.push_back(job);
   }
   if (runnable.empty()) return;  // no workers to start
-  Batch(runnable, shown, options, on_result, on_start, launcher).run();
+  Batch(runnable, shown, options, on_result, on_start, on_built, launcher).run();
 }
 
 }  // namespace eval
 
 void evaluate_batch(const std::vector<EvalJob>& jobs, const EvalOptions& options,
                     const std::function<void(const EvalOutcome&)>& on_result,
-                    const std::function<void(const EvalJob&)>& on_start) {
-  eval::evaluate_batch_with(eval::make_zygote_launcher, jobs, options, on_result, on_start);
+                    const std::function<void(const EvalJob&)>& on_start,
+                    const std::function<void(const EvalJob&)>& on_built) {
+  eval::evaluate_batch_with(eval::make_zygote_launcher, jobs, options, on_result, on_start, on_built);
 }
 
 EvalOutcome evaluate(const EvalJob& job, const EvalOptions& options) {

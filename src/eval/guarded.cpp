@@ -10,7 +10,8 @@ namespace eval {
 Status evaluate_guarded_with(const LauncherFactory& launcher, const std::vector<EvalJob>& jobs,
                              const EvalOptions& options, InflightJournal& journal,
                              const std::function<void(const EvalOutcome&)>& on_result,
-                             const std::function<void(const EvalJob&)>& on_start) {
+                             const std::function<void(const EvalJob&)>& on_start,
+                             const std::function<void(const EvalJob&)>& on_built) {
   std::vector<EvalJob> pending, suspects;
   for (const auto& job : jobs) {
     auto left = journal.left_over().find(job.id);
@@ -29,9 +30,10 @@ Status evaluate_guarded_with(const LauncherFactory& launcher, const std::vector<
       if (auto status = journal.started(job.id, alone); !status && written) written = status;
     };
   };
-  evaluate_batch_with(launcher, pending, options, on_result, journaled(options.parallel == 1));
+  evaluate_batch_with(launcher, pending, options, on_result, journaled(options.parallel == 1), on_built);
   // One at a time: one of them may have taken the last run down.
-  for (const auto& suspect : suspects) evaluate_batch_with(launcher, {suspect}, options, on_result, journaled(true));
+  for (const auto& suspect : suspects)
+    evaluate_batch_with(launcher, {suspect}, options, on_result, journaled(true), on_built);
   return written;
 }
 
@@ -39,8 +41,10 @@ Status evaluate_guarded_with(const LauncherFactory& launcher, const std::vector<
 
 Status evaluate_guarded(const std::vector<EvalJob>& jobs, const EvalOptions& options, InflightJournal& journal,
                         const std::function<void(const EvalOutcome&)>& on_result,
-                        const std::function<void(const EvalJob&)>& on_start) {
-  return eval::evaluate_guarded_with(eval::make_zygote_launcher, jobs, options, journal, on_result, on_start);
+                        const std::function<void(const EvalJob&)>& on_start,
+                        const std::function<void(const EvalJob&)>& on_built) {
+  return eval::evaluate_guarded_with(eval::make_zygote_launcher, jobs, options, journal, on_result, on_start,
+                                     on_built);
 }
 
 }  // namespace kmem

@@ -8,9 +8,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <sstream>
 
 #include "batch.h"
@@ -48,11 +50,12 @@ class Scheduler : public ::testing::Test {
   }
 
   std::map<std::string, EvalOutcome> run(const std::vector<EvalJob>& jobs,
-                                         const std::function<void(const EvalJob&)>& on_start = {}) {
+                                         const std::function<void(const EvalJob&)>& on_start = {},
+                                         const std::function<void(const EvalJob&)>& on_built = {}) {
     std::map<std::string, EvalOutcome> outcomes;
     evaluate_batch_with(
         [this](const EvalOptions&, const std::string&, const std::vector<int>&) { return make_fake_launcher(log_); },
-        jobs, options_, [&](const EvalOutcome& o) { outcomes[o.job.id] = o; }, on_start);
+        jobs, options_, [&](const EvalOutcome& o) { outcomes[o.job.id] = o; }, on_start, on_built);
     return outcomes;
   }
 
@@ -114,6 +117,30 @@ TEST_F(Scheduler, EachWayAWorkerFailsGetsItsVerdictAndTheBatchGoesOn) {
   EXPECT_EQ(stops, resumes);
 }
 
+// What a progress display is told: every job starts; those whose candidate
+// builds are reported built before their outcome, a build error never.
+TEST_F(Scheduler, EachJobIsReportedStartedAndBuiltBeforeItsOutcome) {
+  std::mutex mutex;
+  std::vector<std::string> events;
+  auto note = [&](const std::string& what) {
+    std::lock_guard hold(mutex);
+    events.push_back(what);
+  };
+  options_.parallel = 2;
+  std::map<std::string, EvalOutcome> outcomes;
+  evaluate_batch_with(
+      [this](const EvalOptions&, const std::string&, const std::vector<int>&) { return make_fake_launcher(log_); },
+      {{"ok", "/p/one.py", candidate("pass")}, {"broken", "/p/one.py", candidate("build_error")}}, options_,
+      [&](const EvalOutcome& o) { note("result " + o.job.id); },
+      [&](const EvalJob& job) { note("start " + job.id); }, [&](const EvalJob& job) { note("built " + job.id); });
+  auto at = [&](const std::string& what) { return std::find(events.begin(), events.end(), what) - events.begin(); };
+  ASSERT_EQ(events.size(), 5u) << ::testing::PrintToString(events);
+  EXPECT_LT(at("start ok"), at("built ok"));
+  EXPECT_LT(at("built ok"), at("result ok"));
+  EXPECT_LT(at("start broken"), at("result broken"));
+  EXPECT_EQ(std::count(events.begin(), events.end(), "built broken"), 0);
+}
+
 TEST_F(Scheduler, OutOfMemoryByItsKindRunsTheJobAgainAloneOnTheGpu) {
   options_.device = "cuda";
   options_.parallel = 2;
@@ -134,6 +161,10 @@ TEST_F(Scheduler, AReferenceOutOfMemoryIsPreparedAgainAlone) {
 
 TEST_F(Scheduler, ATrustedRecordWithAMistypedFieldIsAnErrorNamingTheRecordAndTheField) {
   options_.parallel = 2;
+  // One reference worker per problem: a worker stopped for breaking the
+  // protocol takes the other problems it hosts down with it (their jobs get
+  // evaluator_error; `kmem eval --redo evaluator_error` runs them again).
+  options_.reference_workers = 2;
   auto outcomes = run({{"bad", "/p/reference_bad_ready.py", candidate("pass", "a")},
                        {"good", "/p/one.py", candidate("pass", "b")}});
   EXPECT_EQ(outcomes["bad"].verdict, "evaluator_error");
