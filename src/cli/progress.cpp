@@ -63,14 +63,12 @@ void Progress::started(const std::string& id) {
   std::lock_guard hold(mutex_);
   ++counts_.started;
   building_.insert(id);
-  counts_.building = building_.size();
   if (enabled_ && !stopping_) draw();
 }
 
 void Progress::built(const std::string& id) {
   std::lock_guard hold(mutex_);
   building_.erase(id);
-  counts_.building = building_.size();
   if (enabled_ && !stopping_) draw();
 }
 
@@ -78,7 +76,6 @@ void Progress::finished(const std::string& id, bool passed) {
   std::lock_guard hold(mutex_);
   ++(passed ? counts_.passed : counts_.failed);
   building_.erase(id);
-  counts_.building = building_.size();
   // A job rejected before it ran never started.
   counts_.started = std::max(counts_.started, counts_.passed + counts_.failed);
   if (enabled_ && !stopping_) draw();
@@ -86,7 +83,9 @@ void Progress::finished(const std::string& id, bool passed) {
 
 void Progress::draw() {
   auto elapsed = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - begun_);
-  fmt::print(out_, "\r{}\x1b[K", progress_line(counts_, elapsed));
+  ProgressCounts now = counts_;
+  now.building = building_.size();
+  fmt::print(out_, "\r{}\x1b[K", progress_line(now, elapsed));
   std::fflush(out_);
 }
 

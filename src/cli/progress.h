@@ -42,8 +42,8 @@ class Progress {
   void draw();  // with mutex_ held
   std::FILE* out_;
   bool enabled_;
-  ProgressCounts counts_;
-  std::set<std::string> building_;  // the ids of counts_.building
+  ProgressCounts counts_;  // all but `building`, which is building_.size()
+  std::set<std::string> building_;  // started, neither built nor finished
   std::chrono::steady_clock::time_point begun_ = std::chrono::steady_clock::now();
   std::mutex mutex_;
   std::condition_variable stop_;

@@ -33,19 +33,16 @@ Result<InflightJournal> InflightJournal::open(const std::string& results_path,
                                               const std::set<std::string>& finished) {
   std::string path = results_path + ".inflight";
   std::map<std::string, bool> left;
-  std::error_code missing;
-  if (fs::symlink_status(path, missing).type() != fs::file_type::not_found) {
-    auto text = read_file(path);
-    if (!text) return Error(text.error().message() + " (the journal of jobs in flight)");
-    std::istringstream lines(*text);
-    for (std::string line; std::getline(lines, line);) {
-      Json entry = Json::parse(line, nullptr, /*allow_exceptions=*/false);
-      // A line cut short by the crash it records is no entry.
-      if (!entry.is_object() || !entry.contains("id") || !entry["id"].is_string() ||
-          !entry.contains("alone") || !entry["alone"].is_boolean())
-        continue;
-      left[entry["id"].get<std::string>()] = entry["alone"].get<bool>();
-    }
+  auto text = read_file_or_empty(path);
+  if (!text) return Error(text.error().message() + " (the journal of jobs in flight)");
+  std::istringstream lines(*text);
+  for (std::string line; std::getline(lines, line);) {
+    Json entry = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+    // A line cut short by the crash it records is no entry.
+    if (!entry.is_object() || !entry.contains("id") || !entry["id"].is_string() ||
+        !entry.contains("alone") || !entry["alone"].is_boolean())
+      continue;
+    left[entry["id"].get<std::string>()] = entry["alone"].get<bool>();
   }
   for (const auto& id : finished) left.erase(id);
   // Rewritten with what is still left over, so that a crash of this run

@@ -19,14 +19,6 @@ namespace kmem {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
-// The lines of the file at `path` (regular files only), or "" when it does
-// not exist yet.
-static Result<std::string> read_if_present(const std::string& path) {
-  std::error_code ec;
-  if (fs::symlink_status(path, ec).type() == fs::file_type::not_found) return std::string();
-  return read_file(path);
-}
-
 Result<std::vector<EvalJob>> read_jobs(const std::string& path) {
   auto text = read_file(path);
   if (!text) return Error(text.error().message() + " (the jobs file)");
@@ -121,7 +113,7 @@ ResultsFile::~ResultsFile() {
 }
 
 Result<ResultsFile> ResultsFile::open(const std::string& path) {
-  auto read = read_if_present(path);
+  auto read = read_file_or_empty(path);
   if (!read) return Error(read.error().message() + " (the results file)");
   const std::string& text = *read;
   // A last line without its newline was cut short by a crash: dropped, so

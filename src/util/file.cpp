@@ -114,6 +114,12 @@ Result<std::string> read_file(const std::string& path, std::size_t max_bytes) {
   return text;
 }
 
+Result<std::string> read_file_or_empty(const std::string& path, std::size_t max_bytes) {
+  struct stat info {};
+  if (lstat(path.c_str(), &info) != 0 && errno == ENOENT) return std::string();
+  return read_file(path, max_bytes);
+}
+
 Result<std::string> read_file_start(const std::string& path, std::size_t bytes) {
   Descriptor fd;
   auto size = open_regular(path, fd);

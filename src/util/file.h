@@ -28,6 +28,10 @@ Status check_regular_file_or_missing(const std::string& path);
 // swapped in between is refused too.
 Result<std::string> read_file(const std::string& path, std::size_t max_bytes = kMaxInputFileBytes);
 
+// Like read_file, but a path that does not exist reads as "" (a file that
+// the caller appends to and may not have created yet).
+Result<std::string> read_file_or_empty(const std::string& path, std::size_t max_bytes = kMaxInputFileBytes);
+
 // The first `bytes` bytes of the regular file at `path` (fewer when it is
 // shorter), refused like read_file.
 Result<std::string> read_file_start(const std::string& path, std::size_t bytes);

@@ -33,6 +33,7 @@ TEST_F(FileTest, ReadsARegularFileWhole) {
   std::string bytes("a\0b\nc", 5);
   std::ofstream(path("f"), std::ios::binary) << bytes;
   EXPECT_EQ(*read_file(path("f")), bytes);
+  EXPECT_EQ(*read_file_or_empty(path("f")), bytes);
   EXPECT_EQ(*read_file_start(path("f"), 2), std::string("a\0", 2));
   EXPECT_EQ(*read_file_start(path("f"), 100), bytes);
   fs::create_symlink(path("f"), path("link"));
@@ -51,6 +52,8 @@ TEST_F(FileTest, RefusesWhatIsNotARegularFileWithoutBlocking) {
   EXPECT_EQ(read_file("/dev/null").error().message(), "/dev/null: is a character device, not a regular file");
   EXPECT_EQ(read_file(path("absent")).error().message(), path("absent") + ": cannot open: No such file or directory");
   EXPECT_TRUE(check_regular_file_or_missing(path("absent")));
+  EXPECT_EQ(*read_file_or_empty(path("absent")), "");
+  EXPECT_EQ(read_file_or_empty(path("fifo")).error().message(), path("fifo") + ": is a FIFO, not a regular file");
   EXPECT_FALSE(check_regular_file(path("absent")));
 }
 
