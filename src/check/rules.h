@@ -1,6 +1,7 @@
 // The checker's rule table: one entry per rule (code, message template,
 // matcher, the node types it looks at). Adding a rule is adding one entry in
-// rules.cpp and one row in docs/verdicts.md. The verdicts given before any
+// rules.cpp, its matcher in the rules_<family>.cpp it belongs to
+// (rule_matchers.h) and one row in docs/verdicts.md. The verdicts given before any
 // rule runs (no code block, unreadable source, syntax error) are the
 // constants below.
 #pragma once

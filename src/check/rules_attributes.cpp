@@ -1,0 +1,200 @@
+// Rules on reading and writing attributes by name: getattr/setattr/delattr
+// with names the checker cannot read, their other spellings (attrgetter,
+// methodcaller), and writes to attributes of anything but one's own self.
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "grammar.h"
+#include "native_source.h"
+#include "rule_matchers.h"
+#include "rule_support.h"
+
+namespace kmem::check_internal {
+namespace {
+
+// Tensor attributes of a submodule of self that a candidate may set
+// (`self.linear.bias = None`, `self.bn.weight.data = ...`).
+constexpr std::string_view kSubmoduleAttributes[] = {"weight", "bias", "running_mean",
+                                                     "running_var", "num_batches_tracked",
+                                                     "requires_grad", "data"};
+
+// getattr in another form.
+constexpr std::string_view kDynamicGetattrNames[] = {"operator.attrgetter", "operator.methodcaller"};
+
+// `getattr(self, f"fc{i}")`: the method's own attribute by an f-string
+// that starts with a public name (so never a dunder or private one).
+bool own_submodule_name(const Context& c, TSNode object, TSNode name) {
+  const Grammar& g = c.grammar();
+  if (ts_node_is_null(object) || ts_node_symbol(object) != g.identifier || c.text(object) != "self" ||
+      !c.self_is_method_receiver() || ts_node_symbol(name) != g.string)
+    return false;
+  // The first part after the quote must be literal text starting with a letter.
+  uint32_t n = ts_node_named_child_count(name);
+  for (uint32_t i = 0; i < n; ++i) {
+    TSNode part = ts_node_named_child(name, i);
+    TSSymbol s = ts_node_symbol(part);
+    if (s == g.string_content) {
+      std::string_view text = c.text(part);
+      return !text.empty() && std::isalpha(static_cast<unsigned char>(text.front()));
+    }
+    if (s == g.interpolation || s == g.escape_sequence) return false;
+  }
+  return false;
+}
+
+// Whether `object` is the method's self and `name` an identifier bound only
+// as the target of an enclosing
+// loop or comprehension (in the same function) over a literal tuple or list
+// of plain public names: `for n in ("q", "k", "v"): getattr(self, n)`.
+bool names_from_literal_loop(const Context& c, TSNode object, TSNode name) {
+  const Grammar& g = c.grammar();
+  if (ts_node_is_null(object) || ts_node_symbol(object) != g.identifier || c.text(object) != "self" ||
+      !c.self_is_method_receiver() || ts_node_symbol(name) != g.identifier)
+    return false;
+  std::string_view id = c.text(name);
+  if (c.facts().bindings_of(id) != 1) return false;
+  auto literal_names = [&](TSNode loop) {
+    TSNode left = field(loop, g.field_left);
+    TSNode right = field(loop, g.field_right);
+    if (ts_node_is_null(left) || ts_node_is_null(right) || ts_node_symbol(left) != g.identifier ||
+        c.text(left) != id || (ts_node_symbol(right) != g.tuple && ts_node_symbol(right) != g.list))
+      return false;
+    for (uint32_t i = 0; i < ts_node_named_child_count(right); ++i) {
+      std::string_view literal;
+      if (!c.string_literal(ts_node_named_child(right, i), &literal) || literal.empty() ||
+          !std::isalpha(static_cast<unsigned char>(literal.front())))
+        return false;
+    }
+    return true;
+  };
+  for (uint32_t up = 1; up < 256; ++up) {
+    TSNode a = c.ancestor(up);
+    TSSymbol s = ts_node_symbol(a);
+    if (s == g.function_definition || s == g.lambda || s == g.class_definition || s == g.module) return false;
+    if (s == g.for_statement) {
+      if (literal_names(a)) return true;
+      continue;
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(a); ++i) {  // comprehensions
+      TSNode clause = ts_node_named_child(a, i);
+      if (ts_node_symbol(clause) == g.for_in_clause && literal_names(clause)) return true;
+    }
+  }
+  return false;
+}
+
+// Whether writing `<object>.<name>` is allowed: only a direct, non-dunder
+// attribute of the method's own `self`.
+bool own_attribute(const Context& c, TSNode object, std::string_view name) {
+  const Grammar& g = c.grammar();
+  if (is_dunder(name)) return false;
+  if (ts_node_symbol(object) == g.identifier) {
+    std::string_view root = c.text(object);
+    // self.<x> in a method; ctx.<x> in an autograd.Function's static methods.
+    return (root == "self" && c.self_is_method_receiver()) || (root == "ctx" && c.inside_ctx_function());
+  }
+  // self.<sub>...<weight|bias|...>: a tensor attribute of one's own submodule.
+  if (!listed(name, kSubmoduleAttributes)) return false;
+  TSNode inner;
+  std::string_view inner_name;
+  while (ts_node_symbol(object) == g.attribute && c.reads_attribute(object, &inner, &inner_name)) {
+    if (is_dunder(inner_name)) return false;
+    object = inner;
+  }
+  return ts_node_symbol(object) == g.identifier && c.text(object) == "self" && c.self_is_method_receiver();
+}
+
+// Every attribute written by a target pattern (through tuples, lists, stars).
+void foreign_targets(const Context& c, TSNode target, std::vector<Finding>& out) {
+  const Grammar& g = c.grammar();
+  std::vector<TSNode> stack;  // allocates only for groups of targets
+  for (TSNode node = target;;) {
+    TSSymbol symbol = ts_node_symbol(node);
+    if (symbol == g.attribute) {
+      TSNode object = field(node, g.field_object);
+      TSNode attribute = field(node, g.field_attribute);
+      if (!ts_node_is_null(object) && !ts_node_is_null(attribute) &&
+          !own_attribute(c, object, c.text(attribute)) && !allowed_setting(c, node))
+        out.push_back({node, written(c.text(node))});
+    } else if (g.is_target_group(symbol)) {
+      uint32_t n = ts_node_named_child_count(node);
+      for (uint32_t i = n; i-- > 0;) stack.push_back(ts_node_named_child(node, i));
+    }
+    if (stack.empty()) return;
+    node = stack.back();
+    stack.pop_back();
+  }
+}
+
+}  // namespace
+
+// getattr with a name that is not a plain, public literal, with unpacked
+// arguments (`getattr(torch, *names)`), or passed around uncalled.
+void dynamic_getattr(const Context& c, std::vector<Finding>& out) {
+  if (uncalled_builtin(c, "getattr")) out.push_back({c.node(), "getattr"});
+  if (c.callee_name() != "getattr") return;
+  if (TSNode unpacked = c.unpacked_argument(c.node()); !ts_node_is_null(unpacked)) {
+    out.push_back({unpacked, written(c.text(unpacked))});
+    return;
+  }
+  TSNode name = positional_argument(c, 1);
+  if (ts_node_is_null(name)) return;
+  std::string_view literal;
+  if (c.string_literal(name, &literal) && !literal.starts_with('_')) return;
+  TSNode object = positional_argument(c, 0);
+  if (own_submodule_name(c, object, name) || names_from_literal_loop(c, object, name)) return;
+  out.push_back({name, written(c.text(name))});
+}
+
+// operator.attrgetter and operator.methodcaller are getattr by another name.
+void dynamic_getattr_names(const Context& c, std::vector<Finding>& out) {
+  const std::string& reference = c.reference_name();
+  if (!reference.empty() && name_in(reference, kDynamicGetattrNames)) out.push_back({c.node(), reference});
+}
+
+// setattr/delattr with a name that is not a plain literal, with unpacked
+// arguments, or passed around uncalled.
+void dynamic_setattr(const Context& c, std::vector<Finding>& out) {
+  for (std::string_view builtin : {"setattr", "delattr"})
+    if (uncalled_builtin(c, builtin)) out.push_back({c.node(), std::string(builtin)});
+  if (!is_setattr_call(c)) return;
+  if (TSNode unpacked = c.unpacked_argument(c.node()); !ts_node_is_null(unpacked)) {
+    out.push_back({unpacked, written(c.text(unpacked))});
+    return;
+  }
+  TSNode name = positional_argument(c, 1);
+  std::string_view literal;
+  if (!ts_node_is_null(name) && !c.string_literal(name, &literal) &&
+      !own_submodule_name(c, positional_argument(c, 0), name) &&
+      !names_from_literal_loop(c, positional_argument(c, 0), name))
+    out.push_back({name, written(c.text(name))});
+}
+
+void foreign_attribute_assignment(const Context& c, std::vector<Finding>& out) {
+  const Grammar& g = c.grammar();
+  TSNode node = c.node();
+  TSSymbol symbol = c.symbol();
+  if (symbol == g.assignment || symbol == g.augmented_assignment || symbol == g.for_statement ||
+      symbol == g.for_in_clause) {
+    TSNode left = field(node, g.field_left);
+    if (!ts_node_is_null(left)) foreign_targets(c, left, out);
+  } else if (symbol == g.as_pattern && c.parent_symbol() == g.with_item) {
+    TSNode alias = field(node, g.field_alias);
+    if (!ts_node_is_null(alias)) foreign_targets(c, alias, out);
+  } else if (symbol == g.delete_statement) {
+    uint32_t n = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < n; ++i) foreign_targets(c, ts_node_named_child(node, i), out);
+  } else if (is_setattr_call(c)) {
+    TSNode object = positional_argument(c, 0);
+    TSNode name = positional_argument(c, 1);
+    std::string_view literal;
+    if (ts_node_is_null(object) || ts_node_is_null(name) || !c.string_literal(name, &literal)) return;
+    if (!own_attribute(c, object, literal))
+      out.push_back({node, written(c.text(object)) + "." + std::string(literal)});
+  }
+}
+
+}  // namespace kmem::check_internal

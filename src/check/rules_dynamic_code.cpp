@@ -1,0 +1,170 @@
+// Rules on code the checker cannot see: exec/eval/compile and their kin,
+// deserialisers, environment variables and build flags that change what the
+// compiler runs or links, token pasting, includes and assembler directives
+// that pull in code, and source Python reads other than the checker.
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "grammar.h"
+#include "native_source.h"
+#include "rule_matchers.h"
+#include "rule_support.h"
+
+namespace kmem::check_internal {
+namespace {
+
+constexpr std::string_view kDynamicCodeNames[] = {"exec", "eval", "compile", "__import__", "runpy",
+                                                 "pickle", "marshal", "timeit", "code", "codeop",
+                                                 "pkgutil", "types", "shelve",
+                                                 "dill", "cloudpickle", "torch.load",
+                                                 "torch.jit.load", "torch.package", "breakpoint",
+                                                 "help", "cProfile", "profile", "pdb", "bdb",
+                                                 "doctest", "trace", "zipimport", "torch.hub",
+                                                 "torch.utils.benchmark", "torch.jit.CompilationUnit",
+                                                 "torch.ops.load_library", "torch.classes.load_library",
+                                                 "torch.utils.cpp_extension.load",
+                                                 "numpy.load", "typing.get_type_hints",
+                                                 "typing.ForwardRef", "typing.evaluate_forward_ref",
+                                                 "typing_extensions.get_type_hints",
+                                                 "typing_extensions.ForwardRef",
+                                                 "typing_extensions.evaluate_forward_ref",
+                                                 "triton.language.inline_asm_elementwise",
+                                                 "sys.breakpointhook", "numpy.f2py", "numpy.distutils",
+                                                 "numpy.testing.extbuild", "triton.runtime.build"};
+// Assembler directives that pull a file or raw bytes into the binary.
+constexpr std::string_view kHiddenCodeDirectives[] = {".incbin", ".include", ".byte ", ".byte\t",
+                                                      ".quad ", ".ascii", ".section .text", ".globl"};
+// Dunder methods that run code where the checker cannot see it called
+// (copy, pickle, deepcopy of the output).
+constexpr std::string_view kDynamicCodeDunders[] = {"__reduce__", "__reduce_ex__", "__setstate__",
+                                                    "__getstate__", "__deepcopy__", "__copy__"};
+
+// Environment variables a candidate may set (build and allocator settings);
+// any other may change what the compiler runs or links (CXX, NVCC_PREPEND_FLAGS,
+// LD_PRELOAD, PATH, CUDA_HOME), except the precision ones, precision_downcast.
+constexpr std::string_view kEnvironmentAllowed[] = {
+    "TORCH_CUDA_ARCH_LIST", "MAX_JOBS", "CUDA_LAUNCH_BLOCKING", "TORCH_USE_CUDA_DSA",
+    "CUBLAS_WORKSPACE_CONFIG", "PYTORCH_CUDA_ALLOC_CONF", "TORCH_EXTENSIONS_DIR", "OMP_NUM_THREADS",
+    "TORCH_SHOW_CPP_STACKTRACES", "PYTORCH_NO_CUDA_MEMORY_CACHING", "CUDA_MODULE_LOADING",
+    "TRITON_PRINT_AUTOTUNING", "TRITON_CACHE_DIR", "CUDA_VISIBLE_DEVICES", "MKL_NUM_THREADS",
+    "CUDA_DEVICE_MAX_CONNECTIONS"};
+
+// Compiler and linker flags of cpp_extension a candidate may pass (any
+// other may load or define code the checker cannot see: -Wl,..., -include,
+// -fplugin, a library path, `-DNAME=value` with a value not a number).
+constexpr std::string_view kBuildFlags[] = {
+    "-O0", "-O1", "-O2", "-O3", "-Ofast", "-g", "-lineinfo", "--use_fast_math", "-use_fast_math",
+    "--expt-relaxed-constexpr", "--expt-extended-lambda", "-std=c++14", "-std=c++17",
+    "-std=c++20", "-fopenmp", "-march=native", "-mtune=native", "-ffast-math", "-funroll-loops",
+    "-w", "-Xptxas", "-v", "-Xptxas=-v", "-Xptxas=-O3", "--ptxas-options=-v", "-Xcompiler",
+    "-fPIC", "-lcublas", "-lcublasLt", "-lcudnn", "-lcufft", "-lcusparse", "-lcusolver", "-lcurand",
+    "-lcudart", "-lcuda", "-lm", "-lgomp", "-fno-strict-aliasing", "--restrict", "-restrict",
+    "-DNDEBUG", "--extended-lambda", "-Wall", "-Wextra", "-res-usage", "--resource-usage",
+    "--extra-device-vectorization", "-fno-math-errno", "-O", "-DNDEBUG=1"};
+// Flags whose name starts with one of these (architectures, register caps, warnings).
+constexpr std::string_view kBuildFlagPrefixes[] = {"-arch=", "-gencode", "--gpu-architecture=",
+                                                   "-maxrregcount=", "--maxrregcount=", "-Wno-",
+                                                   "arch=", "-code=", "--generate-code=",
+                                                   "--ptxas-options=", "-Xptxas=", "-L/usr/",
+                                                   "-std=", "--std=", "-U__CUDA_NO_", "-I/usr/",
+                                                   "-ftz=", "--ftz=", "-prec-div=", "--prec-div=",
+                                                   "-prec-sqrt=", "--prec-sqrt=", "-fmad=", "--fmad=",
+                                                   "-DTORCH_EXTENSION_NAME="};
+constexpr std::string_view kBuildFlagArguments[] = {"extra_cflags", "extra_cuda_cflags", "extra_ldflags",
+                                                    "extra_include_paths"};
+
+// A cpp_extension flag argument (extra_cflags=[...]) holding anything but
+// literal flags of kBuildFlags.
+void unknown_build_flags(const Context& c, std::vector<Finding>& out) {
+  const Grammar& g = c.grammar();
+  TSNode key = field(c.node(), g.field_name);
+  TSNode value = field(c.node(), g.field_value);
+  if (ts_node_is_null(key) || ts_node_is_null(value) || !listed(c.text(key), kBuildFlagArguments)) return;
+  // The flags: list or tuple literals, joined by `+`, or names bound once to such.
+  std::vector<TSNode> flags, pending{value};
+  while (!pending.empty()) {
+    TSNode part = pending.back();
+    pending.pop_back();
+    if (ts_node_is_null(part)) continue;
+    TSSymbol s = ts_node_symbol(part);
+    TSNode constant = s == g.identifier ? c.facts().constant_value(c.text(part)) : TSNode{};
+    if (s == g.list || s == g.tuple) {
+      for (uint32_t i = 0; i < ts_node_named_child_count(part); ++i) flags.push_back(ts_node_named_child(part, i));
+    } else if (s == g.binary_operator && c.text(ts_node_child_by_field_name(part, "operator", 8)) == "+") {
+      pending.push_back(field(part, g.field_left));
+      pending.push_back(field(part, g.field_right));
+    } else if (!ts_node_is_null(constant) && pending.size() + flags.size() < 256) {
+      pending.push_back(constant);
+    } else {
+      out.push_back({part, std::string(c.text(key)) + "=" + written(c.text(part))});
+    }
+  }
+  // Include paths are directories, not flags.
+  if (c.text(key) == "extra_include_paths") {
+    std::string_view literal;
+    for (TSNode flag : flags)
+      if (!c.string_literal(flag, &literal) || !literal.starts_with('/')) out.push_back({flag, written(c.text(flag))});
+    return;
+  }
+  for (TSNode flag : flags) {
+    std::string_view literal;
+    bool known = c.string_literal(flag, &literal) &&
+                 (listed(literal, kBuildFlags) ||
+                  std::any_of(std::begin(kBuildFlagPrefixes), std::end(kBuildFlagPrefixes),
+                              [literal](std::string_view p) { return literal.starts_with(p); }) ||
+                  (literal.starts_with("-D") && literal.find('=') == std::string_view::npos) ||
+                  (literal.starts_with("-D") &&
+                   literal.find_first_not_of("0123456789.", literal.find('=') + 1) == std::string_view::npos));
+    if (!known) out.push_back({flag, written(c.text(flag))});
+  }
+}
+
+}  // namespace
+
+// Names CPython would read differently from the checker: it folds non-ASCII
+// identifiers to NFKC (`ｇｃ` is gc), the rules match names as written.
+void non_ascii_name(const Context& c, std::vector<Finding>& out) {
+  // \N{NAME} in a string: Python reads the named character, the checker cannot.
+  if (c.symbol() == c.grammar().escape_sequence && c.text(c.node()).starts_with("\\N")) {
+    out.push_back({c.node(), "named escape " + written(c.text(c.node()))});
+    return;
+  }
+  if (c.symbol() != c.grammar().identifier) return;
+  std::string_view name = c.text(c.node());
+  if (std::any_of(name.begin(), name.end(), [](char ch) { return (ch & 0x80) != 0; }))
+    out.push_back({c.node(), "non-ASCII name '" + written(name) + "'"});
+}
+
+void dynamic_code(const Context& c, std::vector<Finding>& out) {
+  for (const auto& [at, key] : environment_writes(c))
+    if (!listed(key, kEnvironmentAllowed) && !listed(key, kEnvironmentPrecision))
+      out.push_back({at, "os.environ[" + written(key) + "]"});
+  match_names(c, kDynamicCodeNames, out);
+  const Grammar& g = c.grammar();
+  if (c.symbol() == g.keyword_argument) return unknown_build_flags(c, out);
+  // type(name, bases, namespace) makes a class whose members no def shows.
+  if (c.symbol() == g.call && c.callee_name() == "type" && !ts_node_is_null(positional_argument(c, 1)))
+    out.push_back({c.node(), "type(name, bases, namespace)"});
+  std::string_view defined = defined_name(c);
+  if (listed(defined, kDynamicCodeDunders)) out.push_back({c.node(), std::string(defined)});
+  // A macro that pastes tokens (`a ## b`) makes identifiers no text shows.
+  if (c.symbol() != g.string && c.symbol() != g.concatenated_string) return;
+  if (c.symbol() == g.string && c.parent_symbol() == g.concatenated_string) return;
+  if (pastes_tokens(python_string_value(c.tree(), c.node()))) out.push_back({c.node(), "## token pasting"});
+  // Code the text does not show: includes by path or macro, assembler
+  // directives that pull in files or raw bytes.
+  const std::string& text = c.native_text();
+  for (std::string_view operand : directives(text, "include")) {
+    std::string_view path = operand.substr(std::min<size_t>(1, operand.size()));
+    if ((!operand.starts_with('<') && !operand.starts_with('"')) || path.starts_with('/') ||
+        path.find("..") != std::string_view::npos)
+      out.push_back({c.node(), "#include " + written(operand)});
+  }
+  for (std::string_view directive : kHiddenCodeDirectives)
+    if (text.find(directive) != std::string::npos) out.push_back({c.node(), std::string(directive)});
+}
+
+}  // namespace kmem::check_internal

@@ -1,0 +1,80 @@
+// The rule on fallbacks: exceptions swallowed around the candidate's own
+// path (try/except, contextlib.suppress, returns in finally, __exit__
+// returning true), which would hand the work to torch when its kernel fails.
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "grammar.h"
+#include "native_source.h"
+#include "rule_matchers.h"
+#include "rule_support.h"
+
+namespace kmem::check_internal {
+namespace {
+
+constexpr std::string_view kFallbackNames[] = {"contextlib"};
+
+}  // namespace
+
+// A try with an except clause, unless its body only imports (an optional
+// dependency guard); contextlib.suppress is the same thing.
+void try_fallback(const Context& c, std::vector<Finding>& out) {
+  match_names(c, kFallbackNames, out);
+  const Grammar& g = c.grammar();
+  TSNode node = c.node();
+  // `__exit__ = f`: an exit whose return value is out of sight.
+  if (c.symbol() == g.assignment) {
+    std::string_view defined = defined_name(c);
+    if (defined == "__exit__" || defined == "__aexit__") out.push_back({node, ""});
+    return;
+  }
+  // `return`, `break` or `continue` in a finally swallows the exception; a
+  // context manager's __exit__ that returns does too (when it returns true).
+  if (c.symbol() == g.return_statement || c.symbol() == g.break_statement ||
+      c.symbol() == g.continue_statement) {
+    for (uint32_t up = 1; up < 64; ++up) {
+      TSNode a = c.ancestor(up);
+      TSSymbol s = ts_node_symbol(a);
+      if (s == g.function_definition || s == g.lambda || s == g.module) {
+        TSNode name = field(a, g.field_name);
+        bool exits = s == g.function_definition && !ts_node_is_null(name) &&
+                     (c.text(name) == "__exit__" || c.text(name) == "__aexit__");
+        TSNode value = ts_node_named_child_count(node) ? ts_node_named_child(node, 0) : TSNode{};
+        bool returns_something = c.symbol() == g.return_statement && !ts_node_is_null(value) &&
+                                 ts_node_symbol(value) != g.none && ts_node_symbol(value) != g.false_;
+        if (exits && returns_something) out.push_back({node, ""});
+        return;
+      }
+      if (s == g.finally_clause) {
+        out.push_back({node, ""});
+        return;
+      }
+      if (c.symbol() != g.return_statement && (s == g.for_statement || s == python_symbol("while_statement")))
+        return;  // break/continue of a loop inside the finally
+    }
+    return;
+  }
+  if (c.symbol() != g.try_statement) return;
+  bool handles = false;
+  uint32_t n = ts_node_named_child_count(node);
+  for (uint32_t i = 0; i < n; ++i) {
+    TSSymbol symbol = ts_node_symbol(ts_node_named_child(node, i));
+    handles = handles || symbol == g.except_clause || symbol == g.except_group_clause;
+  }
+  if (!handles) return;
+  TSNode body = field(node, g.field_body);
+  bool only_imports = !ts_node_is_null(body);
+  uint32_t statements = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+  for (uint32_t i = 0; i < statements; ++i) {
+    TSNode s = ts_node_named_child(body, i);
+    TSSymbol symbol = ts_node_symbol(s);
+    only_imports = only_imports && (ts_node_is_extra(s) || symbol == g.import_statement ||
+                                    symbol == g.import_from_statement);
+  }
+  if (!only_imports) out.push_back({node, ""});
+}
+
+}  // namespace kmem::check_internal

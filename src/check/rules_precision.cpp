@@ -1,0 +1,186 @@
+// The rule on precision: an fp32 problem computed in fp32. Reduced-precision
+// dtypes, casts, autocast, TF32 flags and settings, Triton's dot without
+// "ieee", native half/bf16/fp8 types and intrinsics.
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "grammar.h"
+#include "native_source.h"
+#include "rule_matchers.h"
+#include "rule_support.h"
+
+namespace kmem::check_internal {
+namespace {
+
+constexpr std::string_view kPrecisionNames[] = {
+    "torch.float16", "torch.half", "torch.bfloat16", "torch.HalfTensor", "torch.BFloat16Tensor",
+    "torch.cuda.HalfTensor", "torch.cuda.BFloat16Tensor", "torch.set_float32_matmul_precision",
+    "torch.autocast", "torch.amp", "torch.cuda.amp", "torch.cpu.amp",
+    "torch.backends.cuda.matmul.allow_tf32", "torch.backends.cudnn.allow_tf32",
+    "torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction",
+    "torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction",
+    "torch.backends.cuda.matmul.fp32_precision", "torch.backends.cudnn.fp32_precision",
+    "torch.backends.fp32_precision", "triton.language.float16", "triton.language.bfloat16",
+    "triton.language.float8*", "numpy.float16", "numpy.half", "torch.float8*", "torch.cuda.amp",
+    "torch.set_default_dtype", "torch.set_autocast*", "torch.float8_e4m3fn", "torch.float8_e5m2",
+    "triton.language.dot_scaled", "triton.language.float8e*", "triton.language.fp8*",
+    "torch.set_float32_matmul_precision", "torch.backends.cudnn.conv", "torch.backends.cudnn.rnn",
+    "torch.backends.mkldnn.matmul", "torch.backends.mkldnn.conv", "torch.backends.mkldnn.rnn",
+    "torch.backends.mkldnn.fp32_precision", "torch.backends.mkldnn.allow_tf32",
+    "torch.backends.cudnn.flags", "torch.backends.mkldnn.flags", "triton.language.dtype",
+    "triton.language.core.dtype"};
+constexpr std::string_view kPrecisionMethods[] = {"half", "bfloat16"};
+// Native identifiers of reduced-precision types and math (after comments are dropped).
+constexpr std::string_view kPrecisionStrings[] = {
+    "__half", "__half2", "__nv_bfloat16", "__nv_bfloat162", "__nv_fp8_e4m3", "__nv_fp8_e5m2",
+    "precision::tf32", "wmma::precision::tf32", "__float2half", "__float2bfloat16", "half2",
+    "at::Half", "at::BFloat16", "c10::Half", "c10::BFloat16", "kHalf", "kBFloat16", "kFloat16",
+    "nvcuda::wmma", "mma_sync", "__hmul", "__hadd", "__hfma", "__half2float", "__float2half_rn",
+    "__nv_fp8_storage_t", "__nv_fp8x2_e4m3", "CUBLAS_TF32_TENSOR_OP_MATH", "CUBLAS_TENSOR_OP_MATH",
+    "CUBLAS_COMPUTE_32F_FAST_TF32", "CUBLAS_COMPUTE_32F_FAST_16F", "CUBLAS_COMPUTE_32F_FAST_16BF",
+    "CUBLAS_COMPUTE_16F", "CUDA_R_16F", "CUDA_R_16BF", "CUDA_R_8F_E4M3", "CUDA_R_8F_E5M2",
+    "CUDNN_DATA_HALF", "CUDNN_DATA_BFLOAT16", "CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION",
+    "CUDNN_TENSOR_OP_MATH", "tf32", "f16", "bf16", "f16x2", "bf16x2", "e4m3", "e5m2",
+    "cublasHgemm", "nv_bfloat16", "nv_bfloat162", "_Float16", "__fp16", "__bf16", "__nv_fp8x4_e4m3",
+    "__nv_fp8x4_e5m2", "__nv_fp8x2_e5m2", "ScalarType::Half", "ScalarType::BFloat16",
+    "ScalarType::Float8_e4m3fn", "ScalarType::Float8_e5m2", "kFloat8_e4m3fn", "kFloat8_e5m2",
+    "setAllowTF32CuBLAS", "setAllowTF32CuDNN", "setFloat32MatmulPrecision",
+    "setAllowFP16ReductionCuBLAS", "setAllowBF16ReductionCuBLAS", "setFloat32Precision",
+    "at::autocast", "torch::autocast", "set_autocast_enabled"};
+// Tensor methods of the C++ API that cast to reduced precision (`x.half()`).
+constexpr std::string_view kPrecisionNativeMethods[] = {"half", "bfloat16"};
+// Flags that set TF32 or other reduced precision: false is the only value a candidate may set.
+constexpr std::string_view kPrecisionFlags[] = {
+    "torch.backends.cuda.matmul.allow_tf32", "torch.backends.cudnn.allow_tf32",
+    "torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction",
+    "torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction"};
+// Settings a candidate may set to either value: they change no result.
+// Precision settings given by name: only "ieee" and "highest" keep fp32.
+constexpr std::string_view kPrecisionSettings[] = {"fp32_precision", "set_float32_matmul_precision"};
+constexpr std::string_view kFreeFlags[] = {"torch.backends.cudnn.benchmark",
+                                           "torch.backends.cudnn.deterministic",
+                                           "torch.backends.cudnn.enabled"};
+
+// Whether `value` keeps fp32: the literal False (allow_tf32) or "ieee".
+bool keeps_fp32(const Context& c, TSNode value) {
+  std::string_view literal;
+  if (ts_node_is_null(value)) return false;
+  return ts_node_symbol(value) == c.grammar().false_ || (c.string_literal(value, &literal) && literal == "ieee");
+}
+
+// A call of triton.language.dot that leaves its precision to Triton (TF32
+// for fp32 operands) or sets it by anything but a literal: it must say
+// input_precision="ieee" or allow_tf32=False.
+bool default_precision_dot(const Context& c) {
+  const std::string& callee = c.callee_name();
+  if (callee != "triton.language.dot" && callee != "triton.language.core.dot") return false;
+  const Grammar& g = c.grammar();
+  TSNode arguments = c.argument_list(c.node());
+  if (ts_node_is_null(arguments) || !ts_node_is_null(c.unpacked_argument(c.node()))) return true;
+  uint32_t n = ts_node_named_child_count(arguments);
+  for (uint32_t i = 0; i < n; ++i) {
+    TSNode a = ts_node_named_child(arguments, i);
+    if (ts_node_symbol(a) != g.keyword_argument) continue;
+    std::string_view key = c.text(field(a, g.field_name));
+    if (key == "input_precision" || key == "allow_tf32") return false;  // judged below
+  }
+  // dot(a, b, acc, input_precision) (allow_tf32 in older Triton)
+  return !keeps_fp32(c, positional_argument(c, 3));
+}
+
+// A precision setting given by name (`torch.backends.cudnn.conv.fp32_precision
+// = "tf32"`, `torch.set_float32_matmul_precision("high")`): only "ieee" and
+// "highest" keep fp32.
+bool reduced_precision_setting(const Context& c) {
+  const Grammar& g = c.grammar();
+  auto reduces = [&](TSNode value) {
+    std::string_view literal;
+    return ts_node_is_null(value) || !c.string_literal(value, &literal) ||
+           (literal != "ieee" && literal != "highest");
+  };
+  const std::string& reference = c.reference_name();
+  std::string_view last = std::string_view(reference).substr(reference.rfind('.') + 1);
+  if (reference.empty() || !listed(last, kPrecisionSettings)) return false;
+  if (c.parent_symbol() == g.assignment && ts_node_eq(field(c.parent(), g.field_left), c.node()))
+    return reduces(field(c.parent(), g.field_right));
+  if (c.parent_symbol() == g.call && ts_node_eq(field(c.parent(), g.field_function), c.node())) {
+    TSNode arguments = field(c.parent(), g.field_arguments);
+    return ts_node_is_null(arguments) || ts_node_named_child_count(arguments) != 1 ||
+           reduces(ts_node_named_child(arguments, 0));
+  }
+  return !only_compared(c);
+}
+
+}  // namespace
+
+// A setting a candidate may write: a precision flag set to False, or a flag
+// that changes no result (cudnn.benchmark), set to a boolean.
+bool allowed_setting(const Context& c, TSNode target) {
+  const Grammar& g = c.grammar();
+  if (c.symbol() != g.assignment) return false;
+  TSNode right = field(c.node(), g.field_right);
+  if (ts_node_is_null(right)) return false;
+  std::string name = c.qualified_name(target);
+  if (listed(name, kPrecisionFlags)) return ts_node_symbol(right) == g.false_;
+  std::string_view literal;
+  if (name.starts_with("torch.backends.") && name.ends_with(".fp32_precision"))
+    return c.string_literal(right, &literal) && literal == "ieee";
+  return listed(name, kFreeFlags) && (ts_node_symbol(right) == g.false_ || ts_node_symbol(right) == g.true_);
+}
+
+void precision_downcast(const Context& c, std::vector<Finding>& out) {
+  const std::string& reference = c.reference_name();
+  bool setting = !reference.empty() && listed(std::string_view(reference).substr(reference.rfind('.') + 1),
+                                              kPrecisionSettings);
+  if (setting) {
+    if (reduced_precision_setting(c)) out.push_back({c.node(), reference});
+  } else if (!assigned_false(c) && !only_compared(c)) {
+    match_names(c, kPrecisionNames, out);
+  }
+  for (std::string_view token : kPrecisionStrings)
+    if (has_uncompared_identifier(c.native_text(), token)) out.push_back({c.node(), std::string(token)});
+  // `half` as a type only in C++ sources (a docstring's "the first half second" is prose).
+  const std::string& native = c.native_text();
+  if (native.find('{') != std::string::npos && native.find(';') != std::string::npos && has_half_type(native))
+    out.push_back({c.node(), "half"});
+  for (std::string_view method : kPrecisionNativeMethods)
+    if (has_member_call(c.native_text(), method)) out.push_back({c.node(), "." + std::string(method) + "()"});
+  for (const auto& [at, key] : environment_writes(c))
+    if (listed(key, kEnvironmentPrecision)) out.push_back({at, "os.environ[" + key + "]"});
+  const Grammar& g = c.grammar();
+  TSNode node = c.node();
+  if (c.symbol() == g.call) {
+    if (default_precision_dot(c)) out.push_back({node, "tl.dot without input_precision=\"ieee\""});
+    TSNode function = field(node, g.field_function);
+    TSNode object;
+    std::string_view name;
+    if (!ts_node_is_null(function) && c.reads_attribute(function, &object, &name)) {
+      if (listed(name, kPrecisionMethods))
+        out.push_back({function, std::string(".").append(name).append("()")});
+      // x.type("torch.HalfTensor"), x.to("torch.float16"): a type by its name.
+      TSNode first = positional_argument(c, 0);
+      std::string_view literal;
+      if ((name == "type" || name == "to" || name == "astype" || name == "view") && !ts_node_is_null(first) &&
+          c.string_literal(first, &literal) &&
+          (literal.find("Half") != std::string_view::npos || literal.find("BFloat16") != std::string_view::npos ||
+           literal.find("float16") != std::string_view::npos || literal.find("float8") != std::string_view::npos ||
+           literal.find("half") != std::string_view::npos || literal == "f2" || literal == "<f2" || literal == "e"))
+        out.push_back({first, std::string(literal)});
+    }
+  } else if (c.symbol() == g.keyword_argument) {
+    TSNode name = field(node, g.field_name);
+    TSNode value = field(node, g.field_value);
+    if (ts_node_is_null(name) || ts_node_is_null(value)) return;
+    std::string_view key = c.text(name);
+    std::string_view literal;
+    if (key == "allow_tf32" && ts_node_symbol(value) != g.false_)
+      out.push_back({node, written(c.text(node))});
+    else if (key == "input_precision" && !(c.string_literal(value, &literal) && literal == "ieee"))
+      out.push_back({node, written(c.text(node))});
+  }
+}
+
+}  // namespace kmem::check_internal

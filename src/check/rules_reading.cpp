@@ -1,0 +1,82 @@
+// Rules on reading what is not the candidate's own: other objects through
+// gc, inspect, ctypes and frames, files by a path the checker cannot read
+// (/proc among them), and the random number generators' state.
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "grammar.h"
+#include "native_source.h"
+#include "rule_matchers.h"
+#include "rule_support.h"
+
+namespace kmem::check_internal {
+namespace {
+
+// Native calls and types that read files by path (/proc among them).
+constexpr std::string_view kFileReadCalls[] = {"fopen", "freopen", "open", "openat", "opendir", "readlink"};
+constexpr std::string_view kFileReadStrings[] = {"std::ifstream", "std::fstream", "ifstream", "fstream"};
+
+// Functions that open a file by its path (first argument).
+constexpr std::string_view kFileOpeners[] = {"open", "os.open", "torch.from_file", "numpy.fromfile",
+                                             "numpy.loadtxt", "numpy.genfromtxt", "os.listdir",
+                                             "os.scandir", "os.walk", "os.readlink", "os.stat",
+                                             "os.lstat", "os.fdopen"};
+
+constexpr std::string_view kIntrospectionNames[] = {
+    "gc", "inspect", "ctypes", "_ctypes", "cffi", "traceback", "tracemalloc", "dis", "mmap",
+    "sys._getframe", "sys._current_frames", "sys.settrace", "sys.setprofile", "sys.exc_info",
+    "sys.getrefcount", "sys.setrecursionlimit", "sys.addaudithook", "os.sys", "sys.monitoring",
+    "sys.remote_exec", "sys.call_tracing", "numpy.ctypeslib", "torch.cuda.cudart",
+    "sys.last_traceback", "sys.last_value", "sys.last_type", "sys.last_exc", "sys.exception"};
+constexpr std::string_view kIntrospectionAttributes[] = {
+    "f_back", "f_locals", "f_globals", "f_builtins", "f_code", "tb_frame", "gi_frame", "cr_frame",
+    "ag_frame", "__globals__", "__code__", "__closure__", "__subclasses__", "__bases__", "__base__",
+    "__mro__", "__self__", "__func__"};
+constexpr std::string_view kIntrospectionPaths[] = {"/proc", "/dev", "/sys"};
+
+constexpr std::string_view kSeedNames[] = {
+    "torch.manual_seed", "torch.seed", "torch.initial_seed", "torch.get_rng_state",
+    "torch.set_rng_state", "torch.random", "torch.default_generator", "torch.cuda.manual_seed",
+    "torch.cuda.manual_seed_all", "torch.cuda.seed", "torch.cuda.seed_all",
+    "torch.cuda.initial_seed", "torch.cuda.get_rng_state", "torch.cuda.get_rng_state_all",
+    "torch.cuda.set_rng_state", "torch.cuda.set_rng_state_all", "torch.cuda.random",
+    "torch.cuda.default_generators", "torch.Generator", "torch.cuda.Generator",
+    "torch.cuda.graphs", "torch.cuda.graph_pool_handle", "random.seed", "random.getstate", "random.setstate",
+    "numpy.random.seed", "numpy.random.get_state", "numpy.random.set_state"};
+
+// Native access to torch's generators and their state.
+constexpr std::string_view kSeedStrings[] = {"getDefaultCUDAGenerator", "getDefaultCPUGenerator",
+                                             "defaultGenerator", "philox_cuda_state", "set_current_seed",
+                                             "torch::manual_seed", "at::manual_seed",
+                                             "torch::cuda::manual_seed", "torch::cuda::manual_seed_all",
+                                             "createCUDAGenerator"};
+
+}  // namespace
+
+void introspection(const Context& c, std::vector<Finding>& out) {
+  match_names(c, kIntrospectionNames, out);
+  match_attributes(c, kIntrospectionAttributes, out);
+  match_paths(c, kIntrospectionPaths, out);
+  // Native code opening files by path.
+  if (const std::string& text = c.native_text(); !text.empty()) {
+    match_strings(c, kFileReadStrings, out);
+    for (std::string_view call : kFileReadCalls)
+      if (has_call(text, call)) out.push_back({c.node(), std::string(call)});
+  }
+  // A file opened by a path the checker cannot read (`"/pr" + x`, a
+  // variable, a format): it may be /proc.
+  if (c.symbol() != c.grammar().call || !listed(c.callee_name(), kFileOpeners)) return;
+  TSNode path = positional_argument(c, 0);
+  if (ts_node_is_null(path)) path = c.unpacked_argument(c.node());
+  if (!ts_node_is_null(path) && !folded_string(c, path)) out.push_back({path, written(c.text(path))});
+}
+
+void seed_manipulation(const Context& c, std::vector<Finding>& out) {
+  match_names(c, kSeedNames, out);
+  match_strings(c, kSeedStrings, out);
+}
+
+}  // namespace kmem::check_internal
