@@ -8,8 +8,9 @@ import, Triton kernels are the JITFunction / Autotuner / Heuristics objects in
 the candidate's namespace, and each JITFunction's launches are counted. A
 CUDA extension's kernels are found by name in a profile of one forward; on
 the CPU, calls into the candidate's extensions count. Every library a build
-produces is refused before it is loaded when its undefined dynamic symbols
-name a forbidden entry point (FORBIDDEN_SYMBOLS), and OwnTime measures the
+produces is refused before it is loaded when it imports what a kernel
+extension does not need or holds a system-call instruction (native_check),
+and OwnTime measures the
 GPU time of the candidate's own calls in a forward with CUDA events."""
 import functools
 import hashlib
@@ -18,11 +19,12 @@ import importlib.util
 import inspect
 import os
 import re
-import subprocess
 import sys
 import time
 
 import torch
+
+from . import native_check
 
 GLOBAL_FUNCTION = re.compile(r"__global__\s+(?:[^;{(]*?\s)?\**([A-Za-z_]\w*)\s*\(")
 LAUNCH_BOUNDS = re.compile(r"__launch_bounds__\s*\([^)]*\)")
@@ -39,48 +41,10 @@ def _as_list(sources):
     return [sources] if isinstance(sources, str) else list(sources)
 
 
-# Entry points a candidate's native code may not call (its built library's
-# undefined dynamic symbols, listed by `nm -D --undefined-only`): processes,
-# threads, signals, streams of its own, loading code, changing memory
-# protection and other processes' memory. An explicit deny-list: honest
-# extensions reference hundreds of torch, c10, CUDA runtime and C library
-# symbols, and `raise`/`abort` (its own process only), pthread mutexes and
-# std::thread::hardware_concurrency stay allowed. `syscall` is not listed:
-# a CUDA extension built by torch 2.11 with CUDA 13 that calls no system
-# call itself references it (the toolchain's headers), so it would refuse
-# every honest one; the sandbox's seccomp filter is the guard there.
-FORBIDDEN_SYMBOLS = frozenset("""
-    fork vfork clone clone3 _Fork __clone execve execv execvp execvpe execl execlp execle fexecve execveat
-    posix_spawn posix_spawnp system popen setsid daemon kill killpg tgkill tkill sigqueue pthread_kill
-    signal sigaction sigset bsd_signal sysv_signal __sysv_signal pthread_sigqueue
-    pthread_create thrd_create
-    cudaStreamCreate cudaStreamCreateWithFlags cudaStreamCreateWithPriority
-    cuStreamCreate cuStreamCreateWithPriority cuGreenCtxStreamCreate
-    dlopen dlmopen dlsym dlvsym mprotect pkey_mprotect ptrace process_vm_readv process_vm_writev
-""".split())
-# Mangled C++ names by prefix: starting a std::thread (std::jthread,
-# std::async go through it too) and ATen's at::launch onto its thread pool.
-FORBIDDEN_PREFIXES = ("_ZNSt6thread15_M_start_thread", "_ZNSt6thread6_State", "_ZTVNSt6thread6_State",
-                      "_ZN2at6launch")
-
-
 class ForbiddenNativeCall(Exception):
     def __init__(self, library, symbols):
         super().__init__(f"{os.path.basename(library)} calls {', '.join(symbols)}: forbidden in candidate code")
         self.symbols = symbols
-
-
-def undefined_symbols(library):
-    """The undefined dynamic symbols of a shared library, versions stripped
-    (`nm -D --undefined-only`, from binutils, which every build here has)."""
-    listed = subprocess.run(["nm", "-D", "--undefined-only", library], capture_output=True, text=True)
-    if listed.returncode != 0:
-        raise RuntimeError(f"{library}: nm could not list its symbols: {listed.stderr.strip()}")
-    return {line.split()[-1].split("@")[0] for line in listed.stdout.splitlines() if line.split()}
-
-
-def forbidden_symbols(symbols):
-    return sorted(s for s in symbols if s in FORBIDDEN_SYMBOLS or s.startswith(FORBIDDEN_PREFIXES))
 
 
 BUILT_MARKER = "kmem-built"
@@ -145,13 +109,13 @@ class KernelWatch:
         self.extension_calls = 0
         self.extension_seconds = 0.0  # spent inside them: on the CPU, the time of its own work
         self.own_time = OwnTime()  # GPU time of its own launches, while measuring the share
-        self.forbidden_calls = []  # forbidden symbols found in a built library (check_native)
+        self.forbidden_calls = []  # what a built library was refused for (check_native)
 
     def check_native(self, library):
-        """Refuses, before it is loaded, a built library calling a forbidden
-        entry point (FORBIDDEN_SYMBOLS); kept as a fact should the candidate
-        catch the error."""
-        found = forbidden_symbols(undefined_symbols(library))
+        """Refuses, before it is loaded, a built library importing what a
+        kernel extension does not need or holding a system-call instruction
+        (native_check); kept as a fact should the candidate catch the error."""
+        found = native_check.refusals(library)
         if found:
             self.forbidden_calls = sorted(set(self.forbidden_calls) | set(found))
             raise ForbiddenNativeCall(library, found)

@@ -1,0 +1,256 @@
+"""What a candidate's built extension may import, and the system-call
+instructions its code may not hold: checked before the library is loaded.
+
+A library's undefined dynamic symbols (`nm -D --undefined-only`) are its
+imports. Each must belong to a family a kernel extension needs (an
+allow-list; anything else, e.g. `timer_create`, `dlopen`, `PyRun_String`, is
+refused), and must not be one of the few entries of those families that
+start work outside the call, load or run code, or change the evaluator's
+settings (FORBIDDEN_*). C++ names are judged by their mangled scope (the
+first name after `_Z`) and, demangled by `c++filt`, against the forbidden
+C++ names. The code of the library's executable sections, disassembled by
+`objdump -d`, may not hold a system-call instruction. All three tools are
+binutils, present wherever g++ or nvcc link."""
+import re
+import subprocess
+
+# The Python C-API families pybind11's bindings and torch's type casters use:
+# objects, numbers, strings, containers, errors, types, modules being built,
+# capsules, the GIL and thread state, memory.
+PYTHON_FAMILIES = (
+    "PyObject_", "PyLong_", "PyFloat_", "PyBool_", "PyComplex_", "PyUnicode_", "PyBytes_", "PyByteArray_",
+    "PyTuple_", "PyList_", "PyDict_", "PySet_", "PyFrozenSet_", "PySequence_", "PyMapping_", "PyIter_",
+    "PySlice_", "PyNumber_", "PyIndex_", "PyCapsule_", "PyErr_", "PyExc_", "PyException_", "PyGILState_",
+    "PyThreadState_", "PyThread_tss_", "PyInterpreterState_", "PyMem_", "PyType_", "PyBaseObject_Type",
+    "PyCFunction_", "PyCMethod_", "PyInstanceMethod_", "PyMethod_", "PyModule_", "PyModuleDef_",
+    "PyWeakref_", "PyProperty_Type", "PyStaticMethod_", "PyMemoryView_", "PyBuffer_", "PyVectorcall_",
+    "PyCallable_", "PyOS_snprintf", "PyOS_vsnprintf", "Py_GetVersion", "Py_IsInitialized", "Py_IncRef",
+    "Py_DecRef", "Py_NewRef", "Py_XNewRef", "Py_IsNone", "Py_Is", "_Py_", "_PyObject_", "_PyType_Lookup",
+    "_PyThreadState_UncheckedGet", "_PyErr_", "_PyArg_", "_PyUnicode_", "_PyLong_", "_PyDict_",
+    "PyArg_", "Py_BuildValue", "_Py_BuildValue")
+# pybind11's own GIL release (gil_scoped_release) and its internals (which
+# read the builtins once, set module attributes, read frames for error
+# messages): referenced by every binding, so allowed by exact name.
+PYTHON_BINDING_CALLS = frozenset("""
+    PyEval_GetBuiltins PyEval_SaveThread PyEval_RestoreThread PyEval_AcquireThread PyEval_ReleaseThread
+    PyEval_InitThreads PyEval_ThreadsInitialized PyFrame_GetBack PyFrame_GetCode PyFrame_GetLineNumber
+    PyCode_Addr2Line
+""".split())
+# Members of those families that set or delete attributes by an object name
+# (pybind11 sets its module's attributes by a C string) or interrupt
+# another thread. What runs, compiles or imports code (PyRun_*,
+# Py_CompileString, PyImport_*, PyEval_* but the GIL's and the builtins',
+# PySys_*, PyMarshal_*, PyCode_New*, PyFunction_*) is in no family.
+FORBIDDEN_PYTHON = frozenset("""
+    PyObject_SetAttr PyObject_GenericSetAttr PyObject_DelAttr PyObject_DelAttrString PyObject_GenericSetDict
+    _PyObject_GenericSetAttrWithDict PyThreadState_SetAsyncExc _PyThreadState_SetAsyncExc _Py_RunMain
+""".split())
+
+# The CUDA runtime a kernel extension calls: memory, launches, events, the
+# current stream's queries, devices, errors, occupancy, symbols; and the
+# registration calls nvcc emits (`__cuda*`). Not streams of its own, host
+# callbacks, graphs and capture, IPC, driver entry points, device reset.
+CUDA_RUNTIME = frozenset("""
+    cudaMalloc cudaMallocAsync cudaMallocHost cudaMallocManaged cudaMallocPitch cudaMalloc3D cudaHostAlloc
+    cudaFree cudaFreeAsync cudaFreeHost cudaMemcpy cudaMemcpyAsync cudaMemcpy2D cudaMemcpy2DAsync
+    cudaMemcpy3D cudaMemcpy3DAsync cudaMemcpyToSymbol cudaMemcpyToSymbolAsync cudaMemcpyFromSymbol
+    cudaMemcpyFromSymbolAsync cudaMemcpyPeer cudaMemcpyPeerAsync cudaMemset cudaMemsetAsync cudaMemset2D
+    cudaMemset2DAsync cudaMemGetInfo cudaMemPrefetchAsync cudaMemAdvise cudaGetSymbolAddress
+    cudaGetSymbolSize cudaPointerGetAttributes cudaHostGetDevicePointer cudaLaunchKernel
+    cudaLaunchKernelExC cudaLaunchKernelEx cudaLaunchCooperativeKernel cudaFuncSetAttribute
+    cudaFuncGetAttributes cudaFuncSetCacheConfig cudaFuncSetSharedMemConfig cudaFuncGetName
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
+    cudaOccupancyMaxPotentialClusterSize cudaOccupancyMaxActiveClusters cudaOccupancyAvailableDynamicSMemPerBlock
+    cudaGetLastError cudaPeekAtLastError cudaGetErrorString cudaGetErrorName cudaGetDevice cudaGetDeviceCount
+    cudaGetDeviceProperties cudaGetDeviceProperties_v2 cudaDeviceGetAttribute cudaSetDevice
+    cudaDeviceSynchronize cudaDeviceGetLimit cudaDeviceGetCacheConfig cudaDeviceGetSharedMemConfig
+    cudaDeviceCanAccessPeer cudaDeviceGetStreamPriorityRange cudaStreamSynchronize cudaStreamQuery
+    cudaStreamWaitEvent cudaStreamGetPriority cudaStreamGetFlags cudaStreamGetId cudaStreamGetDevice
+    cudaEventCreate cudaEventCreateWithFlags cudaEventRecord cudaEventRecordWithFlags
+    cudaEventSynchronize cudaEventQuery cudaEventDestroy cudaEventElapsedTime cudaDriverGetVersion
+    cudaRuntimeGetVersion cudaChooseDevice cudaCreateChannelDesc cudaCreateTextureObject
+    cudaDestroyTextureObject cudaGetTextureObjectResourceDesc cudaMallocArray cudaFreeArray
+""".split())
+CUDA_REGISTRATION = "__cuda"  # __cudaRegisterFatBinary, __cudaPushCallConfiguration, __cudaLaunchKernel, ...
+# CUDA's libraries a candidate may link (docs/verdicts.md's build flags);
+# their math modes are the checker's (precision_downcast).
+CUDA_LIBRARY_FAMILIES = ("cublas", "cublasLt", "cudnn", "cufft", "cusparse", "cusolver", "curand")
+
+# OpenMP's fork-join constructs: every thread's work is done when the
+# construct returns. Not tasks (which may outlive it), teams, targets or
+# changing the thread count.
+OPENMP = frozenset("""
+    omp_get_thread_num omp_get_num_threads omp_get_max_threads omp_get_num_procs omp_in_parallel
+    omp_get_level omp_get_dynamic omp_get_wtime GOMP_parallel GOMP_parallel_start GOMP_parallel_end
+    GOMP_barrier GOMP_critical_start GOMP_critical_end GOMP_critical_name_start GOMP_critical_name_end
+    GOMP_atomic_start GOMP_atomic_end GOMP_single_start GOMP_single_copy_start GOMP_single_copy_end
+    GOMP_ordered_start GOMP_ordered_end GOMP_sections_start GOMP_sections_next GOMP_sections_end
+    GOMP_sections_end_nowait GOMP_parallel_sections GOMP_loop_end GOMP_loop_end_nowait
+""".split())
+OPENMP_FAMILIES = ("GOMP_loop_", "GOMP_parallel_loop_")
+
+# The C library a kernel's host code uses: memory, strings, formatted output
+# to stdout/stderr, math, errors and assertions, clocks read, mutexes and
+# thread-local keys, the C++ runtime's support; `syscall` as a function,
+# which CUDA 13's headers reference in an honest build (the sandbox's
+# seccomp filter guards the calls; raw instructions are refused below).
+_MATH = """acos asin atan atan2 cos sin tan cosh sinh tanh acosh asinh atanh exp exp2 expm1 log log2 log10
+    log1p logb ilogb pow sqrt cbrt hypot fabs floor ceil trunc round lround llround rint lrint llrint
+    nearbyint fmod remainder remquo copysign nextafter fma fmax fmin fdim erf erfc lgamma tgamma frexp
+    ldexp modf scalbn scalbln sincos nan""".split()
+LIBC = frozenset("""
+    malloc calloc realloc free aligned_alloc posix_memalign memalign malloc_usable_size
+    memcpy memmove memset memcmp memchr strlen strnlen strcmp strncmp strcpy strncpy strcat strncat strchr
+    strrchr strstr strdup strndup strtol strtoul strtoll strtoull strtod strtof strtold atoi atol atoll atof
+    strerror strerror_r strspn strcspn strpbrk strtok strtok_r toupper tolower isalpha isdigit isspace
+    __ctype_b_loc __ctype_tolower_loc __ctype_toupper_loc __errno_location
+    printf fprintf sprintf snprintf vprintf vfprintf vsprintf vsnprintf puts fputs fputc putc putchar fwrite
+    fflush stdout stderr __printf_chk __fprintf_chk __sprintf_chk __snprintf_chk __vsnprintf_chk
+    __vfprintf_chk __vsprintf_chk __memcpy_chk __memmove_chk __memset_chk __strcpy_chk __strncpy_chk
+    __strcat_chk __stack_chk_fail __assert_fail abort qsort bsearch abs labs llabs div ldiv rand
+    clock clock_gettime time gettimeofday nanosleep usleep sched_yield sysconf get_nprocs getenv
+    secure_getenv syscall
+    pthread_mutex_init pthread_mutex_destroy pthread_mutex_lock pthread_mutex_trylock pthread_mutex_unlock
+    pthread_mutexattr_init pthread_mutexattr_destroy pthread_mutexattr_settype pthread_once
+    pthread_key_create pthread_key_delete pthread_getspecific pthread_setspecific pthread_self pthread_equal
+    pthread_cond_init pthread_cond_destroy pthread_cond_wait pthread_cond_timedwait pthread_cond_signal
+    pthread_cond_broadcast pthread_rwlock_init pthread_rwlock_destroy pthread_rwlock_rdlock
+    pthread_rwlock_wrlock pthread_rwlock_unlock pthread_spin_init pthread_spin_lock pthread_spin_unlock
+    pthread_spin_destroy
+    __tls_get_addr __libc_single_threaded __gmon_start__ _ITM_deregisterTMCloneTable
+    _ITM_registerTMCloneTable __gxx_personality_v0 __dynamic_cast __cxa_finalize
+""".split() + _MATH + [m + "f" for m in _MATH] + [m + "l" for m in _MATH]
+    + ["__%s_finite" % m for m in _MATH] + ["__%sf_finite" % m for m in _MATH]
+    + "__isnan __isnanf __isinf __isinff __finite __finitef __signbit __signbitf __fpclassify".split())
+LIBC_FAMILIES = ("__cxa_", "_Unwind_")
+
+# C++ names by the scope that declares them (the first name after `_Z`):
+# the standard library and its ABI, torch (at, c10, torch, caffe2), pybind11,
+# CUDA's C++ libraries (cuda::std, cub, thrust).
+CXX_SCOPES = frozenset(("std", "__gnu_cxx", "__cxxabiv1", "at", "c10", "torch", "caffe2", "pybind11",
+                        "cuda", "cub", "thrust", "operator", "builtin"))
+# Of those, what starts threads or work outside the call, changes thread
+# counts, streams, precision or generators the evaluator relies on, writes
+# files, or runs TorchScript (demangled, matched as substrings).
+FORBIDDEN_CXX = (
+    "std::thread", "std::jthread", "std::filesystem::", "basic_ofstream", "basic_fstream",
+    "basic_ifstream", "basic_filebuf", "std::__basic_file", "ThreadPool", "at::launch(",
+    "at::intraop_launch", "at::set_num_threads", "at::set_num_interop_threads", "getStreamFromPool",
+    "getStreamFromExternal", "setCurrentCUDAStream", "setAllowTF32", "setFloat32MatmulPrecision",
+    "setFloat32Precision", "setAllowFP16Reduction", "setAllowBF16Reduction", "setSDPUseMath",
+    "manual_seed", "set_current_seed", "set_philox_offset", "CUDAGraph", "torch::jit::",
+    "c10::impl::tls_set_dispatch_key", "PythonTorchFunctionTLS", "TorchDispatchModeTLS",
+    "PythonDispatcherTLS", "c10::impl::PythonOpRegistrationTrampoline", "torch::utils::cuda_lazy_init",
+)
+# Allowed although their scope's rule would refuse them.
+CXX_EXCEPTIONS = ("std::thread::hardware_concurrency()",)
+
+# x86-64 and AArch64 system-call instructions, as objdump names them.
+SYSCALL_MNEMONICS = frozenset(("syscall", "sysenter", "svc"))
+SYSCALL_INTERRUPTS = frozenset(("$0x80", "0x80"))
+
+
+def undefined_symbols(library):
+    """The undefined dynamic symbols of a shared library, versions stripped."""
+    listed = subprocess.run(["nm", "-D", "--undefined-only", library], capture_output=True, text=True)
+    if listed.returncode != 0:
+        raise RuntimeError(f"{library}: nm could not list its symbols: {listed.stderr.strip()}")
+    return {line.split()[-1].split("@")[0] for line in listed.stdout.splitlines() if line.split()}
+
+
+def demangled(names):
+    """{mangled: demangled} for C++ names, by one call of c++filt."""
+    names = sorted(names)
+    if not names:
+        return {}
+    run = subprocess.run(["c++filt"], input="\n".join(names) + "\n", capture_output=True, text=True)
+    if run.returncode != 0:
+        raise RuntimeError(f"c++filt could not demangle: {run.stderr.strip()}")
+    lines = run.stdout.splitlines()
+    return dict(zip(names, lines)) if len(lines) == len(names) else {name: name for name in names}
+
+
+_SUBSTITUTIONS = {"St": "std", "Sa": "std", "Sb": "std", "Ss": "std", "Si": "std", "So": "std", "Sd": "std"}
+
+
+def cxx_scope(mangled):
+    """The outermost name declaring a mangled C++ entity: "std" for
+    `_ZNSt6thread...` and `_ZSt4cout`, "at" for `_ZN2at6launch...`,
+    "operator" for `_Znwm`; for vtables, type infos and guard variables,
+    the scope of their type; "builtin" for a builtin type's type info; None
+    when it cannot be read."""
+    rest = mangled[2:]
+    if rest.startswith(("TV", "TI", "TS", "TT", "Th", "Tv", "GV", "GR", "TH", "TW")):
+        rest = rest[2:]
+        if re.fullmatch(r"P?K?[a-z]", rest):  # typeinfo for bool, char const*, ...
+            return "builtin"
+    rest = re.sub(r"^Z?N?[rVKO]*", "", rest)  # a local entity (Z), a nested name (N), qualifiers
+    if rest[:2] in _SUBSTITUTIONS:
+        return _SUBSTITUTIONS[rest[:2]]
+    if rest[:2] in ("nw", "na", "dl", "da"):
+        return "operator"
+    match = re.match(r"L?(\d+)", rest)
+    if match:
+        length = int(match.group(1))
+        start = match.end()
+        return rest[start:start + length]
+    return None
+
+
+def _python_allowed(symbol):
+    if symbol in PYTHON_BINDING_CALLS:
+        return True
+    return symbol.startswith(PYTHON_FAMILIES) and symbol not in FORBIDDEN_PYTHON
+
+
+def _c_allowed(symbol):
+    if symbol in LIBC or symbol.startswith(LIBC_FAMILIES) or symbol in OPENMP or symbol.startswith(OPENMP_FAMILIES):
+        return True
+    if symbol in CUDA_RUNTIME or symbol.startswith(CUDA_REGISTRATION) or symbol.startswith(CUDA_LIBRARY_FAMILIES):
+        return True
+    return _python_allowed(symbol)
+
+
+def refused_symbols(symbols):
+    """The symbols of `symbols` (undefined dynamic symbols of one library)
+    that a candidate's extension may not import, sorted."""
+    cxx = [s for s in symbols if s.startswith("_Z")]
+    names = demangled(cxx)
+    refused = [s for s in symbols if not s.startswith("_Z") and not _c_allowed(s)]
+    for symbol in cxx:
+        text = names.get(symbol, symbol)
+        if text.startswith(CXX_EXCEPTIONS):
+            continue
+        if cxx_scope(symbol) not in CXX_SCOPES or any(bad in text for bad in FORBIDDEN_CXX):
+            refused.append(symbol)
+    return sorted(refused)
+
+
+def syscall_instructions(library):
+    """Each system-call instruction in the library's executable sections, as
+    "address: instruction" (objdump -d reads them; data sections are not
+    code and are not disassembled)."""
+    listed = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-w", library], capture_output=True,
+                            text=True)
+    if listed.returncode != 0:
+        raise RuntimeError(f"{library}: objdump could not disassemble it: {listed.stderr.strip()}")
+    found = []
+    for line in listed.stdout.splitlines():
+        address, tab, instruction = line.partition(":\t")
+        if not tab or not address.strip() or not all(c in "0123456789abcdef" for c in address.strip()):
+            continue
+        words = instruction.split()
+        if not words:
+            continue
+        mnemonic = words[0]
+        if mnemonic in SYSCALL_MNEMONICS or (mnemonic == "int" and len(words) > 1 and words[1] in SYSCALL_INTERRUPTS):
+            found.append(f"{address.strip()}: {' '.join(words)}")
+    return found
+
+
+def refusals(library):
+    """Why `library` may not be loaded: its refused imports, then "syscall
+    instruction at <address>" for each raw system call; empty when none."""
+    found = refused_symbols(undefined_symbols(library))
+    found += [f"syscall instruction at {where}" for where in syscall_instructions(library)]
+    return found

@@ -1,0 +1,178 @@
+"""What a candidate's built extension may import and the system-call
+instructions it may not hold (kmem_worker.native_check), on libraries built
+here with cc/c++: the families a kernel needs pass, everything else and the
+forbidden members of those families are refused, and raw system calls are
+found by instruction, not by byte pattern."""
+import os
+import platform
+import subprocess
+import tempfile
+import unittest
+
+from kmem_worker import native_check
+
+HONEST_CPP = r"""
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+static std::mutex lock;
+extern "C" int PyLong_FromLong(long);
+extern "C" void* PyEval_SaveThread(void);
+extern "C" int PyObject_SetAttrString(void*, const char*, void*);
+extern "C" float work(int n, const char* name) {
+  std::lock_guard<std::mutex> held(lock);
+  std::vector<float> v(n + std::thread::hardware_concurrency());
+  if (std::strlen(name) > 64) throw std::runtime_error(std::string("long name ") + name);
+  std::printf("%d\n", n);
+  PyObject_SetAttrString(PyEval_SaveThread(), name, nullptr);
+  return std::sqrt(static_cast<float>(v.size())) + std::exp(static_cast<float>(n)) + PyLong_FromLong(n);
+}
+// 0f 05 (the bytes of `syscall`) inside an immediate is not an instruction.
+extern "C" long immediate(void) { return 0x050f050fL; }
+"""
+
+FORBIDDEN_C = r"""
+#include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+int PyRun_SimpleString(const char*);
+void* PyImport_ImportModule(const char*);
+void* PyEval_GetGlobals(void);
+void* Py_CompileString(const char*, const char*, int);
+int PyObject_SetAttr(void*, void*, void*);
+static void* idle(void* arg) { return arg; }
+static void tick(union sigval v) { (void)v; }
+int spawn(void) { return fork(); }
+int start(void) { pthread_t t; return pthread_create(&t, 0, idle, 0); }
+int find(void) { return dlsym(RTLD_DEFAULT, "getpid") != 0; }
+int protect(void* p) { return mprotect(p, 4096, PROT_READ | PROT_WRITE | PROT_EXEC); }
+int later(void) {
+  struct sigevent e = {0};
+  e.sigev_notify = SIGEV_THREAD;
+  e.sigev_notify_function = tick;
+  timer_t t;
+  struct itimerval every = {{0, 1000}, {0, 1000}};
+  setitimer(ITIMER_REAL, &every, 0);
+  alarm(1);
+  signal(SIGALRM, SIG_IGN);
+  return timer_create(CLOCK_MONOTONIC, &e, &t);
+}
+int python(void) {
+  PyImport_ImportModule("gc");
+  PyEval_GetGlobals();
+  Py_CompileString("1", "x", 0);
+  PyObject_SetAttr(0, 0, 0);
+  return PyRun_SimpleString("import time");
+}
+"""
+
+SYSCALL_C = r"""
+#if defined(__x86_64__)
+long raw(long number) {
+  long out;
+  __asm__ volatile("syscall" : "=a"(out) : "a"(number) : "rcx", "r11", "memory");
+  return out;
+}
+long legacy(long number) {
+  long out;
+  __asm__ volatile("int $0x80" : "=a"(out) : "a"(number) : "memory");
+  return out;
+}
+#endif
+"""
+
+
+class NativeCheckTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.TemporaryDirectory()
+        cls.honest = cls.build("honest.cpp", HONEST_CPP, "c++")
+        cls.forbidden = cls.build("forbidden.c", FORBIDDEN_C, "cc")
+        cls.syscall = cls.build("syscall.c", SYSCALL_C, "cc")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.folder.cleanup()
+
+    @classmethod
+    def build(cls, name, text, compiler):
+        source = os.path.join(cls.folder.name, name)
+        with open(source, "w") as out:
+            out.write(text)
+        library = source + ".so"
+        subprocess.run([compiler, "-O1", "-shared", "-fPIC", source, "-o", library, "-pthread", "-ldl", "-lrt"],
+                       check=True)
+        return library
+
+    def test_an_honest_library_passes(self):
+        symbols = native_check.undefined_symbols(self.honest)
+        self.assertIn("_ZNSt6thread20hardware_concurrencyEv", symbols)
+        self.assertIn("PyObject_SetAttrString", symbols)
+        self.assertEqual(native_check.refusals(self.honest), [])
+
+    def test_processes_threads_timers_signals_loading_and_protection_are_refused(self):
+        refused = native_check.refused_symbols(native_check.undefined_symbols(self.forbidden))
+        for name in ["fork", "pthread_create", "dlsym", "mprotect", "timer_create", "setitimer", "alarm",
+                     "signal"]:
+            self.assertIn(name, refused)
+
+    def test_python_run_from_native_code_is_refused(self):
+        refused = native_check.refused_symbols(native_check.undefined_symbols(self.forbidden))
+        for name in ["PyRun_SimpleString", "PyImport_ImportModule", "PyEval_GetGlobals", "Py_CompileString",
+                     "PyObject_SetAttr"]:
+            self.assertIn(name, refused)
+
+    def test_anything_outside_the_families_is_refused(self):
+        self.assertEqual(native_check.refused_symbols({"socket", "open", "fopen", "mmap", "dl_iterate_phdr",
+                                                       "cudaStreamCreate", "cudaLaunchHostFunc", "cuModuleLoadData",
+                                                       "GOMP_task", "omp_set_num_threads", "memcpy",
+                                                       "cudaLaunchKernel", "__cudaRegisterFunction",
+                                                       "cublasSgemm_v2", "GOMP_parallel", "GOMP_loop_dynamic_start"}),
+                         sorted(["GOMP_task", "cuModuleLoadData", "cudaLaunchHostFunc", "cudaStreamCreate",
+                                 "dl_iterate_phdr", "fopen", "mmap", "omp_set_num_threads", "open", "socket"]))
+
+    def test_cxx_names_are_judged_by_scope_and_forbidden_names(self):
+        allowed = {
+            "_ZN2at4_ops10empty_like4callERKNS_6TensorESt8optionalIN3c1010ScalarTypeEES5_INS6_6LayoutEES5_INS6_6DeviceEES5_IbES5_INS6_12MemoryFormatEE",
+            "_ZN3c106detail14torchCheckFailEPKcS2_jS2_", "_ZNSt6thread20hardware_concurrencyEv", "_ZTIPKc",
+            "_ZN8pybind116detail11type_casterIN2at6TensorEvE4castERKS3_NS_19return_value_policyENS_6handleE",
+            "_ZTVN10__cxxabiv117__class_type_infoE", "_Znwm", "_ZdlPvm", "_ZNSo9_M_insertIdEERSoT_"}
+        refused = {
+            "_ZNSt6thread15_M_start_threadESt10unique_ptrINS_6_StateESt14default_deleteIS1_EEPFvvE",
+            "_ZNSt6thread4joinEv", "_ZN2at6launchESt8functionIFvvEE", "_ZN2at15set_num_threadsEi",
+            "_ZN3c1010ThreadPoolC1EiiSt8functionIFvvEE", "_ZN2at14intraop_launchESt8functionIFvvEE",
+            "_ZNSt14basic_ofstreamIcSt11char_traitsIcEEC1EPKcSt13_Ios_Openmode", "_Z6helperv",
+            "_ZN2at7Context12setAllowTF32CuBLASEb", "_ZN5torch3jit7compileERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE"}
+        self.assertEqual(native_check.refused_symbols(allowed | refused), sorted(refused))
+
+    def test_scopes_are_read_from_mangled_names(self):
+        self.assertEqual(native_check.cxx_scope("_ZNK2at10TensorBase5numelEv"), "at")
+        self.assertEqual(native_check.cxx_scope("_ZSt4cout"), "std")
+        self.assertEqual(native_check.cxx_scope("_ZGVZN3c104testEvE1x"), "c10")
+        self.assertEqual(native_check.cxx_scope("_ZTISt9exception"), "std")
+        self.assertEqual(native_check.cxx_scope("_ZTIb"), "builtin")
+        self.assertEqual(native_check.cxx_scope("_Z3foov"), "foo")
+
+    @unittest.skipUnless(platform.machine() == "x86_64", "x86-64 assembly")
+    def test_system_call_instructions_are_found_by_instruction(self):
+        found = native_check.syscall_instructions(self.syscall)
+        self.assertEqual([where.split(": ", 1)[1].split()[0] for where in found], ["syscall", "int"])
+        self.assertEqual(len(native_check.refusals(self.syscall)), 2)
+        self.assertEqual(native_check.syscall_instructions(self.honest), [])
+
+    def test_a_library_that_cannot_be_read_is_an_error_naming_it(self):
+        with self.assertRaisesRegex(RuntimeError, "missing.so"):
+            native_check.undefined_symbols(os.path.join(self.folder.name, "missing.so"))
+
+
+if __name__ == "__main__":
+    unittest.main()
