@@ -162,6 +162,7 @@ FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) {
     } else if (symbol == g.class_definition) {
       TSNode name = field(node, g.field_name);
       if (!ts_node_is_null(name) && tree.text(name) == "ModelNew") defines_model_new_ = true;
+      if (!ts_node_is_null(name)) classes_.insert(std::string(tree.text(name)));
     } else if (symbol == g.assignment) {
       TSNode left = field(node, g.field_left);
       TSNode right = field(node, g.field_right);
@@ -212,6 +213,15 @@ FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) {
     ctx_parameter_[i] = ctx_parameter_[nodes[i].parent];
     if (symbol != g.function_definition && symbol != g.lambda) continue;
     std::vector<std::string_view> params = parameter_names(tree, nodes[i].node);
+    if (bool is_static = false; symbol == g.function_definition) {
+      TSNode owner = enclosing_class(tree, nodes, i, &is_static);
+      TSNode name = field(nodes[i].node, g.field_name);
+      TSNode owner_name = ts_node_is_null(owner) ? TSNode{} : field(owner, g.field_name);
+      if (!ts_node_is_null(name) && !ts_node_is_null(owner_name) && is_static)
+        static_methods_.insert(std::string(tree.text(owner_name)) + "." + std::string(tree.text(name)));
+      else if (!ts_node_is_null(name) && !ts_node_is_null(owner) && !params.empty() && params.front() == "self")
+        instance_methods_.insert(std::string(tree.text(name)));
+    }
     // An autograd.Function's forward/backward/setup_context take `ctx` first.
     ctx_parameter_[i] = symbol == g.function_definition && !params.empty() && params.front() == "ctx";
     if (std::find(params.begin(), params.end(), "self") == params.end()) continue;
@@ -220,23 +230,35 @@ FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) {
   }
 }
 
-bool FileFacts::is_method(const SyntaxTree& tree, std::span<const FlatNode> nodes,
-                          uint32_t i) const {
+TSNode FileFacts::enclosing_class(const SyntaxTree& tree, std::span<const FlatNode> nodes, uint32_t i,
+                                  bool* is_static) {
   const Grammar& g = python_grammar();
-  TSNode node = nodes[i].node;
   auto parent_of = [nodes](uint32_t n) { return nodes[n].parent; };
   uint32_t up = i;
-  bool is_static = false;
+  *is_static = false;
   if (nodes[parent_of(up)].symbol == g.decorated_definition) {
     TSNode decorated = nodes[parent_of(up)].node;
-    is_static = decorated_as(tree, decorated, "staticmethod") ||
-                decorated_as(tree, decorated, "classmethod");
+    *is_static = decorated_as(tree, decorated, "staticmethod") ||
+                 decorated_as(tree, decorated, "classmethod");
     up = parent_of(up);
   }
   bool in_class = up != 0 && parent_of(up) != 0 && nodes[parent_of(up)].symbol == g.block &&
                   nodes[parent_of(parent_of(up))].symbol == g.class_definition;
-  return in_class && !is_static &&
+  return in_class ? nodes[parent_of(parent_of(up))].node : TSNode{};
+}
+
+bool FileFacts::is_method(const SyntaxTree& tree, std::span<const FlatNode> nodes,
+                          uint32_t i) const {
+  bool is_static = false;
+  TSNode node = nodes[i].node;
+  return !ts_node_is_null(enclosing_class(tree, nodes, i, &is_static)) && !is_static &&
          !rebinds_self_within(ts_node_start_byte(node), ts_node_end_byte(node));
+}
+
+bool FileFacts::is_static_method(std::string_view name, std::string_view method) const {
+  std::string key(name);
+  key.append(".").append(method);
+  return static_methods_.contains(key);
 }
 
 void FileFacts::bind_pairs(const Context& top, TSNode target, TSNode value) {
@@ -300,6 +322,15 @@ TSNode FileFacts::constant_value(std::string_view name) const {
       escaped_.find(name) != escaped_.end())
     return TSNode{};
   return value->second;
+}
+
+TSNode FileFacts::string_constant(std::string_view name) const {
+  const Grammar& g = python_grammar();
+  auto value = top_values_.find(name);
+  auto count = assignments_.find(name);
+  if (value == top_values_.end() || count == assignments_.end() || count->second != 1) return TSNode{};
+  TSSymbol s = ts_node_symbol(value->second);
+  return s == g.string || s == g.concatenated_string || s == g.binary_operator ? value->second : TSNode{};
 }
 
 bool FileFacts::is_module(std::string_view qualified) const {

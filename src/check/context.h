@@ -45,12 +45,24 @@ class FileFacts {
   // level (`FLAGS = ["-O3"]`), and used only where that value cannot change
   // (no `FLAGS.append`, no call gets it); a null node otherwise.
   TSNode constant_value(std::string_view name) const;
+  // The string a name is bound to once in the file, by an assignment of a
+  // string expression at the top level (`FORMAT = "{0}"`): a string cannot
+  // change, however the name is used. A null node otherwise.
+  TSNode string_constant(std::string_view name) const;
   // How many assignments, loop targets and other bindings bind `name` (function
   // parameters are not counted).
   int bindings_of(std::string_view name) const;
   // Whether `qualified` names a module: one the file imports with `import`,
   // or a well-known module (torch.cuda, os, ...).
   bool is_module(std::string_view qualified) const;
+  // Whether the file defines a class named `name` (anywhere).
+  bool defines_class(std::string_view name) const { return classes_.contains(name); }
+  // Whether `method` is, in some class of the file, a method taking `self`
+  // first (not a static or class method): called through a class, its first
+  // argument is the instance it writes to.
+  bool is_instance_method(std::string_view method) const { return instance_methods_.contains(method); }
+  // Whether class `name` of the file makes `method` a static or class method.
+  bool is_static_method(std::string_view name, std::string_view method) const;
 
  private:
   struct Hash {
@@ -67,6 +79,9 @@ class FileFacts {
   std::unordered_map<std::string, int, Hash, std::equal_to<>> assignments_;   // bindings per name
   std::unordered_set<std::string_view> escaped_;  // names used where their value may change (views into the source)
   std::set<std::string, std::less<>> modules_;  // imported with `import`
+  std::set<std::string, std::less<>> classes_;  // class names defined
+  std::set<std::string, std::less<>> instance_methods_;  // methods taking self, of any class
+  std::set<std::string, std::less<>> static_methods_;  // "Class.method" of static and class methods
   // Binds the identifiers of `target` to what the same places of `value`
   // name (`a, b = torch.cuda, os`), as a plain alias assignment does.
   void bind_pairs(const class Context& top, TSNode target, TSNode value);
@@ -79,6 +94,10 @@ class FileFacts {
   // Whether the function nodes[i] is a method (directly in a class body, not
   // a static or class method) that does not rebind `self`.
   bool is_method(const SyntaxTree& tree, std::span<const FlatNode> nodes, uint32_t i) const;
+  // The class whose body directly holds the function nodes[i] (through a
+  // decorator), or a null node; whether it is a static or class method.
+  static TSNode enclosing_class(const SyntaxTree& tree, std::span<const FlatNode> nodes, uint32_t i,
+                                bool* is_static);
 };
 
 // An imported name as written in an import statement, fully qualified.

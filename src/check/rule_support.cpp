@@ -107,8 +107,19 @@ void match_names(const Context& c, Names list, std::vector<Finding>& out, Names 
   if (!reference.empty() && offends(reference)) out.push_back({c.node(), reference});
 }
 
+TSNode keyword_pattern_name(const Context& c) {
+  static const TSSymbol kKeywordPattern = python_symbol("keyword_pattern");
+  if (c.symbol() != kKeywordPattern || ts_node_named_child_count(c.node()) == 0) return TSNode{};
+  TSNode name = ts_node_named_child(c.node(), 0);
+  return ts_node_symbol(name) == c.grammar().identifier ? name : TSNode{};
+}
+
 // Attribute accesses `x.<name>` for the names in `list`, whatever x is.
 void match_attributes(const Context& c, Names list, std::vector<Finding>& out) {
+  if (TSNode name = keyword_pattern_name(c); !ts_node_is_null(name)) {
+    if (listed(c.text(name), list)) out.push_back({name, std::string(c.text(name))});
+    return;
+  }
   if (c.symbol() != c.grammar().attribute) return;
   TSNode attribute = field(c.node(), c.grammar().field_attribute);
   if (ts_node_is_null(attribute)) return;
@@ -237,29 +248,60 @@ bool is_setattr_call(const Context& c) {
 // The variables the current node writes into os.environ: `os.environ[k] = v`
 // (and `+=`, `del`), `os.environ.update(...)`, `os.environ.setdefault(k, v)`;
 // a variable named by anything but a plain literal reads as "?".
+namespace {
+
+// The process environment's mappings (`os.environb` is the same one, as bytes).
+bool environment_mapping(const Context& c, TSNode node) {
+  if (ts_node_is_null(node)) return false;
+  std::string name = c.qualified_name(node);
+  return name == "os.environ" || name == "os.environb";
+}
+
+}  // namespace
+
 std::vector<std::pair<TSNode, std::string>> environment_writes(const Context& c) {
   const Grammar& g = c.grammar();
   std::vector<std::pair<TSNode, std::string>> writes;
   auto add = [&](TSNode key) {
     std::string_view literal;
-    writes.push_back({key, !ts_node_is_null(key) && c.string_literal(key, &literal) ? std::string(literal) : "?"});
+    if (!ts_node_is_null(key) && c.string_literal(key, &literal)) {
+      writes.push_back({key, std::string(literal)});
+    } else if (static const TSSymbol kBytes = python_symbol("string"); !ts_node_is_null(key) &&
+               ts_node_symbol(key) == kBytes && c.text(key).starts_with("b")) {
+      // b"LD_PRELOAD": the name without its prefix and quotes.
+      std::string_view text = c.text(key).substr(1);
+      writes.push_back({key, text.size() >= 2 ? std::string(text.substr(1, text.size() - 2)) : "?"});
+    } else {
+      writes.push_back({key, "?"});
+    }
   };
   static const TSSymbol kSubscript = python_symbol("subscript");
+  TSSymbol parent = c.parent_symbol();
+  bool written_to = ((parent == g.assignment || parent == g.augmented_assignment) &&
+                     ts_node_eq(field(c.parent(), g.field_left), c.node())) ||
+                    parent == g.delete_statement;
   if (c.symbol() == kSubscript) {
     TSNode value = ts_node_child_by_field_name(c.node(), "value", 5);
-    TSSymbol parent = c.parent_symbol();
-    bool written_to = ((parent == g.assignment || parent == g.augmented_assignment) &&
-                       ts_node_eq(field(c.parent(), g.field_left), c.node())) ||
-                      parent == g.delete_statement;
-    if (written_to && !ts_node_is_null(value) && c.qualified_name(value) == "os.environ")
-      add(ts_node_child_by_field_name(c.node(), "subscript", 9));
+    if (written_to && environment_mapping(c, value)) add(ts_node_child_by_field_name(c.node(), "subscript", 9));
+    return writes;
+  }
+  // `os.environ |= {...}`, `os.environ = {...}`, `del os.environ`.
+  if ((c.symbol() == g.attribute || c.symbol() == g.identifier) && written_to && !c.reference_name().empty() &&
+      environment_mapping(c, c.node())) {
+    add(TSNode{});
     return writes;
   }
   if (c.symbol() != g.call) return writes;
   const std::string& callee = c.callee_name();
-  if (callee == "os.environ.setdefault") {
+  std::string_view method = std::string_view(callee).substr(callee.rfind('.') + 1);
+  bool on_mapping = (callee.starts_with("os.environ.") || callee.starts_with("os.environb.")) &&
+                    std::count(callee.begin(), callee.end(), '.') == 2;
+  if (callee == "os.unsetenv" || callee == "os.putenv" ||
+      (on_mapping && (method == "setdefault" || method == "pop"))) {
     add(positional_argument(c, 0));
-  } else if (callee == "os.environ.update") {
+  } else if (on_mapping && (method == "popitem" || method == "clear" || method.starts_with("__"))) {
+    add(TSNode{});
+  } else if (on_mapping && method == "update") {
     TSNode arguments = c.argument_list(c.node());
     for (uint32_t i = 0; !ts_node_is_null(arguments) && i < ts_node_named_child_count(arguments); ++i) {
       TSNode a = ts_node_named_child(arguments, i);

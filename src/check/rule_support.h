@@ -45,7 +45,12 @@ bool only_compared(const Context& c);
 // Imports and references of the names in `list`, except those whose
 // matching part is `allowed` (an entry of it or a name under one).
 void match_names(const Context& c, Names list, std::vector<Finding>& out, Names allowed = {});
-// Attribute accesses `x.<name>` for the names in `list`, whatever x is.
+// The attribute a class pattern's keyword reads (`__globals__` of
+// `case object(__globals__=g)`) when the current node is that keyword
+// pattern; a null node otherwise. Class patterns read any attribute.
+TSNode keyword_pattern_name(const Context& c);
+// Attribute accesses `x.<name>` (and class patterns' keywords, which read
+// the same attribute) for the names in `list`, whatever x is.
 void match_attributes(const Context& c, Names list, std::vector<Finding>& out);
 // String literals (e.g. CUDA sources) naming one of the identifiers in `list`.
 void match_strings(const Context& c, Names list, std::vector<Finding>& out);
@@ -60,8 +65,11 @@ TSNode positional_argument(const Context& c, uint32_t index);
 // The builtin `name` used as a value rather than called.
 bool uncalled_builtin(const Context& c, std::string_view name);
 bool is_setattr_call(const Context& c);
-// The variables the current node writes into os.environ, each with where;
-// a variable named by anything but a plain literal reads as "?".
+// The variables the current node writes into or removes from the process
+// environment (os.environ or os.environb: subscript writes and deletes,
+// update, setdefault, pop, popitem, clear, `|=`, rebinding, os.putenv,
+// os.unsetenv), each with where; a variable named by anything but a plain
+// (or bytes) literal reads as "?".
 std::vector<std::pair<TSNode, std::string>> environment_writes(const Context& c);
 // The name a definition in a class body or at the top level gives.
 std::string_view defined_name(const Context& c);

@@ -33,16 +33,16 @@ constexpr std::string_view kDynamicCode[] = {"import_statement", "import_from_st
                                              "attribute", "call", "string", "concatenated_string",
                                              "keyword_argument", "function_definition", "assignment",
                                              "subscript"};
-constexpr std::string_view kAttribute[] = {"attribute", "function_definition", "assignment"};
+constexpr std::string_view kAttribute[] = {"attribute", "function_definition", "assignment", "keyword_pattern"};
 constexpr std::string_view kReferences[] = {"identifier", "attribute", "import_statement",
                                             "import_from_statement"};
 constexpr std::string_view kPatching[] = {"import_statement", "import_from_statement", "identifier",
                                           "attribute", "call", "keyword_argument",
                                           "function_definition", "assignment", "string",
-                                          "concatenated_string"};
+                                          "concatenated_string", "keyword_pattern"};
 constexpr std::string_view kPaths[] = {"import_statement", "import_from_statement", "identifier",
                                        "attribute", "call", "string", "concatenated_string",
-                                       "binary_operator"};
+                                       "binary_operator", "keyword_pattern"};
 constexpr std::string_view kFallback[] = {"import_statement", "import_from_statement", "identifier",
                                           "attribute", "call", "try_statement", "return_statement",
                                           "break_statement", "continue_statement", "assignment"};

@@ -1,6 +1,8 @@
 // Rules on reading and writing attributes by name: getattr/setattr/delattr
 // with names the checker cannot read, their other spellings (attrgetter,
-// methodcaller), and writes to attributes of anything but one's own self.
+// methodcaller, string.Formatter, format strings whose fields read private
+// or dunder attributes), and writes to attributes of anything but one's own
+// self.
 #include <algorithm>
 #include <cctype>
 #include <optional>
@@ -21,16 +23,36 @@ constexpr std::string_view kSubmoduleAttributes[] = {"weight", "bias", "running_
                                                      "running_var", "num_batches_tracked",
                                                      "requires_grad", "data"};
 
-// getattr in another form.
-constexpr std::string_view kDynamicGetattrNames[] = {"operator.attrgetter", "operator.methodcaller"};
+// getattr in another form (string.Formatter's get_field reads
+// "0.__globals__" as attributes).
+constexpr std::string_view kDynamicGetattrNames[] = {"operator.attrgetter", "operator.methodcaller",
+                                                     "string.Formatter"};
+// Methods that read a format string's fields (`"{0.attr}".format(x)`), and
+// their unbound forms taking the format string first.
+constexpr std::string_view kFormatMethods[] = {"format", "format_map"};
+constexpr std::string_view kUnboundFormats[] = {"str.format", "str.format_map"};
 
-// `getattr(self, f"fc{i}")`: the method's own attribute by an f-string
-// that starts with a public name (so never a dunder or private one).
-bool own_submodule_name(const Context& c, TSNode object, TSNode name) {
+// Whether `object` is the method's own self, or, where `chain` allows, a
+// chain of public attributes of it (`self.body.layers`: its own submodules).
+bool own_object(const Context& c, TSNode object, bool chain) {
   const Grammar& g = c.grammar();
-  if (ts_node_is_null(object) || ts_node_symbol(object) != g.identifier || c.text(object) != "self" ||
-      !c.self_is_method_receiver() || ts_node_symbol(name) != g.string)
-    return false;
+  TSNode inner;
+  std::string_view inner_name;
+  while (chain && !ts_node_is_null(object) && ts_node_symbol(object) == g.attribute &&
+         c.reads_attribute(object, &inner, &inner_name)) {
+    if (inner_name.starts_with('_')) return false;
+    object = inner;
+  }
+  return !ts_node_is_null(object) && ts_node_symbol(object) == g.identifier && c.text(object) == "self" &&
+         c.self_is_method_receiver();
+}
+
+// `getattr(self, f"fc{i}")`: the method's own attribute (or, where `chain`
+// allows, its submodule's: `getattr(self.body, f"fc{i}")`) by an f-string
+// that starts with a public name (so never a dunder or private one).
+bool own_submodule_name(const Context& c, TSNode object, TSNode name, bool chain) {
+  const Grammar& g = c.grammar();
+  if (!own_object(c, object, chain) || ts_node_symbol(name) != g.string) return false;
   // The first part after the quote must be literal text starting with a letter.
   uint32_t n = ts_node_named_child_count(name);
   for (uint32_t i = 0; i < n; ++i) {
@@ -45,15 +67,13 @@ bool own_submodule_name(const Context& c, TSNode object, TSNode name) {
   return false;
 }
 
-// Whether `object` is the method's self and `name` an identifier bound only
-// as the target of an enclosing
-// loop or comprehension (in the same function) over a literal tuple or list
-// of plain public names: `for n in ("q", "k", "v"): getattr(self, n)`.
-bool names_from_literal_loop(const Context& c, TSNode object, TSNode name) {
+// Whether `object` is the method's self (or, where `chain` allows, its own
+// submodule) and `name` an identifier bound only as the target of an
+// enclosing loop or comprehension (in the same function) over a literal
+// tuple or list of plain public names: `for n in ("q", "k", "v"): getattr(self, n)`.
+bool names_from_literal_loop(const Context& c, TSNode object, TSNode name, bool chain) {
   const Grammar& g = c.grammar();
-  if (ts_node_is_null(object) || ts_node_symbol(object) != g.identifier || c.text(object) != "self" ||
-      !c.self_is_method_receiver() || ts_node_symbol(name) != g.identifier)
-    return false;
+  if (!own_object(c, object, chain) || ts_node_symbol(name) != g.identifier) return false;
   std::string_view id = c.text(name);
   if (c.facts().bindings_of(id) != 1) return false;
   auto literal_names = [&](TSNode loop) {
@@ -129,6 +149,47 @@ void foreign_targets(const Context& c, TSNode target, std::vector<Finding>& out)
   }
 }
 
+// The first field of `format` (a str.format string) that reads a private or
+// dunder attribute (`{0.__globals__}`, `{m._x}`, nested in a format spec
+// too); empty when none does.
+std::string private_format_field(std::string_view format) {
+  for (size_t at = format.find('{'); at != std::string_view::npos; at = format.find('{', at + 1)) {
+    if (at + 1 < format.size() && format[at + 1] == '{') {
+      ++at;
+      continue;
+    }
+    size_t end = format.find_first_of("}!:{", at + 1);
+    std::string_view name = format.substr(at + 1, end == std::string_view::npos ? end : end - at - 1);
+    for (size_t dot = name.find('.'); dot != std::string_view::npos; dot = name.find('.', dot + 1))
+      if (dot + 1 < name.size() && name[dot + 1] == '_') return "{" + std::string(name) + "}";
+  }
+  return {};
+}
+
+// The format string a call of str.format or format_map reads, or null when
+// the call is none of those: `"...".format(...)`, `NAME.format(...)` with NAME
+// bound once to a constant, `str.format("...", ...)`.
+TSNode format_string(const Context& c, bool* is_format) {
+  const Grammar& g = c.grammar();
+  *is_format = false;
+  if (c.symbol() != g.call) return TSNode{};
+  if (listed(c.callee_name(), kUnboundFormats)) {
+    *is_format = true;
+    return positional_argument(c, 0);
+  }
+  TSNode function = field(c.node(), g.field_function);
+  if (ts_node_is_null(function) || ts_node_symbol(function) != g.attribute) return TSNode{};
+  TSNode attribute = field(function, g.field_attribute);
+  if (ts_node_is_null(attribute) || !listed(c.text(attribute), kFormatMethods)) return TSNode{};
+  *is_format = true;
+  TSNode object = field(function, g.field_object);
+  if (!ts_node_is_null(object) && ts_node_symbol(object) == g.identifier) {
+    TSNode constant = c.facts().string_constant(c.text(object));
+    if (!ts_node_is_null(constant)) return constant;
+  }
+  return object;
+}
+
 }  // namespace
 
 // getattr with a name that is not a plain, public literal, with unpacked
@@ -145,14 +206,26 @@ void dynamic_getattr(const Context& c, std::vector<Finding>& out) {
   std::string_view literal;
   if (c.string_literal(name, &literal) && !literal.starts_with('_')) return;
   TSNode object = positional_argument(c, 0);
-  if (own_submodule_name(c, object, name) || names_from_literal_loop(c, object, name)) return;
+  if (own_submodule_name(c, object, name, true) || names_from_literal_loop(c, object, name, true)) return;
   out.push_back({name, written(c.text(name))});
 }
 
-// operator.attrgetter and operator.methodcaller are getattr by another name.
+// operator.attrgetter, operator.methodcaller and string.Formatter are getattr
+// by another name; so is a format string whose fields read private or
+// dunder attributes, or one the checker cannot read.
 void dynamic_getattr_names(const Context& c, std::vector<Finding>& out) {
   const std::string& reference = c.reference_name();
   if (!reference.empty() && name_in(reference, kDynamicGetattrNames)) out.push_back({c.node(), reference});
+  bool is_format = false;
+  TSNode format = format_string(c, &is_format);
+  if (!is_format) return;
+  std::optional<std::string> value = folded_string(c, format);
+  if (!value) {
+    std::string shown = ts_node_is_null(format) ? std::string("?") : written(c.text(format));
+    out.push_back({c.node(), "format string " + shown + " the checker cannot read"});
+  } else if (std::string field = private_format_field(*value); !field.empty()) {
+    out.push_back({c.node(), "format field " + written(field)});
+  }
 }
 
 // setattr/delattr with a name that is not a plain literal, with unpacked
@@ -168,8 +241,8 @@ void dynamic_setattr(const Context& c, std::vector<Finding>& out) {
   TSNode name = positional_argument(c, 1);
   std::string_view literal;
   if (!ts_node_is_null(name) && !c.string_literal(name, &literal) &&
-      !own_submodule_name(c, positional_argument(c, 0), name) &&
-      !names_from_literal_loop(c, positional_argument(c, 0), name))
+      !own_submodule_name(c, positional_argument(c, 0), name, false) &&
+      !names_from_literal_loop(c, positional_argument(c, 0), name, false))
     out.push_back({name, written(c.text(name))});
 }
 

@@ -75,6 +75,12 @@ void private_attribute(const Context& c, std::vector<Finding>& out) {
   std::string_view defined = defined_name(c);
   if (is_dunder(defined) && !listed(defined, kAllowedDunderDefinitions))
     out.push_back({c.node(), std::string(defined)});
+  // `case object(__globals__=g)` reads the attribute as `x.__globals__` does.
+  if (TSNode keyword = keyword_pattern_name(c); !ts_node_is_null(keyword)) {
+    std::string_view name = c.text(keyword);
+    if (name.starts_with('_') && !listed(name, kAllowedDunders)) out.push_back({keyword, std::string(name)});
+    return;
+  }
   if (c.symbol() != g.attribute) return;
   TSNode object = field(c.node(), g.field_object);
   TSNode attribute = field(c.node(), g.field_attribute);

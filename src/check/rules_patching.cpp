@@ -1,5 +1,6 @@
 // Rules on changing what the evaluator relies on: patching builtins,
-// modules, the import system or torch's dispatch, defining the runtime's
+// modules, the import system or torch's dispatch (a class passed as `self`
+// to a method that writes to its self among them), defining the runtime's
 // timing functions in native code, and writing files (its cache among them).
 #include <algorithm>
 #include <cctype>
@@ -68,6 +69,62 @@ bool opens_for_writing(const Context& c) {
   return !c.string_literal(mode, &literal) || literal.find_first_of("wax+") != std::string_view::npos;
 }
 
+// Whether `node` is a class rather than an instance: a class of the file, a
+// module's attribute whose name is capitalised (`torch.Tensor`, `nn.Module`,
+// also through an alias), `type(x)`, or the builtins `object` and `type`.
+bool class_expression(const Context& c, TSNode node) {
+  const Grammar& g = c.grammar();
+  if (ts_node_is_null(node)) return false;
+  if (ts_node_symbol(node) == g.call) {
+    TSNode function = field(node, g.field_function);
+    return !ts_node_is_null(function) && c.qualified_name(function) == "type";
+  }
+  if (ts_node_symbol(node) == g.identifier && c.facts().defines_class(c.text(node))) return true;
+  std::string name = c.qualified_name(node);
+  std::string_view last = std::string_view(name).substr(name.rfind('.') + 1);
+  return name == "object" || name == "type" ||
+         (name.find('.') != std::string::npos && !last.empty() &&
+          std::isupper(static_cast<unsigned char>(last.front())));
+}
+
+// Whether `object.method` is a method of the file's own classes taking
+// `self`, read through its class (`Helper.put`, `type(self).put`).
+bool own_method_through_class(const Context& c, TSNode object, std::string_view method) {
+  const Grammar& g = c.grammar();
+  if (!c.facts().is_instance_method(method)) return false;
+  if (ts_node_symbol(object) == g.call) return class_expression(c, object);
+  return ts_node_symbol(object) == g.identifier && c.facts().defines_class(c.text(object)) &&
+         !c.facts().is_static_method(c.text(object), method);
+}
+
+// A method called through its class with something other than the caller's
+// own `self` as its self (`Helper.put(torch.Tensor, v)`: the method's
+// `self.detach = v` then writes to torch.Tensor), a class passed as self to
+// any class's method, and a method of one's own class taken uncalled
+// through the class (`put = Helper.put`), whose later self is out of sight.
+void class_as_self(const Context& c, std::vector<Finding>& out) {
+  const Grammar& g = c.grammar();
+  if (c.symbol() == g.call) {
+    TSNode object;
+    std::string_view method;
+    if (!c.reads_attribute(field(c.node(), g.field_function), &object, &method)) return;
+    TSNode self = positional_argument(c, 0);
+    bool own_self = !ts_node_is_null(self) && ts_node_symbol(self) == g.identifier && c.text(self) == "self" &&
+                    c.self_is_method_receiver();
+    if ((own_method_through_class(c, object, method) && !own_self) ||
+        (class_expression(c, object) && class_expression(c, self)))
+      out.push_back({c.node(), written(c.text(object)) + "." + std::string(method) + "(" +
+                                   (ts_node_is_null(self) ? std::string("...") : written(c.text(self))) + ", ...)"});
+    return;
+  }
+  if (c.symbol() != g.attribute) return;
+  TSNode object = field(c.node(), g.field_object);
+  TSNode attribute = field(c.node(), g.field_attribute);
+  if (ts_node_is_null(object) || ts_node_is_null(attribute)) return;
+  if (c.parent_symbol() == g.call && ts_node_eq(field(c.parent(), g.field_function), c.node())) return;
+  if (own_method_through_class(c, object, c.text(attribute))) out.push_back({c.node(), written(c.text(c.node()))});
+}
+
 }  // namespace
 
 void runtime_patching(const Context& c, std::vector<Finding>& out) {
@@ -81,6 +138,7 @@ void runtime_patching(const Context& c, std::vector<Finding>& out) {
     if (key == "updated" || key == "assigned") out.push_back({c.node(), std::string(key) + "="});
   }
   if (c.symbol() == g.call && opens_for_writing(c)) out.push_back({c.node(), "open(..., mode)"});
+  class_as_self(c, out);
   TSNode object;
   std::string_view method;
   if (c.symbol() == g.call && c.reads_attribute(field(c.node(), g.field_function), &object, &method) &&

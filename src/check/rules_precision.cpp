@@ -31,8 +31,18 @@ constexpr std::string_view kPrecisionNames[] = {
     "torch.backends.mkldnn.matmul", "torch.backends.mkldnn.conv", "torch.backends.mkldnn.rnn",
     "torch.backends.mkldnn.fp32_precision", "torch.backends.mkldnn.allow_tf32",
     "torch.backends.cudnn.flags", "torch.backends.mkldnn.flags", "triton.language.dtype",
-    "triton.language.core.dtype"};
-constexpr std::string_view kPrecisionMethods[] = {"half", "bfloat16"};
+    "triton.language.core.dtype", "torch.chalf", "torch.complex32", "torch.quantize_per_tensor",
+    "torch.quantize_per_tensor_dynamic", "torch.quantize_per_channel", "torch.quantization", "torch.ao",
+    "torch.qint8", "torch.quint8", "torch.qint32", "torch.quint4x2", "torch.quint2x4", "torch.nn.quantized",
+    "torch.nn.quantizable", "torch.nn.intrinsic", "torch.nn.qat", "torch.fake_quantize*", "torch.fbgemm*",
+    "torch.backends.quantized", "torch.quantized*", "numpy.sctypeDict", "numpy.typeDict", "numpy.sctypes"};
+constexpr std::string_view kPrecisionMethods[] = {"half", "bfloat16", "chalf"};
+// Reduced-precision types by name or type code, as a call argument, a
+// keyword's value or a subscript (`np.dtype("e")`, `np.zeros(n, dtype="f2")`,
+// `x.to("torch.chalf")`), after a "torch." or "numpy." prefix.
+constexpr std::string_view kPrecisionTypeNames[] = {
+    "e", "f2", "<f2", ">f2", "=f2", "|f2", "float16", "half", "bfloat16", "complex32", "chalf", "qint8",
+    "quint8", "qint32", "quint4x2", "quint2x4", "HalfTensor", "BFloat16Tensor"};
 // Native identifiers of reduced-precision types and math (after comments are dropped).
 constexpr std::string_view kPrecisionStrings[] = {
     "__half", "__half2", "__nv_bfloat16", "__nv_bfloat162", "__nv_fp8_e4m3", "__nv_fp8_e5m2",
@@ -114,6 +124,27 @@ bool reduced_precision_setting(const Context& c) {
   return !only_compared(c);
 }
 
+// Whether the current node is a string literal naming a reduced-precision
+// type (kPrecisionTypeNames) where a type is given: a call's argument, a
+// keyword's value, a subscript.
+bool type_named_by_string(const Context& c, std::string_view* literal) {
+  const Grammar& g = c.grammar();
+  static const TSSymbol kSubscript = python_symbol("subscript");
+  TSSymbol parent = c.parent_symbol();
+  bool placed = parent == g.argument_list ||
+                (parent == g.keyword_argument && ts_node_eq(field(c.parent(), g.field_value), c.node())) ||
+                (parent == kSubscript && ts_node_eq(ts_node_child_by_field_name(c.parent(), "subscript", 9), c.node()));
+  if (c.symbol() != g.string || !placed || !c.string_literal(c.node(), literal)) return false;
+  if (parent == g.argument_list) {  // getattr(torch, "float16") reads as torch.float16, judged as that name
+    std::string callee = c.qualified_name(field(c.ancestor(2), g.field_function));
+    if (callee == "getattr" || callee == "hasattr") return false;
+  }
+  std::string_view name = *literal;
+  for (std::string_view prefix : {"torch.", "numpy.", "np."})
+    if (name.starts_with(prefix)) name.remove_prefix(prefix.size());
+  return listed(name, kPrecisionTypeNames) || name.starts_with("float8");
+}
+
 }  // namespace
 
 // A setting a candidate may write: a precision flag set to False, or a flag
@@ -152,6 +183,7 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
     if (listed(key, kEnvironmentPrecision)) out.push_back({at, "os.environ[" + key + "]"});
   const Grammar& g = c.grammar();
   TSNode node = c.node();
+  if (std::string_view literal; type_named_by_string(c, &literal)) out.push_back({node, std::string(literal)});
   if (c.symbol() == g.call) {
     if (default_precision_dot(c)) out.push_back({node, "tl.dot without input_precision=\"ieee\""});
     TSNode function = field(node, g.field_function);
