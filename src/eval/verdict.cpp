@@ -71,8 +71,9 @@ const CodeMessage kMessages[] = {
      "the reported time is impossible given the evaluator's own clock over the timed calls (timing harness "
      "replaced or result rewritten)"},
     {"forbidden_native_call",
-     "the built extension calls a forbidden entry point (process, thread, signal, stream creation, dlopen/dlsym, "
-     "mprotect, ptrace); the symbol is attached"},
+     "the built extension imports what a kernel extension does not need (outside the allow-list: processes, "
+     "threads, timers, signals, streams of its own, dlopen/dlsym, mprotect, Python run from native code) or makes "
+     "a raw system call; what was found is attached"},
     {"degenerate_problem", "the reference output does not depend on the inputs; a speedup there proves nothing"},
     {"killed_evaluator", "the evaluator died while this candidate ran alone; it is not run again"},
     {"missing_candidate", "the job's candidate file cannot be read; the path and the reason are attached"},
