@@ -3,8 +3,10 @@ instructions it may not hold (kmem_worker.native_check), on libraries built
 here with cc/c++: the families a kernel needs pass, everything else and the
 forbidden members of those families are refused, and raw system calls are
 found by instruction, not by byte pattern."""
+import glob
 import os
 import platform
+import re
 import subprocess
 import tempfile
 import unittest
@@ -172,6 +174,50 @@ class NativeCheckTest(unittest.TestCase):
     def test_a_library_that_cannot_be_read_is_an_error_naming_it(self):
         with self.assertRaisesRegex(RuntimeError, "missing.so"):
             native_check.undefined_symbols(os.path.join(self.folder.name, "missing.so"))
+
+
+HONEST = os.path.join(os.path.dirname(__file__), "..", "..", "src", "check", "testdata", "honest")
+HACKS = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "hacks")
+
+
+@unittest.skipUnless(os.environ.get("KMEM_NATIVE_BUILDS") == "1", "builds real extensions: KMEM_NATIVE_BUILDS=1")
+class RealBuildsTest(unittest.TestCase):
+    """Every honest candidate's load_inline extensions, built for real with
+    this machine's torch (CUDA ones where a GPU is present), pass the check;
+    minutes per extension, so run on demand (KMEM_NATIVE_BUILDS=1)."""
+
+    def test_honest_extensions_pass(self):
+        import torch
+        import torch.utils.cpp_extension as cpp_extension
+        original = cpp_extension.load_inline
+        sources = sorted(glob.glob(os.path.join(HONEST, "*.py")) + glob.glob(os.path.join(HACKS, "*", "honest_*.py")))
+        built = []
+        with tempfile.TemporaryDirectory() as root:
+            for path in sources:
+                with open(path) as source:
+                    text = source.read()
+                needs_cuda = re.search(r"cuda_sources|cublas|cuda_runtime|at::cuda|c10::cuda|<<<", text)
+                if "load_inline" not in text or (needs_cuda and not torch.cuda.is_available()):
+                    continue
+
+                def load_inline(name, cpp_sources, cuda_sources=None, *args, **kwargs):
+                    folder = os.path.join(root, f"{len(built)}_{name}")
+                    os.makedirs(folder)
+                    kwargs["build_directory"] = folder
+                    module = original(name, cpp_sources, cuda_sources, *args, **kwargs)
+                    built.append((os.path.basename(path), module.__file__))
+                    return module
+
+                with self.subTest(candidate=os.path.basename(path)):
+                    cpp_extension.load_inline = load_inline
+                    try:
+                        exec(compile(text, path, "exec"), {"__name__": "candidate"})
+                    finally:
+                        cpp_extension.load_inline = original
+            for candidate, library in built:
+                with self.subTest(candidate=candidate, library=os.path.basename(library)):
+                    self.assertEqual(native_check.refusals(library), [])
+        self.assertGreater(len(built), 0)
 
 
 if __name__ == "__main__":

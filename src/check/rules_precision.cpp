@@ -126,14 +126,20 @@ bool reduced_precision_setting(const Context& c) {
 
 // Whether the current node is a string literal naming a reduced-precision
 // type (kPrecisionTypeNames) where a type is given: a call's argument, a
-// keyword's value, a subscript.
+// keyword's value, a subscript of a torch or numpy mapping.
 bool type_named_by_string(const Context& c, std::string_view* literal) {
   const Grammar& g = c.grammar();
   static const TSSymbol kSubscript = python_symbol("subscript");
   TSSymbol parent = c.parent_symbol();
+  auto torch_or_numpy_mapping = [&] {  // np.sctypeDict["e"]; a dictionary of one's own is not a type
+    std::string value = c.qualified_name(ts_node_child_by_field_name(c.parent(), "value", 5));
+    return value.starts_with("torch.") || value.starts_with("numpy.");
+  };
   bool placed = parent == g.argument_list ||
                 (parent == g.keyword_argument && ts_node_eq(field(c.parent(), g.field_value), c.node())) ||
-                (parent == kSubscript && ts_node_eq(ts_node_child_by_field_name(c.parent(), "subscript", 9), c.node()));
+                (parent == kSubscript &&
+                 ts_node_eq(ts_node_child_by_field_name(c.parent(), "subscript", 9), c.node()) &&
+                 torch_or_numpy_mapping());
   if (c.symbol() != g.string || !placed || !c.string_literal(c.node(), literal)) return false;
   if (parent == g.argument_list) {  // getattr(torch, "float16") reads as torch.float16, judged as that name
     std::string callee = c.qualified_name(field(c.ancestor(2), g.field_function));
