@@ -57,6 +57,38 @@ std::string describe(std::string_view source) {
 
 TEST(Check, CleanCandidatePasses) { EXPECT_CLEAN(candidate("")); }
 
+// A method of one's own class called through the class: its self must be the
+// caller's own self; a class as any method's self is refused.
+TEST(Check, AClassAsAMethodsSelfIsPatching) {
+  const char* helper = "class Helper:\n    def put(self, v):\n        self.detach = v\n"
+                       "    @staticmethod\n    def twice(v):\n        return v * 2\n";
+  EXPECT_CODES(candidate(helper, "Helper.put(torch.Tensor, None)\nreturn x"), "runtime_patching");
+  EXPECT_CODES(candidate(helper, "Helper.put(x, None)\nreturn x"), "runtime_patching");
+  EXPECT_CODES(candidate(helper, "f = Helper.put\nreturn x"), "runtime_patching");
+  EXPECT_CODES(candidate("", "nn.Module.add_module(torch.Tensor, 'a', None)\nreturn x"), "runtime_patching");
+  EXPECT_CLEAN(candidate(helper, "Helper.put(self, None)\nreturn Helper.twice(x)"));
+  EXPECT_CLEAN(candidate("", "return torch.Tensor.add(x, x)"));
+}
+
+// Format strings read attributes by name: private and dunder fields, and
+// format strings the checker cannot read, are getattr by another name.
+TEST(Check, FormatFieldsReadingPrivateAttributesAreDynamicGetattr) {
+  std::vector<Verdict> v = check_source(candidate("", "s = '{0.__globals__[torch]}'.format(f)\nreturn x"));
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].code, "dynamic_getattr");
+  EXPECT_CODES(candidate("", "s = '{a:{b._x}}'.format(a=1, b=x)\nreturn x"), "dynamic_getattr");
+  EXPECT_CODES(candidate("", "s = name.format(x)\nreturn x"), "dynamic_getattr");
+  EXPECT_CLEAN(candidate("", "s = '{{0.__globals__}} {0.shape} {0[0]!r:>4}'.format(x)\nreturn x"));
+}
+
+// A class pattern's keyword reads the attribute it names.
+TEST(Check, ClassPatternKeywordsReadAttributes) {
+  EXPECT_CODES(candidate("", "match x:\n    case object(__code__=c):\n        pass\nreturn x"), "introspection");
+  EXPECT_CODES(candidate("", "match x:\n    case object(_impl=c):\n        pass\nreturn x"),
+               "private_attribute");
+  EXPECT_CLEAN(candidate("", "match x:\n    case torch.Tensor(shape=s):\n        pass\nreturn x"));
+}
+
 TEST(Check, SyntaxErrorGivesLineAndColumnOnly) {
   std::vector<Verdict> v = check_source("import torch\nclass ModelNew:\n    def f(self:\n        pass\nimport gc\n");
   ASSERT_EQ(v.size(), 1u);
