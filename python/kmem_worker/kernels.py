@@ -43,7 +43,8 @@ def _as_list(sources):
 
 class ForbiddenNativeCall(Exception):
     def __init__(self, library, symbols):
-        super().__init__(f"{os.path.basename(library)} calls {', '.join(symbols)}: forbidden in candidate code")
+        super().__init__(f"{os.path.basename(library)} refused: {', '.join(symbols)} (not what a kernel "
+                         "extension may import, or a system-call instruction)")
         self.symbols = symbols
 
 
