@@ -12,6 +12,7 @@ C++ names. The code of the library's executable sections, disassembled by
 `objdump -d`, may not hold a system-call instruction. All three tools are
 binutils, present wherever g++ or nvcc link."""
 import re
+import shutil
 import subprocess
 
 # The Python C-API families pybind11's bindings and torch's type casters use:
@@ -74,7 +75,7 @@ CUDA_RUNTIME = frozenset("""
 CUDA_REGISTRATION = "__cuda"  # __cudaRegisterFatBinary, __cudaPushCallConfiguration, __cudaLaunchKernel, ...
 # CUDA's libraries a candidate may link (docs/verdicts.md's build flags);
 # their math modes are the checker's (precision_downcast).
-CUDA_LIBRARY_FAMILIES = ("cublas", "cublasLt", "cudnn", "cufft", "cusparse", "cusolver", "curand")
+CUDA_LIBRARY_FAMILIES = ("cublas", "cudnn", "cufft", "cusparse", "cusolver", "curand")
 
 # OpenMP's fork-join constructs: every thread's work is done when the
 # construct returns. Not tasks (which may outlive it), teams, targets or
@@ -150,9 +151,14 @@ SYSCALL_MNEMONICS = frozenset(("syscall", "sysenter", "svc"))
 SYSCALL_INTERRUPTS = frozenset(("$0x80", "0x80"))
 
 
+# The tools, found once when the worker starts (before any candidate code
+# could change PATH).
+TOOLS = {name: shutil.which(name) or name for name in ("nm", "c++filt", "objdump")}
+
+
 def undefined_symbols(library):
     """The undefined dynamic symbols of a shared library, versions stripped."""
-    listed = subprocess.run(["nm", "-D", "--undefined-only", library], capture_output=True, text=True)
+    listed = subprocess.run([TOOLS["nm"], "-D", "--undefined-only", library], capture_output=True, text=True)
     if listed.returncode != 0:
         raise RuntimeError(f"{library}: nm could not list its symbols: {listed.stderr.strip()}")
     return {line.split()[-1].split("@")[0] for line in listed.stdout.splitlines() if line.split()}
@@ -163,7 +169,7 @@ def demangled(names):
     names = sorted(names)
     if not names:
         return {}
-    run = subprocess.run(["c++filt"], input="\n".join(names) + "\n", capture_output=True, text=True)
+    run = subprocess.run([TOOLS["c++filt"]], input="\n".join(names) + "\n", capture_output=True, text=True)
     if run.returncode != 0:
         raise RuntimeError(f"c++filt could not demangle: {run.stderr.strip()}")
     lines = run.stdout.splitlines()
@@ -230,7 +236,7 @@ def syscall_instructions(library):
     """Each system-call instruction in the library's executable sections, as
     "address: instruction" (objdump -d reads them; data sections are not
     code and are not disassembled)."""
-    listed = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-w", library], capture_output=True,
+    listed = subprocess.run([TOOLS["objdump"], "-d", "--no-show-raw-insn", "-w", library], capture_output=True,
                             text=True)
     if listed.returncode != 0:
         raise RuntimeError(f"{library}: objdump could not disassemble it: {listed.stderr.strip()}")
