@@ -37,14 +37,15 @@ PYTHON_BINDING_CALLS = frozenset("""
     PyEval_InitThreads PyEval_ThreadsInitialized PyFrame_GetBack PyFrame_GetCode PyFrame_GetLineNumber
     PyCode_Addr2Line
 """.split())
-# Members of those families that set or delete attributes by an object name
-# (pybind11 sets its module's attributes by a C string) or interrupt
-# another thread. What runs, compiles or imports code (PyRun_*,
+# Members of those families that delete attributes or interrupt another
+# thread: no binding needs them. (pybind11's module and class bindings set
+# attributes, by C string and by object, and set instances' __dict__, so
+# those are allowed.) What runs, compiles or imports code (PyRun_*,
 # Py_CompileString, PyImport_*, PyEval_* but the GIL's and the builtins',
 # PySys_*, PyMarshal_*, PyCode_New*, PyFunction_*) is in no family.
 FORBIDDEN_PYTHON = frozenset("""
-    PyObject_SetAttr PyObject_GenericSetAttr PyObject_DelAttr PyObject_DelAttrString PyObject_GenericSetDict
-    _PyObject_GenericSetAttrWithDict PyThreadState_SetAsyncExc _PyThreadState_SetAsyncExc _Py_RunMain
+    PyObject_GenericSetAttr PyObject_DelAttr PyObject_DelAttrString PyObject_DelItemString
+    PyThreadState_SetAsyncExc _PyThreadState_SetAsyncExc _Py_RunMain
 """.split())
 
 # The CUDA runtime a kernel extension calls: memory, launches, events, the
@@ -70,7 +71,10 @@ CUDA_RUNTIME = frozenset("""
     cudaEventCreate cudaEventCreateWithFlags cudaEventRecord cudaEventRecordWithFlags
     cudaEventSynchronize cudaEventQuery cudaEventDestroy cudaEventElapsedTime cudaDriverGetVersion
     cudaRuntimeGetVersion cudaChooseDevice cudaCreateChannelDesc cudaCreateTextureObject
-    cudaDestroyTextureObject cudaGetTextureObjectResourceDesc cudaMallocArray cudaFreeArray
+    cudaDestroyTextureObject cudaGetTextureObjectResourceDesc cudaMallocArray cudaFreeArray cudaMalloc3DArray
+    cudaMemcpy2DToArray cudaMemcpy2DToArrayAsync cudaMemcpy2DFromArray cudaMemcpy2DFromArrayAsync
+    cudaStreamIsCapturing cudaStreamGetCaptureInfo cudaStreamGetCaptureInfo_v2 cudaStreamGetCaptureInfo_v3
+    cudaHostRegister cudaHostUnregister cudaGetDeviceFlags
 """.split())
 CUDA_REGISTRATION = "__cuda"  # __cudaRegisterFatBinary, __cudaPushCallConfiguration, __cudaLaunchKernel, ...
 # CUDA's libraries a candidate may link (docs/verdicts.md's build flags);
@@ -98,12 +102,13 @@ OPENMP_FAMILIES = ("GOMP_loop_", "GOMP_parallel_loop_")
 _MATH = """acos asin atan atan2 cos sin tan cosh sinh tanh acosh asinh atanh exp exp2 expm1 log log2 log10
     log1p logb ilogb pow sqrt cbrt hypot fabs floor ceil trunc round lround llround rint lrint llrint
     nearbyint fmod remainder remquo copysign nextafter fma fmax fmin fdim erf erfc lgamma tgamma frexp
-    ldexp modf scalbn scalbln sincos nan""".split()
+    ldexp modf scalbn scalbln sincos nan exp10""".split()
 LIBC = frozenset("""
     malloc calloc realloc free aligned_alloc posix_memalign memalign malloc_usable_size
     memcpy memmove memset memcmp memchr strlen strnlen strcmp strncmp strcpy strncpy strcat strncat strchr
     strrchr strstr strdup strndup strtol strtoul strtoll strtoull strtod strtof strtold atoi atol atoll atof
     strerror strerror_r strspn strcspn strpbrk strtok strtok_r toupper tolower isalpha isdigit isspace
+    sscanf __isoc99_sscanf __isoc23_sscanf __isoc23_strtol __isoc23_strtoul __isoc23_strtoll __isoc23_strtoull
     __ctype_b_loc __ctype_tolower_loc __ctype_toupper_loc __errno_location
     printf fprintf sprintf snprintf vprintf vfprintf vsprintf vsnprintf puts fputs fputc putc putchar fwrite
     fflush stdout stderr __printf_chk __fprintf_chk __sprintf_chk __snprintf_chk __vsnprintf_chk
@@ -122,7 +127,10 @@ LIBC = frozenset("""
     _ITM_registerTMCloneTable __gxx_personality_v0 __dynamic_cast __cxa_finalize
 """.split() + _MATH + [m + "f" for m in _MATH] + [m + "l" for m in _MATH]
     + ["__%s_finite" % m for m in _MATH] + ["__%sf_finite" % m for m in _MATH]
-    + "__isnan __isnanf __isinf __isinff __finite __finitef __signbit __signbitf __fpclassify".split())
+    + "__isnan __isnanf __isinf __isinff __finite __finitef __signbit __signbitf __fpclassify".split()
+    # libgcc's arithmetic helpers (complex products, 128-bit division, powers).
+    + """__mulsc3 __muldc3 __divsc3 __divdc3 __udivti3 __umodti3 __divti3 __modti3 __floattidf __floattisf
+    __fixdfti __fixsfti __fixunsdfti __powisf2 __powidf2 __popcountdi2 __clzdi2 __ctzdi2""".split())
 LIBC_FAMILIES = ("__cxa_", "_Unwind_")
 
 # C++ names by the scope that declares them (the first name after `_Z`):

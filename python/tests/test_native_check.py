@@ -50,7 +50,7 @@ int PyRun_SimpleString(const char*);
 void* PyImport_ImportModule(const char*);
 void* PyEval_GetGlobals(void);
 void* Py_CompileString(const char*, const char*, int);
-int PyObject_SetAttr(void*, void*, void*);
+int PyObject_DelAttr(void*, void*);
 static void* idle(void* arg) { return arg; }
 static void tick(union sigval v) { (void)v; }
 int spawn(void) { return fork(); }
@@ -72,7 +72,7 @@ int python(void) {
   PyImport_ImportModule("gc");
   PyEval_GetGlobals();
   Py_CompileString("1", "x", 0);
-  PyObject_SetAttr(0, 0, 0);
+  PyObject_DelAttr(0, 0);
   return PyRun_SimpleString("import time");
 }
 """
@@ -130,7 +130,7 @@ class NativeCheckTest(unittest.TestCase):
     def test_python_run_from_native_code_is_refused(self):
         refused = native_check.refused_symbols(native_check.undefined_symbols(self.forbidden))
         for name in ["PyRun_SimpleString", "PyImport_ImportModule", "PyEval_GetGlobals", "Py_CompileString",
-                     "PyObject_SetAttr"]:
+                     "PyObject_DelAttr"]:
             self.assertIn(name, refused)
 
     def test_anything_outside_the_families_is_refused(self):
