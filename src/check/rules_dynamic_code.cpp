@@ -34,6 +34,23 @@ constexpr std::string_view kDynamicCodeNames[] = {"exec", "eval", "compile", "__
                                                  "triton.language.inline_asm_elementwise",
                                                  "sys.breakpointhook", "numpy.f2py", "numpy.distutils",
                                                  "numpy.testing.extbuild", "triton.runtime.build"};
+// Python run, compiled or imported from native code, and the ways to the
+// interpreter's builtins (whence `__import__`): the built library's imports
+// are refused too (docs/evaluator.md, Native code), but the builtins are
+// reached through calls every pybind11 binding imports, so only the source
+// shows them.
+constexpr std::string_view kNativePythonCalls[] = {
+    "PyRun_SimpleString", "PyRun_SimpleStringFlags", "PyRun_String", "PyRun_StringFlags", "PyRun_File",
+    "PyRun_FileEx", "PyRun_FileExFlags", "PyRun_SimpleFile", "PyRun_AnyFile", "Py_CompileString",
+    "Py_CompileStringFlags", "Py_CompileStringExFlags", "Py_CompileStringObject", "PyImport_ImportModule",
+    "PyImport_Import", "PyImport_ImportModuleLevel", "PyImport_ImportModuleLevelObject", "PyImport_AddModule",
+    "PyImport_GetModule", "PyImport_GetModuleDict", "PyImport_ExecCodeModule", "PyEval_EvalCode",
+    "PyEval_GetBuiltins", "PyEval_GetGlobals", "PyEval_GetLocals", "PyEval_GetFrame", "PyEval_SetTrace",
+    "PyEval_SetProfile", "PySys_GetObject", "PySys_SetObject", "PyFrame_GetLocals", "PyFrame_GetGlobals",
+    "PyFrame_GetBuiltins", "pybind11::exec", "pybind11::eval", "pybind11::eval_file", "pybind11::globals",
+    "pybind11::module_::import", "pybind11::module::import", "pybind11::module_::import_", "py::exec",
+    "py::eval", "py::eval_file", "py::globals", "py::module_::import", "py::module::import", "__import__",
+    "__builtins__"};
 // Assembler directives that pull a file or raw bytes into the binary.
 constexpr std::string_view kHiddenCodeDirectives[] = {".incbin", ".include", ".byte ", ".byte\t",
                                                       ".quad ", ".ascii", ".section .text", ".globl"};
@@ -150,6 +167,7 @@ void dynamic_code(const Context& c, std::vector<Finding>& out) {
     out.push_back({c.node(), "type(name, bases, namespace)"});
   std::string_view defined = defined_name(c);
   if (listed(defined, kDynamicCodeDunders)) out.push_back({c.node(), std::string(defined)});
+  match_strings(c, kNativePythonCalls, out);
   // A macro that pastes tokens (`a ## b`) makes identifiers no text shows.
   if (c.symbol() != g.string && c.symbol() != g.concatenated_string) return;
   if (c.symbol() == g.string && c.parent_symbol() == g.concatenated_string) return;
