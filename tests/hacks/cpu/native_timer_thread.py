@@ -4,6 +4,7 @@ from torch.utils.cpp_extension import load_inline
 
 CPP = r"""
 #include <torch/extension.h>
+#include <signal.h>
 #include <time.h>
 // A POSIX timer whose expiry runs a function on a thread of its own
 // (SIGEV_THREAD): work that goes on outside the timed call.
