@@ -6,6 +6,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <random>
 #include <thread>
 
 #include <fmt/format.h>
@@ -18,7 +19,8 @@ namespace {
 class LocalJobService final : public JobService {
  public:
   LocalJobService(JobExecutor executor, int workers, std::size_t max_pending, std::size_t keep_finished)
-      : executor_(std::move(executor)), max_pending_(max_pending), keep_finished_(keep_finished) {
+      : executor_(std::move(executor)), max_pending_(max_pending), keep_finished_(keep_finished),
+        prefix_(fmt::format("{:08x}", std::random_device()())) {
     for (int i = 0; i < std::max(1, workers); ++i) threads_.emplace_back([this] { drain(); });
   }
 
@@ -35,7 +37,7 @@ class LocalJobService final : public JobService {
     std::lock_guard lock(mutex_);
     if (pending_ >= max_pending_)
       return Error(fmt::format("{} jobs are waiting or running already (the limit); try again later", pending_));
-    std::string id = fmt::format("{}-{}", request.kind == "episode" ? "ep" : "ev", ++serial_);
+    std::string id = fmt::format("{}-{}-{}", request.kind == "episode" ? "ep" : "ev", prefix_, ++serial_);
     jobs_[id] = Entry{request, JobStatus{id, request.kind, "queued", "", ""}};
     queue_.push_back(id);
     ++pending_;
@@ -100,6 +102,9 @@ class LocalJobService final : public JobService {
 
   JobExecutor executor_;
   const std::size_t max_pending_, keep_finished_;
+  // Ids are <kind>-<prefix>-<serial>: a random prefix per service, so an id
+  // a client kept from before a restart names no new job.
+  const std::string prefix_;
   std::mutex mutex_;
   std::condition_variable work_cv_, done_cv_;
   std::map<std::string, Entry> jobs_;
