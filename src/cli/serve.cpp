@@ -5,12 +5,10 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <iostream>
 
 #include "commands.h"
 #include "interrupt.h"
 #include "kmem/serve.h"
-#include "kmem/store.h"
 #include "tuning.h"
 #include "util/file.h"
 

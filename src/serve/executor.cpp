@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <stdlib.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 

@@ -17,7 +17,6 @@
 #include "serve/http.h"
 #include "serve/snapshot.h"
 #include "serve/tokens.h"
-#include "util/file.h"
 
 namespace kmem {
 
