@@ -104,9 +104,14 @@ class Server {
   std::unique_ptr<Impl> impl_;
 };
 
-// The method and path pattern of every route the server registers
-// ("GET /v1/items/{id}"), as the OpenAPI document names them.
-std::vector<std::string> served_routes();
+// Every route the server registers: its method, its path pattern as the
+// OpenAPI document writes it ("/v1/items/{id}") and whether it needs a
+// write token.
+struct RouteInfo {
+  std::string method, path;
+  bool writes = false;
+};
+std::vector<RouteInfo> served_routes();
 
 // Runs one job as the in-process service does: "evaluation" or "episode"
 // with the payload of docs/serve.md. The executor a queue worker uses too.

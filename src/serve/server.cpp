@@ -81,9 +81,9 @@ bool is_loopback(const std::string& host) {
 
 }  // namespace
 
-std::vector<std::string> served_routes() {
-  std::vector<std::string> routes;
-  for (const Route& r : kRoutes) routes.push_back(fmt::format("{} {}", r.method, r.pattern));
+std::vector<RouteInfo> served_routes() {
+  std::vector<RouteInfo> routes;
+  for (const Route& r : kRoutes) routes.push_back({r.method, r.pattern, r.access == Access::kWrite});
   return routes;
 }
 
