@@ -155,7 +155,7 @@ TEST(Feedback, EveryFeedbackKeepsItsTokenBudgetAndItsLastLine) {
 
 TEST(Feedback, FitFeedbackCutsOnlyWhatIsTooLong) {
   EXPECT_EQ(fit_feedback("short\nlast", "[cut]", 100), "short\nlast");
-  EXPECT_EQ(fit_feedback("0123456789abcdef\nlast", "[cut]", 20), "0123456789\n[cut]\nlast");
+  EXPECT_EQ(fit_feedback("0123456789abcdef\nlast", "[cut]", 20), "012345678\n[cut]\nlast");  // 20 bytes
   EXPECT_LE(fit_feedback("ééééééééé\nl", "[c]", 12).size(), 12u);
 }
 
