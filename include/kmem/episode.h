@@ -133,7 +133,11 @@ struct Turn {
   std::string message;         // the verdict's message
   std::string detail;          // checker offences, exception or mismatch place
   std::string log_tail;        // last lines of the compiler output on a failed build
+  std::string compiler_error;  // the compiler's first error on a failed build (feedback.h)
   std::optional<double> reference_ms, candidate_ms;
+  std::optional<double> compile_ms, speedup_vs_compile;  // the torch.compile baseline, when there is one
+  std::optional<MismatchFacts> mismatch;                 // where the values differ, on output_mismatch
+  TimeProfile profile;                                   // where a passing candidate's time goes
   double speedup = 0.0;
   double score = 0.0;          // min(speedup, 10) when passed, else 0
   double max_abs_error = 0.0, max_rel_error = 0.0;

@@ -35,6 +35,9 @@ struct EvalOptions {
   int device_connections = 2;
   int reference_workers = 0;     // processes hosting the references (batch); 0: one per three problems in flight
   bool retime_reference = false;  // measure the reference even when its time is cached
+  // Time the reference under torch.compile too (docs/evaluator.md,
+  // "Baselines"); unset: on CUDA only (KMEM_TUNE_COMPILE_BASELINE).
+  std::optional<bool> compile_baseline;
   // CUDA: hand inputs to candidates by IPC handles (docs/evaluator.md);
   // false: as files (always the case on the CPU).
   bool inputs_by_ipc = true;
@@ -64,6 +67,29 @@ struct Correctness {
   double max_rel_error = 0.0;  // over elements whose |expected| > tolerance
 };
 
+// Where a candidate's outputs differ from the reference's, for the first
+// trial and output that differ (docs/evaluator.md, "Mismatch facts").
+struct MismatchFacts {
+  struct Sample {
+    std::vector<long> index;
+    std::string expected, got;  // as text: NaN and infinity included
+  };
+  int trial = 0, output = 0;
+  std::vector<long> shape, first_index;
+  long bad = 0, elements = 0;  // elements beyond tolerance, of all
+  long nan = 0, inf = 0;       // NaNs and infinities where the expected value is finite
+  std::string where;           // "edges", "tail", "everywhere" or "scattered"
+  std::vector<Sample> samples;
+};
+
+// Where a passing candidate's time goes, as far as the evaluator saw it.
+struct TimeProfile {
+  std::optional<double> roofline_ms;     // the problem's floor on this device
+  std::optional<double> own_work_ms;     // the candidate's own kernels per forward
+  std::optional<double> own_work_share;  // their share of its device time
+  std::vector<std::string> own_kernels;  // their names, as the candidate's worker reported them
+};
+
 struct EvalOutcome {
   EvalJob job;
   std::string verdict;  // "pass" or a code of docs/verdicts.md
@@ -76,6 +102,13 @@ struct EvalOutcome {
   bool reference_cached = false;    // reference_ms came from the cache of reference times
   double speedup = 0.0;
   double score = 0.0;               // min(speedup, 10) when passed, else 0
+  std::optional<MismatchFacts> mismatch;  // on output_mismatch, when the reference located it
+  TimeProfile profile;                    // roofline_ms on every judged run; the rest when passed
+  // The reference under torch.compile (default mode) on the same device;
+  // none when the baseline is off or compiling failed (docs/evaluator.md,
+  // "Baselines"). speedup_vs_compile: compile_ms / candidate_ms.
+  std::optional<double> compile_ms;
+  std::optional<double> speedup_vs_compile;
   std::vector<std::string> flags;   // notes that are no rejection (docs/verdicts.md): implausible_speedup, unsteady_timing, unsteady_reference_timing, host_bound_timing
   // Where the wall time went (diagnostics, no verdict depends on them):
   // "total", "reference_wait", "judge", "timing_lock_wait", and the stages the

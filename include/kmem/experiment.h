@@ -153,6 +153,11 @@ struct CellMetrics {
   int problems = 0;
   double correct = 0;  // share of episodes whose SUBMIT passed
   double fast_0 = 0, fast_1 = 0, fast_p = 0;
+  // The same against the faster of eager and torch.compile (the eager time
+  // alone where the SUBMIT had no compile baseline); `compiled`: the
+  // correct episodes that had one.
+  double fast_1_best = 0, fast_p_best = 0;
+  int compiled = 0;
   double mean_score = 0;
   std::optional<double> geomean_speedup;  // over correct episodes; none when there is none
   Interval score;                         // mean score with a bootstrap interval over problems
@@ -200,8 +205,11 @@ Interval bootstrap_mean(const std::vector<double>& values, int resamples, unsign
 
 std::string report_text(const Report& report);   // the terminal tables
 std::string report_json(const Report& report);   // one JSON object
-// One self-contained HTML page: the numbers and two charts drawn by
-// Chart.js, whose source (`chart_js`) is inlined, so it opens offline.
-std::string report_html(const Report& report, const std::string& chart_js);
+// One self-contained HTML page: the numbers, three charts drawn by Chart.js,
+// whose source (`chart_js`) is inlined, so it opens offline, and, when
+// `episodes` are given, the episode viewer (each turn's reply, verdict and
+// feedback).
+std::string report_html(const Report& report, const std::string& chart_js,
+                        const std::vector<EpisodeView>& episodes = {});
 
 }  // namespace kmem

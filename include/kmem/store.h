@@ -37,6 +37,9 @@ struct StoredEpisode {
   std::string end;  // EpisodeOutcome::end
   bool submitted = false, correct = false;
   double score = 0.0, speedup = 0.0;
+  // The passing SUBMIT's speedup over the reference under torch.compile;
+  // none without a compile baseline (docs/evaluator.md, "Baselines").
+  std::optional<double> speedup_vs_compile;
   int turns = 0;
   double wall_s = 0.0;
   double model_s = 0.0;  // the endpoint's latency summed over turns
@@ -51,6 +54,20 @@ struct StoredTurn {
   std::string candidate;  // empty when the turn had none
   double speedup = 0.0;
   std::vector<std::string> flags;
+};
+
+// One turn of a stored episode as the report's episode viewer shows it.
+struct TurnView {
+  int index = 0;
+  std::string action, verdict, reply, feedback;
+};
+
+// A stored episode as the report's episode viewer shows it.
+struct EpisodeView {
+  EpisodeKey key;
+  std::string end;
+  double score = 0.0;
+  std::vector<TurnView> turns;
 };
 
 // A stored episode with its turns and the items its memory text showed.
@@ -139,6 +156,9 @@ class Database {
   // What learning needs of an experiment's episodes (docs/learning.md),
   // ordered by key.
   Result<std::vector<LearnedEpisode>> learning_episodes(const std::string& experiment) const;
+  // Every episode of `experiment` with each turn's reply, verdict and
+  // feedback, ordered as experiment_episodes (the report's episode viewer).
+  Result<std::vector<EpisodeView>> episode_views(const std::string& experiment) const;
   // The ids of the experiments the database holds.
   Result<std::vector<std::string>> experiments() const;
 

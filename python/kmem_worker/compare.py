@@ -100,6 +100,96 @@ def _widened(t, exact):
     return t.to(torch.complex128 if t.is_complex() else torch.float64)
 
 
+# Elements of a mismatch shown to the agent (expected against got).
+MISMATCH_SAMPLES = 3
+# Where a mismatch counts as "everywhere": at least this share of the elements.
+EVERYWHERE_SHARE = 0.5
+
+
+def mismatch_facts(expected, actual, tolerance):
+    """Where the first output of one call that is not close (atol = rtol =
+    tolerance) differs, as plain JSON values (docs/evaluator.md, "Mismatch
+    facts"): its index, shape, the first bad element as a multi-index, the
+    count of bad elements, the NaNs and infinities it holds where the
+    expected value is finite, where the errors lie ("edges": all on the
+    tensor's border; "tail": every element from the first bad one to the
+    end; "everywhere": at least EVERYWHERE_SHARE of the elements;
+    "scattered": otherwise) and a few bad elements, expected against got
+    (as text: NaN and infinity have no JSON number). None when every
+    output is close."""
+    for i, (e, a) in enumerate(zip(expected, actual)):
+        a = a.to(e.device)
+        if e.numel() == 0:
+            continue
+        bad = _not_close(e, a, tolerance).flatten()
+        count = int(bad.sum())
+        if count == 0:
+            continue
+        n = bad.numel()
+        first = int(bad.to(torch.uint8).argmax())
+        last = n - 1 - int(bad.flip(0).to(torch.uint8).argmax())
+        window = bad[first:first + 4096].nonzero().flatten()[:MISMATCH_SAMPLES] + first
+        flat_e, flat_a = e.flatten(), a.flatten()
+        samples = [{"index": _unravel(int(k), e.shape), "expected": _text(flat_e[k]), "got": _text(flat_a[k])}
+                   for k in window.tolist()]
+        return {"output": i, "shape": list(e.shape), "first_index": _unravel(first, e.shape),
+                "bad": count, "elements": n, "where": _where(bad.view(e.shape), count, first, last),
+                "nan": _count_new(a, e, torch.isnan), "inf": _count_new(a, e, torch.isinf), "samples": samples}
+    return None
+
+
+def _not_close(e, a, tolerance):
+    if not e.is_floating_point() and not e.is_complex():
+        return a != e
+    return ~torch.isclose(a, e, rtol=tolerance, atol=tolerance, equal_nan=True)
+
+
+def _where(bad, count, first, last):
+    n = bad.numel()
+    border = _border(bad.shape, bad.device)
+    if border is not None and int((bad & border).sum()) == count and int(border.sum()) < n:
+        return "edges"
+    if first > 0 and last == n - 1 and count == n - first:
+        return "tail"
+    return "everywhere" if count >= EVERYWHERE_SHARE * n else "scattered"
+
+
+def _border(shape, device):
+    """The elements whose index is first or last along a dimension of more
+    than two elements, or None when no dimension has more than two."""
+    border = None
+    for d, size in enumerate(shape):
+        if size <= 2:
+            continue
+        line = torch.zeros(size, dtype=torch.bool, device=device)
+        line[0] = line[-1] = True
+        view = [1] * len(shape)
+        view[d] = size
+        line = line.view(view)
+        border = line if border is None else border | line
+    return None if border is None else border.expand(shape)
+
+
+def _count_new(a, e, test):
+    """Elements where `test` holds for the candidate's value but not the expected one."""
+    if not a.is_floating_point() and not a.is_complex():
+        return 0
+    return int((test(a) & ~test(e)).sum())
+
+
+def _unravel(flat, shape):
+    index = []
+    for size in reversed(shape):
+        index.append(flat % size)
+        flat //= size
+    return index[::-1]
+
+
+def _text(value):
+    value = value.item()
+    return f"{value:.6g}" if isinstance(value, float) else str(value)
+
+
 def same_inputs(original, after):
     """Whether the candidate's post-call inputs equal the originals."""
     for o, a in zip(original, after):

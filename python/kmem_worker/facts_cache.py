@@ -138,6 +138,14 @@ def _floor(facts):
     return floor if isinstance(floor, (int, float)) and floor >= 0 else None
 
 
+def _compile_facts(facts):
+    """{"compile_ms"} or {"compile_failure"} as stored, else {}."""
+    ms, failure = facts.get("compile_ms"), facts.get("compile_failure")
+    if isinstance(ms, (int, float)) and ms > 0:
+        return {"compile_ms": ms}
+    return {"compile_failure": failure} if isinstance(failure, str) else {}
+
+
 class FactsCache:
     def __init__(self, folder, entry_key):
         self._path = os.path.join(folder, entry_key + ".json") if folder else None
@@ -145,15 +153,18 @@ class FactsCache:
     def read(self):
         """The stored facts that can be reused ({} if none): "reference_ms"
         when it was measured steady, "roofline_ms" whenever stored (it
-        depends on the problem's sizes, not on the host's speed)."""
+        depends on the problem's sizes, not on the host's speed), and the
+        compile baseline: "compile_ms", or "compile_failure" (why there is
+        none)."""
         facts = _read(self._path) if self._path is not None else None
         if not isinstance(facts, dict):
             return {}
-        known = {"reference_ms": _steady_time(facts), "roofline_ms": _floor(facts)}
+        known = {"reference_ms": _steady_time(facts), "roofline_ms": _floor(facts), **_compile_facts(facts)}
         return {name: value for name, value in known.items() if value is not None}
 
     def write(self, facts, replace=False):
-        """Stores `facts` ({"reference_ms", "roofline_ms", "steady"}) merged
+        """Stores `facts` ({"reference_ms", "roofline_ms", "steady", and
+        "compile_ms", "compile_failure" when the baseline was tried}) merged
         with the stored entry, which another batch may have written since
         this one read it: a steady stored time stays unless `facts` has a
         steady one too, a stored floor stays unless `facts` has one. With
@@ -169,6 +180,8 @@ class FactsCache:
                 result.update(reference_ms=stored["reference_ms"], steady=True)
             if _floor(facts) is None and _floor(stored) is not None:
                 result["roofline_ms"] = stored["roofline_ms"]
+            if not _compile_facts(facts):
+                result.update(_compile_facts(stored))
             return result
 
         _update(self._path, merged)

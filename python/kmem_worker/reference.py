@@ -17,7 +17,7 @@ import traceback
 
 import torch
 
-from . import compare, facts_cache, failures, host_speed, problem, roofline, sketch, timing, transfer
+from . import compare, compile_baseline, facts_cache, failures, host_speed, problem, roofline, sketch, timing, transfer
 from .stopwatch import Stopwatch
 
 
@@ -64,6 +64,13 @@ class Reference:
             self.reference_ms, self.steady = self._measure(channel, clock, spec, host)
             self.measured = True
         self.unstored = self.measured  # facts the cache does not hold yet
+        # The compile baseline, only when asked for: cached (a time or why there is none), else measured.
+        self.compile_ms, self.compile_failure = None, None
+        if cmd.get("compile_baseline"):
+            self.compile_ms, self.compile_failure = known.get("compile_ms"), known.get("compile_failure")
+            if self.compile_ms is None and self.compile_failure is None:
+                self.compile_ms, self.compile_failure = self._compile_baseline(channel, clock, spec, host)
+                self.unstored = True
         self.payload = {"init_inputs": init_inputs, "init_on_device": init_on_device,
                         "trials": self.trial_inputs,
                         "output_devices": [v.device.type for v in self.expected[0]] if self.expected else []}
@@ -89,12 +96,27 @@ class Reference:
         self.tally = {"calls": measured.calls, "measured_ms": measured.measured_ms}
         return measured.ms, measured.steady
 
+    def _compile_baseline(self, channel, clock, spec, host):
+        """(compile_ms, None) of the reference under torch.compile, timed as
+        the eager one is; (None, reason) when there is none (compile_baseline.py)."""
+        def timed(fast):
+            return timing.Harness(self.device, check=problem.as_output_list).measure_in_turns(
+                channel, clock, fast, self.draw, spec["warmup"], spec["iters"], host).ms
+        try:
+            return compile_baseline.measure(self.model, problem.clone_inputs(self.trial_inputs[0]), timed)
+        finally:
+            clock.lap("compile_baseline")
+            if hasattr(torch, "_dynamo"):
+                torch._dynamo.reset()  # the compiled graphs are not used again
+
     def store_facts(self):
         """Stores what this worker measured or computed, steady or not (an
         unsteady time is measured again next time)."""
         if self.unstored:
-            self.cache.write({"reference_ms": self.reference_ms, "roofline_ms": self.roofline_ms,
-                              "steady": self.steady}, replace=self.retime)
+            facts = {"reference_ms": self.reference_ms, "roofline_ms": self.roofline_ms, "steady": self.steady}
+            if self.compile_ms is not None or self.compile_failure is not None:
+                facts.update(compile_ms=self.compile_ms, compile_failure=self.compile_failure)
+            self.cache.write(facts, replace=self.retime)
             self.unstored = False
 
     def complete_floor(self):
@@ -232,6 +254,9 @@ class Reference:
                 verdict["max_rel_error"] = max(verdict["max_rel_error"], worst_rel)
             failed = compare.first_not_close(figures)
             if failed is not None:
+                facts = compare.mismatch_facts(self.expected[failed], trials[failed], tolerance)
+                if facts is not None:
+                    verdict["mismatch"] = {"trial": failed, **facts}
                 raise compare.Mismatch("values", f"trial {failed}: values differ beyond tolerance {tolerance:g}")
             self.judge_timed(sketches, tolerance)
         except compare.Mismatch as mismatch:
@@ -305,6 +330,7 @@ def prepare(references, cmd, channel, clock, host):
         free_memory()
         raise
     channel.send("ready", reference_ms=reference.reference_ms, cached=not reference.measured,
+                 compile_ms=reference.compile_ms,
                  inputs_ms=reference.inputs_ms,
                  timing_steady=reference.steady, host_probe_ms=host.fastest_ms,
                  degenerate=reference.degenerate(cmd["tolerance"]), seconds=clock.seconds,

@@ -72,3 +72,64 @@ class ErrorsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class MismatchFactsTest(unittest.TestCase):
+    def test_close_outputs_have_no_facts(self):
+        e = torch.randn(4, 4)
+        self.assertIsNone(compare.mismatch_facts([e], [e.clone()], TOL))
+
+    def test_first_bad_element_as_a_multi_index_with_samples(self):
+        e = torch.zeros(4, 5, 6)
+        a = e.clone()
+        a[2, 3, 1] = 1.5
+        a[3, 3, 3] = -2.0
+        facts = compare.mismatch_facts([e], [a], TOL)
+        self.assertEqual(facts["output"], 0)
+        self.assertEqual(facts["shape"], [4, 5, 6])
+        self.assertEqual(facts["first_index"], [2, 3, 1])
+        self.assertEqual((facts["bad"], facts["elements"]), (2, 120))
+        self.assertEqual(facts["samples"], [{"index": [2, 3, 1], "expected": "0", "got": "1.5"},
+                                            {"index": [3, 3, 3], "expected": "0", "got": "-2"}])
+        self.assertEqual(facts["where"], "scattered")
+
+    def test_the_first_output_that_differs_is_reported(self):
+        e1, e2 = torch.ones(3), torch.ones(3)
+        a2 = e2.clone()
+        a2[1] = 5.0
+        self.assertEqual(compare.mismatch_facts([e1, e2], [e1.clone(), a2], TOL)["output"], 1)
+
+    def test_errors_on_the_border_are_edges(self):
+        e = torch.zeros(8, 8)
+        a = e.clone()
+        a[:, 7] = 1.0
+        a[0, 3] = 1.0
+        self.assertEqual(compare.mismatch_facts([e], [a], TOL)["where"], "edges")
+
+    def test_errors_from_one_element_to_the_end_are_a_tail(self):
+        e = torch.zeros(100)
+        a = e.clone()
+        a[70:] = 3.0
+        facts = compare.mismatch_facts([e], [a], TOL)
+        self.assertEqual((facts["where"], facts["first_index"], facts["bad"]), ("tail", [70], 30))
+
+    def test_most_elements_wrong_is_everywhere(self):
+        e = torch.randn(10, 10)
+        facts = compare.mismatch_facts([e], [e + 1.0], TOL)
+        self.assertEqual((facts["where"], facts["bad"]), ("everywhere", 100))
+
+    def test_nan_and_infinity_counted_where_the_expected_value_is_finite(self):
+        e = torch.tensor([1.0, float("nan"), 3.0, 4.0])
+        a = torch.tensor([float("nan"), float("nan"), float("inf"), 4.0])
+        facts = compare.mismatch_facts([e], [a], TOL)
+        self.assertEqual((facts["nan"], facts["inf"]), (1, 1))  # the expected NaN is no new one
+        self.assertEqual(facts["samples"][0], {"index": [0], "expected": "1", "got": "nan"})
+        self.assertEqual(facts["samples"][1], {"index": [2], "expected": "3", "got": "inf"})
+
+    def test_integer_outputs_compared_exactly(self):
+        e = torch.arange(6).view(2, 3)
+        a = e.clone()
+        a[1, 2] = 0
+        facts = compare.mismatch_facts([e], [a], TOL)
+        self.assertEqual(facts["first_index"], [1, 2])
+        self.assertEqual(facts["samples"], [{"index": [1, 2], "expected": "5", "got": "0"}])

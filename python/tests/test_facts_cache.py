@@ -93,6 +93,18 @@ class ReferenceFactsTest(unittest.TestCase):
             cache.write({"reference_ms": 2.4, "roofline_ms": None, "steady": True})
             self.assertEqual(cache.read(), {"reference_ms": 2.4, "roofline_ms": 0.25})
 
+    def test_the_compile_baseline_or_its_failure_is_kept_with_the_reference_time(self):
+        with tempfile.TemporaryDirectory() as folder:
+            cache = facts_cache.FactsCache(folder, "k")
+            cache.write({"reference_ms": 2.5, "roofline_ms": None, "steady": True,
+                         "compile_ms": None, "compile_failure": "RuntimeError: no compiler"})
+            self.assertEqual(cache.read(), {"reference_ms": 2.5, "compile_failure": "RuntimeError: no compiler"})
+            cache.write({"reference_ms": 2.4, "roofline_ms": None, "steady": True})  # baseline off this time
+            self.assertEqual(cache.read(), {"reference_ms": 2.4, "compile_failure": "RuntimeError: no compiler"})
+            cache.write({"reference_ms": 2.4, "roofline_ms": None, "steady": True, "compile_ms": 1.2,
+                         "compile_failure": None})
+            self.assertEqual(cache.read(), {"reference_ms": 2.4, "compile_ms": 1.2})
+
     def test_a_measurement_asked_for_afresh_replaces_the_entry(self):
         with tempfile.TemporaryDirectory() as folder:
             cache = facts_cache.FactsCache(folder, "k")

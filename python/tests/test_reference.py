@@ -16,7 +16,7 @@ from unittest import mock
 
 import torch
 
-from kmem_worker import facts_cache, problem, reference, sketch
+from kmem_worker import compile_baseline, facts_cache, problem, reference, sketch
 from kmem_worker.stopwatch import Stopwatch
 
 PROBLEMS = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "eval", "problems")
@@ -176,6 +176,56 @@ class ServeTest(unittest.TestCase):
         self.assertEqual([e["event"] for e in events], ["ready", "shared", "verdict"])
         self.assertFalse(events[2]["correct"])
         self.assertEqual(events[2]["failure"], "unreadable", events[2]["detail"])
+
+    def test_wrong_values_are_located_in_the_verdict(self):
+        with tempfile.TemporaryDirectory() as folder:
+            scratch = os.path.join(folder, "candidate")
+            os.mkdir(scratch)
+            events = self.serve([prepare(1, "scale_add.py"), {"cmd": "share", "ref": 1, "folder": scratch}])
+            shared = torch.load(events[1]["path"], weights_only=False)
+            trials = [[2.0 * x + y] for x, y in shared["trials"]]
+            trials[1][0][:, -1] = float("nan")  # the last column of trial 1
+            outputs = os.path.join(scratch, "outputs.pt")
+            torch.save({"trials": trials}, outputs)
+            events = self.serve([prepare(1, "scale_add.py"), {"cmd": "share", "ref": 1, "folder": scratch},
+                                 {"cmd": "judge", "ref": 1, "folder": scratch, "outputs": outputs,
+                                  "sketches": "/nonexistent", "inputs_changed": [False, False], "tolerance": 1e-4}])
+        verdict = events[2]
+        self.assertEqual(verdict["failure"], "values")
+        facts = verdict["mismatch"]
+        self.assertEqual((facts["trial"], facts["output"], facts["shape"]), (1, 0, [64, 256]))
+        self.assertEqual((facts["first_index"], facts["bad"], facts["nan"]), ([0, 255], 64, 64))
+        self.assertEqual(facts["where"], "edges")
+        self.assertEqual(facts["samples"][0]["got"], "nan")
+
+    def test_the_compile_baseline_is_timed_once_and_its_failure_is_no_error(self):
+        with tempfile.TemporaryDirectory() as folder:
+            command = {**prepare(1, "scale_add.py"), "facts_cache": folder, "compile_baseline": True}
+            tries = []
+
+            def failing(model, inputs, timed):
+                tries.append(model)
+                return None, "RuntimeError: no compiler"
+            with mock.patch.object(compile_baseline, "measure", failing):
+                first = self.serve([command, {"cmd": "drop", "ref": 1}, command])
+            self.assertEqual([e["event"] for e in first], ["ready", "dropped", "ready"])
+            self.assertIsNone(first[0]["compile_ms"])
+            self.assertEqual(len(tries), 1, "a failure is cached, not tried again")
+            self.assertEqual(read_entry(cache_entry(command)[1])["compile_failure"], "RuntimeError: no compiler")
+            retimed = {**command, "retime": True}
+            with mock.patch.object(compile_baseline, "measure", lambda model, inputs, timed: (0.75, None)):
+                events = self.serve([retimed])
+            self.assertEqual(events[0]["compile_ms"], 0.75)
+            without = self.serve([{**prepare(2, "scale_add.py"), "facts_cache": folder}])
+            self.assertIsNone(without[0]["compile_ms"], "off unless asked for, even when cached")
+
+    def test_the_compile_baseline_of_this_torch_is_timed_or_none(self):
+        events = self.serve([{**prepare(1, "scale_add.py"), "compile_baseline": True}])
+        self.assertEqual(events[0]["event"], "ready", events[0])
+        if hasattr(torch, "compile"):
+            self.assertTrue(events[0]["compile_ms"] is None or events[0]["compile_ms"] > 0)
+        else:
+            self.assertIsNone(events[0]["compile_ms"])
 
     def test_a_problem_that_switches_tf32_on_is_computed_in_fp32_and_leaves_it_off(self):
         with open(os.path.join(PROBLEMS, "scale_add.py")) as source:

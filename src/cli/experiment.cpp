@@ -162,8 +162,10 @@ int report(const ReportArgs& args) {
     if (!chart_js) return report_error(cmd, chart_js.error().wrap("Chart.js"));
     if (chart_js->find("</script") != std::string::npos)
       return report_error(cmd, Error(chart_path + ": holds '</script', so it cannot be inlined"));
+    auto views = db->episode_views(args.experiment);
+    if (!views) return report_error(cmd, views.error());
     std::ofstream out(args.html, std::ios::binary | std::ios::trunc);
-    out << report_html(r, *chart_js);
+    out << report_html(r, *chart_js, *views);
     out.close();
     if (!out) return report_error(cmd, Error(args.html + ": cannot write the report"));
   }

@@ -24,6 +24,7 @@ TEST(Tuning, UnsetVariablesKeepTheDefaults) {
   EXPECT_EQ(options.device_connections, defaults.device_connections);
   EXPECT_EQ(options.reference_workers, defaults.reference_workers);
   EXPECT_EQ(options.inputs_by_ipc, defaults.inputs_by_ipc);
+  EXPECT_FALSE(options.compile_baseline);  // by the device
 }
 
 TEST(Tuning, SetVariablesSetTheirOptions) {
@@ -31,8 +32,10 @@ TEST(Tuning, SetVariablesSetTheirOptions) {
   ASSERT_TRUE(apply_tuning(fake({{"KMEM_TUNE_DEVICE_SETUPS", "4"},
                                  {"KMEM_TUNE_DEVICE_CONNECTIONS", "0"},
                                  {"KMEM_TUNE_REFERENCE_WORKERS", "3"},
-                                 {"KMEM_TUNE_INPUTS_BY_FILE", "1"}}),
+                                 {"KMEM_TUNE_INPUTS_BY_FILE", "1"},
+                                 {"KMEM_TUNE_COMPILE_BASELINE", "0"}}),
                            options));
+  EXPECT_EQ(options.compile_baseline, std::optional<bool>(false));
   EXPECT_EQ(options.device_setups, 4);
   EXPECT_EQ(options.device_connections, 0);
   EXPECT_EQ(options.reference_workers, 3);

@@ -140,9 +140,16 @@ class Episode {
     turn.verdict = o.verdict;
     turn.message = o.message;
     turn.detail = o.detail;
-    if (o.verdict == "build_error" || o.verdict == "build_timeout") turn.log_tail = log_tail(o.log);
+    if (o.verdict == "build_error" || o.verdict == "build_timeout") {
+      turn.log_tail = log_tail(o.log);
+      turn.compiler_error = first_compiler_error(o.detail + "\n" + o.log);
+    }
     turn.reference_ms = o.reference_ms;
     turn.candidate_ms = o.candidate_ms;
+    turn.compile_ms = o.compile_ms;
+    turn.speedup_vs_compile = o.speedup_vs_compile;
+    turn.mismatch = o.mismatch;
+    turn.profile = o.profile;
     turn.speedup = o.speedup;
     turn.score = o.score;
     turn.max_abs_error = o.correctness.max_abs_error;

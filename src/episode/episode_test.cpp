@@ -200,7 +200,7 @@ TEST_F(EpisodeTest, PassFeedbackNamesTimesAndABuildFailureTheCompilerTail) {
   EpisodeOutcome o = play({say(candidate("build_error", "CHECK")), say(candidate("pass 4", "CHECK"))});
   ASSERT_EQ(o.turns.size(), 2u);
   EXPECT_EQ(o.turns[0].log_tail, "line 1\nerror: kmem_missing_header.h: No such file");
-  EXPECT_NE(o.turns[0].feedback.find("Compiler output (last lines):\n```\nline 1\nerror: kmem_missing_header.h"),
+  EXPECT_NE(o.turns[0].feedback.find("The compiler's first error:\n```\nerror: kmem_missing_header.h: No such file\n```"),
             std::string::npos)
       << o.turns[0].feedback;
   EXPECT_NE(o.turns[0].feedback.find("make it your SUBMIT"), std::string::npos) << o.turns[0].feedback;

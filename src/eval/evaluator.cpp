@@ -289,6 +289,7 @@ class Batch {
     out_of_memory = eval::ran_out_of_memory(facts.run);
     facts.reference_ms = reference->reference_ms();
     facts.reference_cached = reference->reference_cached();
+    facts.compile_ms = reference->compile_ms();
     facts.reference_timing_steady = reference->timing_steady();
     facts.on_gpu = options_.device == "cuda";
     facts.min_timed_calls = options_.warmup + options_.iters;

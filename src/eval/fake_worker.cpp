@@ -129,6 +129,7 @@ class FakeWorker : public LineProcess {
              {"host_probe_ms", nullptr}, {"degenerate", false}, {"seconds", Json::object()}});
       } else {
         owes_ready_ = true;
+        compile_baseline_ = command.value("compile_baseline", false);
         say({{"event", "time_request"}});
       }
     } else if (name == "time" && owes_ready_) {
@@ -136,7 +137,8 @@ class FakeWorker : public LineProcess {
       say({{"event", "timed"}});
       say({{"event", "ready"}, {"reference_ms", 0.4}, {"inputs_ms", 0.0}, {"cached", false}, {"timing_steady", true},
            {"host_probe_ms", 0.3}, {"degenerate", false}, {"seconds", {{"load", 0.001}}},
-           {"timing_tally", {{"calls", 4}, {"measured_ms", 1.6}}}});
+           {"timing_tally", {{"calls", 4}, {"measured_ms", 1.6}}},
+           {"compile_ms", compile_baseline_ ? Json(0.2) : Json(nullptr)}});
     } else if (name == "share") {
       say({{"event", "shared"}, {"path", command.value("folder", "") + "/inputs.pt"}});
     } else if (name == "judge") {
@@ -151,6 +153,9 @@ class FakeWorker : public LineProcess {
       if (!correct) {
         verdict["failure"] = "values";
         verdict["detail"] = "trial 0: values differ beyond tolerance 0.0001";
+        verdict["mismatch"] = {{"trial", 0}, {"output", 0}, {"shape", {4, 8}}, {"first_index", {3, 0}}, {"bad", 8},
+                               {"elements", 32}, {"where", "edges"}, {"nan", 1}, {"inf", 0},
+                               {"samples", {{{"index", {3, 0}}, {"expected", "0.5"}, {"got", "nan"}}}}};
       }
       say(verdict);
     } else if (name == "release") {
@@ -234,6 +239,7 @@ class FakeWorker : public LineProcess {
   bool exited_ = false;
   ExitStatus status_;
   bool owes_ready_ = false;  // reference: a `ready` once its timing lock is granted
+  bool compile_baseline_ = false;  // reference: the prepare command asked for the compile baseline
   std::string nonce_, behaviour_;
   int attempt_ = 0, calls_ = 0;
 };

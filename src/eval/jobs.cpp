@@ -55,6 +55,15 @@ Result<std::vector<EvalJob>> read_jobs(const std::string& path) {
 
 static Json optional_number(const std::optional<double>& value) { return value ? Json(*value) : Json(); }
 
+static Json mismatch_json(const std::optional<MismatchFacts>& m) {
+  if (!m) return Json();
+  Json samples = Json::array();
+  for (const auto& s : m->samples) samples.push_back({{"index", s.index}, {"expected", s.expected}, {"got", s.got}});
+  return {{"trial", m->trial}, {"output", m->output}, {"shape", m->shape}, {"first_index", m->first_index},
+          {"bad", m->bad}, {"elements", m->elements}, {"where", m->where}, {"nan", m->nan}, {"inf", m->inf},
+          {"samples", samples}};
+}
+
 std::string outcome_json(const EvalOutcome& outcome) {
   Json j = {
       {"id", outcome.job.id},
@@ -73,6 +82,14 @@ std::string outcome_json(const EvalOutcome& outcome) {
       {"reference_cached", outcome.reference_cached},
       {"speedup", outcome.speedup},
       {"score", outcome.score},
+      {"compile_ms", optional_number(outcome.compile_ms)},
+      {"speedup_vs_compile", optional_number(outcome.speedup_vs_compile)},
+      {"mismatch", mismatch_json(outcome.mismatch)},
+      {"profile",
+       {{"roofline_ms", optional_number(outcome.profile.roofline_ms)},
+        {"own_work_ms", optional_number(outcome.profile.own_work_ms)},
+        {"own_work_share", optional_number(outcome.profile.own_work_share)},
+        {"own_kernels", outcome.profile.own_kernels}}},
       {"flags", outcome.flags},
       {"seconds", outcome.seconds},
       {"log", outcome.log},

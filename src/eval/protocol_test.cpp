@@ -67,6 +67,13 @@ TEST(Protocol, RecordsThatBreakTheFileAreRefusedNamingRecordAndField) {
   verdict["trials"] = 2.5;
   EXPECT_EQ(refusal("reference", verdict), "reference event 'verdict': field 'trials': expected int, got number");
   verdict["trials"] = 3;
+  verdict["mismatch"]["samples"][0]["got"] = 0.0;
+  EXPECT_EQ(refusal("reference", verdict),
+            "reference event 'verdict': field 'mismatch.samples[0].got': expected string, got number");
+  verdict["mismatch"]["samples"][0]["got"] = "0";
+  verdict["mismatch"]["where"] = "corners";
+  EXPECT_NE(refusal("reference", verdict).find("field 'mismatch.where': \"corners\" is not one of"), std::string::npos);
+  verdict = example("reference", "events", "verdict");
   verdict["detail"] = nullptr;
   EXPECT_EQ(refusal("reference", verdict), "reference event 'verdict': field 'detail': null, expected string");
   Json error = example("reference", "events", "error");

@@ -16,6 +16,31 @@ uint64_t secret_random() {
 
 uint64_t random_seed() { return secret_random() % (1ULL << 62); }
 
+namespace {
+
+std::vector<long> longs(const Json& array) { return array.get<std::vector<long>>(); }
+
+// The verdict's mismatch facts, whose form the protocol has checked (the
+// reference is trusted).
+MismatchFacts mismatch_facts(const Json& m) {
+  MismatchFacts facts;
+  facts.trial = m.at("trial").get<int>();
+  facts.output = m.at("output").get<int>();
+  facts.shape = longs(m.at("shape"));
+  facts.first_index = longs(m.at("first_index"));
+  facts.bad = m.at("bad").get<long>();
+  facts.elements = m.at("elements").get<long>();
+  facts.nan = m.at("nan").get<long>();
+  facts.inf = m.at("inf").get<long>();
+  facts.where = m.at("where").get<std::string>();
+  for (const Json& sample : m.at("samples"))
+    facts.samples.push_back({longs(sample.at("index")), sample.at("expected").get<std::string>(),
+                             sample.at("got").get<std::string>()});
+  return facts;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem, uint64_t init_seed,
                                                       const EvalOptions& options, TimingLock& timing_lock,
                                                       ReferenceHosts& hosts, bool* out_of_memory) {
@@ -30,6 +55,7 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
       {"tolerance", options.tolerance},
       {"facts_cache", options.cache_dir + "/reference"},
       {"retime", options.retime_reference},
+      {"compile_baseline", options.compile_baseline.value_or(options.device == "cuda")},
   };
   // Placed on a worker that another problem stopped before this one's
   // command reached it, the problem is placed once more.
@@ -48,6 +74,7 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
     reference->inputs_ms_ = fields.number("inputs_ms");
     reference->degenerate_ = fields.flag("degenerate");
     reference->reference_cached_ = fields.flag("cached");
+    if (auto compile = fields.maybe_number("compile_ms"); compile && *compile > 0) reference->compile_ms_ = compile;
     reference->timing_steady_ = fields.flag("timing_steady", true);
     timing_lock.note_host_probe(fields.number("host_probe_ms"));
     // A reference timed now shows the harness's overhead per call
@@ -98,6 +125,7 @@ Result<Judgement> Reference::judge(const std::string& folder, const CandidateRun
   judgement.correctness.max_abs_error = e.number("max_abs_error");
   judgement.correctness.max_rel_error = e.number("max_rel_error");
   if (auto floor = e.maybe_number("roofline_ms"); floor && *floor >= 0) judgement.roofline_ms = floor;
+  if (const Json& mismatch = e.json("mismatch"); mismatch.is_object()) judgement.mismatch = mismatch_facts(mismatch);
   return judgement;
 }
 

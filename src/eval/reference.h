@@ -23,6 +23,7 @@ struct Judgement {
   std::string detail;
   Correctness correctness;
   std::optional<double> roofline_ms;  // the problem's floor, when it could be computed
+  std::optional<MismatchFacts> mismatch;  // where the values differ (failure "values")
 };
 
 class Reference {
@@ -52,6 +53,8 @@ class Reference {
 
   double reference_ms() const { return reference_ms_; }
   bool reference_cached() const { return reference_cached_; }
+  // The reference under torch.compile; none when the baseline is off or failed.
+  std::optional<double> compile_ms() const { return compile_ms_; }
   // False when the reference is host-bound and was timed while the host ran
   // slow (python/kmem_worker/host_speed.py).
   bool timing_steady() const { return timing_steady_; }
@@ -79,6 +82,7 @@ class Reference {
   const EvalOptions& options_;
   double reference_ms_ = 0.0;
   bool reference_cached_ = false;
+  std::optional<double> compile_ms_;
   bool timing_steady_ = true;
   bool degenerate_ = false;
   double inputs_ms_ = 0.0;

@@ -85,6 +85,24 @@ TEST_F(Scheduler, HonestCandidatesPassAndEachProblemIsPreparedOnceAndDropped) {
   EXPECT_TRUE(log_->protocol_errors.empty()) << log_->protocol_errors.front();
 }
 
+// The compile baseline: asked for, its time and the speedup over it reach
+// every outcome; by default on the CPU it is not asked for.
+TEST_F(Scheduler, TheCompileBaselineReachesTheOutcomesWhenAskedFor) {
+  auto by_default = run({{"plain", "/p/one.py", candidate("pass", "plain")}});
+  EXPECT_FALSE(by_default["plain"].compile_ms);
+  EXPECT_FALSE(by_default["plain"].speedup_vs_compile);
+  options_.compile_baseline = true;
+  auto outcomes = run({{"fast", "/p/two.py", candidate("pass", "fast")},
+                       {"wrong", "/p/two.py", candidate("mismatch", "wrong")}});
+  ASSERT_TRUE(outcomes["fast"].compile_ms);
+  EXPECT_DOUBLE_EQ(*outcomes["fast"].compile_ms, 0.2);
+  ASSERT_TRUE(outcomes["fast"].speedup_vs_compile);
+  EXPECT_DOUBLE_EQ(*outcomes["fast"].speedup_vs_compile, 2.0);
+  EXPECT_TRUE(outcomes["wrong"].compile_ms);
+  EXPECT_FALSE(outcomes["wrong"].speedup_vs_compile);  // no speedup without a pass
+  EXPECT_TRUE(log_->protocol_errors.empty()) << log_->protocol_errors.front();
+}
+
 TEST_F(Scheduler, EachWayAWorkerFailsGetsItsVerdictAndTheBatchGoesOn) {
   const std::map<std::string, std::string> expected = {
       {"pass", "pass"},
@@ -106,6 +124,16 @@ TEST_F(Scheduler, EachWayAWorkerFailsGetsItsVerdictAndTheBatchGoesOn) {
   for (const auto& [behaviour, verdict] : expected)
     EXPECT_EQ(outcomes[behaviour].verdict, verdict) << behaviour << ": " << outcomes[behaviour].detail;
   EXPECT_NE(outcomes["crash"].detail.find("killed by signal 11"), std::string::npos) << outcomes["crash"].detail;
+  // The reference's mismatch facts reach the outcome whole.
+  ASSERT_TRUE(outcomes["mismatch"].mismatch);
+  const MismatchFacts& where = *outcomes["mismatch"].mismatch;
+  EXPECT_EQ(where.where, "edges");
+  EXPECT_EQ(where.first_index, (std::vector<long>{3, 0}));
+  EXPECT_EQ(where.shape, (std::vector<long>{4, 8}));
+  EXPECT_EQ((std::pair{where.bad, where.nan}), (std::pair{8L, 1L}));
+  ASSERT_EQ(where.samples.size(), 1u);
+  EXPECT_EQ(where.samples[0].got, "nan");
+  EXPECT_FALSE(outcomes["pass"].mismatch);
   EXPECT_NE(outcomes["mistyped"].detail.find("candidate event 'result': field 'candidate_ms': expected number"),
             std::string::npos)
       << outcomes["mistyped"].detail;

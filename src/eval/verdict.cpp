@@ -212,11 +212,23 @@ EvalOutcome decide(const EvalJob& job, const Facts& facts) {
     break;
   }
   outcome.message = verdict_message(outcome.verdict);
+  if (facts.judgement) {
+    outcome.profile.roofline_ms = facts.judgement->roofline_ms;
+    if (outcome.verdict == "output_mismatch") outcome.mismatch = facts.judgement->mismatch;
+  }
+  if (facts.compile_ms && *facts.compile_ms > 0) {
+    outcome.compile_ms = facts.compile_ms;
+    if (outcome.passed() && facts.run.candidate_ms > 0) outcome.speedup_vs_compile = *facts.compile_ms / facts.run.candidate_ms;
+  }
   if (outcome.passed()) {
+    Fields seen = observed(facts);
+    outcome.profile.own_work_ms = seen.maybe_number("own_work_ms");
+    outcome.profile.own_work_share = seen.maybe_number("own_work_share");
+    for (const Json& name : seen.json("own_kernels"))
+      if (name.is_string()) outcome.profile.own_kernels.push_back(name.get<std::string>());
     outcome.score = std::min(outcome.speedup, kScoreCap);
     if (facts.judgement && facts.judgement->roofline_ms && facts.run.candidate_ms < *facts.judgement->roofline_ms)
       outcome.flags.push_back("implausible_speedup");
-    Fields seen = observed(facts);
     if (!seen.flag("timing_steady", true)) outcome.flags.push_back("unsteady_timing");
     if (facts.on_gpu && seen.flag("host_bound", false)) outcome.flags.push_back("host_bound_timing");
     if (!facts.reference_timing_steady) outcome.flags.push_back("unsteady_reference_timing");

@@ -16,6 +16,7 @@ struct Facts {
   CandidateRun run;
   std::optional<Judgement> judgement;  // when the run produced a result
   double reference_ms = 0.0;
+  std::optional<double> compile_ms;  // the compile baseline, when there is one
   bool reference_cached = false;
   bool reference_timing_steady = true;  // see Reference::timing_steady
   bool degenerate = false;

@@ -31,6 +31,12 @@ std::string report_text(const Report& r) {
                        interval_text(c.score),
                        c.geomean_speedup ? fmt::format("{:.3f}", *c.geomean_speedup) : "-",
                        c.effect ? signed_interval_text(*c.effect) : "-", c.errors);
+  out += fmt::format("\nagainst the faster of eager and torch.compile (eager where there was no compile baseline):\n"
+                     "{:<20} {:<22} {:>8} {:>7} {:>7}\n", "reader", "policy", "compiled", "fast_1",
+                     fmt::format("fast_{}", r.options.p));
+  for (const CellMetrics& c : r.cells)
+    out += fmt::format("{:<20} {:<22} {:>8} {:>7.3f} {:>7.3f}\n", c.reader, c.policy, c.compiled, c.fast_1_best,
+                       c.fast_p_best);
   out += fmt::format("\n{:<20} {:<22} {:<16} {:>8} {:>7} {:>10} {:>8}\n", "reader", "policy", "category", "episodes",
                      "correct", "mean score", "vs none");
   for (const CategoryMetrics& c : r.categories)
@@ -45,6 +51,7 @@ std::string report_json(const Report& r) {
     nlohmann::json cell = {{"reader", c.reader},       {"policy", c.policy},         {"episodes", c.episodes},
                            {"problems", c.problems},   {"correct", c.correct},       {"fast_0", c.fast_0},
                            {"fast_1", c.fast_1},       {"fast_p", c.fast_p},         {"mean_score", c.mean_score},
+                           {"fast_1_best", c.fast_1_best}, {"fast_p_best", c.fast_p_best}, {"compiled", c.compiled},
                            {"score", interval_json(c.score)}, {"errors", c.errors}, {"model_s", c.model_s},
                            {"eval_s", c.eval_s},       {"paired_problems", c.paired_problems}};
     cell["geomean_speedup"] = c.geomean_speedup ? nlohmann::json(*c.geomean_speedup) : nlohmann::json();

@@ -58,7 +58,19 @@ class ReportTest : public ::testing::Test {
       t.candidate = "class ModelNew: pass";
       t.latency_s = 2.0;
       t.eval_s = 0.5;
-      o.turns.push_back(t);
+      t.reply = "<script>alert('" + f.problem + "')</script> & ```python\nclass ModelNew: pass\n```";
+      if (f.correct) {
+        t.candidate_ms = 1.0;
+        // L1_001 under show_all: 4x eager but only 1.5x the compiled reference.
+        if (f.policy == "show_all" && f.problem == "L1_001") t.compile_ms = 1.5;
+      }
+      Turn check = t;
+      check.action = "CHECK";
+      check.verdict = "output_mismatch";
+      check.feedback = "Output 0 (shape (4, 8)): 8 of 32 elements wrong <b>not bold</b>";
+      check.candidate.clear();
+      t.index = 2;
+      o.turns = {check, t};
       Problem p{f.problem, 1, std::stoi(f.problem.substr(3)), "x", f.category};
       auto stored = db->record_episode("fx", EpisodeKey{"r", f.policy, f.problem, 0}, p, o);
       ASSERT_TRUE(stored) << stored.error().message();
@@ -95,13 +107,19 @@ TEST_F(ReportTest, MetricsMatchHandComputedValues) {
   EXPECT_NEAR(*none.geomean_speedup, 1.0, 1e-12);  // sqrt(2 * 0.5)
   EXPECT_FALSE(none.effect);
   EXPECT_EQ(none.errors, 0);
-  EXPECT_DOUBLE_EQ(none.model_s, 6.0);
+  EXPECT_DOUBLE_EQ(none.model_s, 12.0);  // two turns of 2 s per episode
   EXPECT_DOUBLE_EQ(none.eval_s, 1.5);
+  EXPECT_EQ(none.compiled, 0);
+  EXPECT_DOUBLE_EQ(none.fast_1_best, none.fast_1);  // no compile baseline: eager
 
   const CellMetrics& all = cell("show_all");
   EXPECT_DOUBLE_EQ(all.correct, 2.0 / 3);
   EXPECT_DOUBLE_EQ(all.fast_1, 2.0 / 3);
   EXPECT_DOUBLE_EQ(all.fast_p, 1.0 / 3);
+  // Against the faster baseline L1_001 is 1.5x (compiled), no longer above p = 2.
+  EXPECT_EQ(all.compiled, 1);
+  EXPECT_DOUBLE_EQ(all.fast_1_best, 2.0 / 3);
+  EXPECT_DOUBLE_EQ(all.fast_p_best, 0.0);
   EXPECT_DOUBLE_EQ(all.mean_score, 5.5 / 3);
   EXPECT_NEAR(*all.geomean_speedup, std::sqrt(6.0), 1e-12);
   EXPECT_EQ(all.errors, 1);
@@ -175,11 +193,27 @@ std::string slurp(const fs::path& path) {
 TEST_F(ReportTest, HtmlIsSelfContainedAndRendersInChromium) {
   const std::string chart_path = KMEM_CHART_JS;
   if (chart_path.empty()) GTEST_SKIP() << "Chart.js was not found at build time (scripts/setup.sh installs libjs-chart.js)";
-  std::string html = report_html(report, slurp(chart_path));
+  auto db = Database::open_existing((dir / "kmem.db").string());
+  ASSERT_TRUE(db);
+  auto views = db->episode_views("fx");
+  ASSERT_TRUE(views) << views.error().message();
+  ASSERT_EQ(views->size(), kFixture.size());
+  ASSERT_EQ((*views)[0].turns.size(), 2u);
+  EXPECT_EQ((*views)[0].turns[0].verdict, "output_mismatch");
+  std::string html = report_html(report, slurp(chart_path), *views);
   EXPECT_EQ(html.find("<script src"), std::string::npos);  // nothing fetched
   EXPECT_EQ(html.find("http://"), std::string::npos);
+  // The viewer shows replies and feedback as text, never as markup.
+  EXPECT_EQ(html.find("<script>alert"), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;alert(&#39;L1_001&#39;)&lt;/script&gt; &amp; ```python"), std::string::npos)
+      << "the reply is shown escaped";
+  EXPECT_NE(html.find("elements wrong &lt;b&gt;not bold&lt;/b&gt;"), std::string::npos);
+  EXPECT_NE(html.find("<h2>By problem (mean score)</h2>"), std::string::npos);
   fs::path page = dir / "report.html";
   std::ofstream(page) << html;
+  // KMEM_REPORT_TEST_HTML=FILE keeps a copy of the page to look at.
+  if (const char* keep = std::getenv("KMEM_REPORT_TEST_HTML"); keep != nullptr && *keep != '\0')
+    std::ofstream(keep) << html;
 
   std::string browser;
   for (const char* name : {"chromium", "chromium-browser", "google-chrome"})
@@ -189,7 +223,8 @@ TEST_F(ReportTest, HtmlIsSelfContainedAndRendersInChromium) {
     }
   if (browser.empty()) GTEST_SKIP() << "chromium is not installed (scripts/setup.sh installs it); the HTML check is skipped";
   std::string command = browser + " --headless --no-sandbox --disable-gpu --allow-file-access-from-files "
-                                  "--virtual-time-budget=5000 --dump-dom 'file://" + page.string() + "' 2>/dev/null";
+                                  "--window-size=1280,900 --virtual-time-budget=5000 --dump-dom 'file://" +
+                        page.string() + "' 2>/dev/null";
   FILE* pipe = ::popen(command.c_str(), "r");
   ASSERT_NE(pipe, nullptr);
   std::string dom;
@@ -205,6 +240,13 @@ TEST_F(ReportTest, HtmlIsSelfContainedAndRendersInChromium) {
     EXPECT_GT(std::stol((*it)[2].str()), 1000) << (*it)[1].str() << " is blank";
   }
   EXPECT_EQ(charts, 3);
+  // Every chart and table fits 800 px, and the heatmap has its legend.
+  std::smatch widest;
+  ASSERT_TRUE(std::regex_search(dom, widest, std::regex(R"re(data-widest="(\d+)")re")));
+  EXPECT_LE(std::stoi(widest[1].str()), 800);
+  EXPECT_NE(dom.find("<span class=\"swatch\""), std::string::npos);
+  EXPECT_NE(dom.find(">1 (eager)</span>"), std::string::npos);
+  EXPECT_NE(dom.find(">0 (wrong)</span>"), std::string::npos);
 }
 
 }  // namespace

@@ -272,17 +272,20 @@ TEST(PackParsing, EpisodeSectionIsOptionalButWholeAndStrict) {
   const std::string texts =
       R"("system": "s", "task": "t", "memory_block": "m", "feedback_pass": "p", "feedback_build": "b",
          "feedback_mismatch": "x", "feedback_failed": "f", "feedback_rejected": "r", "feedback_no_action": "n",
-         "turns_left": "l", "last_turn": "z")";
+         "turns_left": "l", "last_turn": "z", "feedback_cut": "c", "mismatch_facts": "mf", "mismatch_sample": "ms",
+         "mismatch_edges": "me", "mismatch_tail": "mt", "mismatch_everywhere": "mv", "mismatch_scattered": "mc",
+         "pass_compile": "pc", "pass_roofline": "pr", "pass_own_work": "po")";
   auto whole = with_top(R"("episode": {)" + texts + "}");
   ASSERT_TRUE(whole.ok()) << whole.error().message();
-  EXPECT_EQ(whole->episode.size(), 11u);
+  EXPECT_EQ(whole->episode.size(), 21u);
   EXPECT_EQ(whole->episode.at("feedback_build"), "b");
 
   auto extra = with_top(R"("episode": {)" + texts + R"(, "feedback_pas": "p"})");
   ASSERT_FALSE(extra.ok());
   EXPECT_EQ(extra.error().message(), "my-pack.json: episode: unknown field 'feedback_pas' (expected system, task, memory_block, feedback_pass, "
             "feedback_build, feedback_mismatch, feedback_failed, feedback_rejected, feedback_no_action, turns_left, "
-            "last_turn)");
+            "last_turn, feedback_cut, mismatch_facts, mismatch_sample, mismatch_edges, mismatch_tail, "
+            "mismatch_everywhere, mismatch_scattered, pass_compile, pass_roofline, pass_own_work)");
   std::string partial = texts;
   partial.erase(partial.find(R"("system": "s", )"), 15);
   auto missing = with_top(R"("episode": {)" + partial + "}");

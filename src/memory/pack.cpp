@@ -61,8 +61,11 @@ Result<Policy> parse_policy(const std::string& name, const Json& j, const std::s
 
 // The texts of the `episode` section (docs/episodes.md, "Texts").
 const std::initializer_list<std::string_view> kEpisodeKeys = {
-    "system",          "task",          "memory_block",     "feedback_pass",   "feedback_build",   "feedback_mismatch",
-    "feedback_failed", "feedback_rejected", "feedback_no_action", "turns_left", "last_turn"};
+    "system",           "task",          "memory_block",       "feedback_pass",      "feedback_build",
+    "feedback_mismatch", "feedback_failed", "feedback_rejected", "feedback_no_action", "turns_left",
+    "last_turn",        "feedback_cut",  "mismatch_facts",     "mismatch_sample",    "mismatch_edges",
+    "mismatch_tail",    "mismatch_everywhere", "mismatch_scattered", "pass_compile",   "pass_roofline",
+    "pass_own_work"};
 
 // The texts of the `learn` section (docs/learning.md, "Recipes and pitfalls").
 const std::initializer_list<std::string_view> kLearnKeys = {"system", "recipe", "pitfall"};

@@ -47,6 +47,7 @@ Status write_evaluation(sqlite::Statement& insert, long long episode, const Turn
   if (t.candidate_ms) insert.bind(9, *t.candidate_ms); else insert.bind_null(9);
   insert.bind(10, t.speedup).bind(11, t.score).bind(12, t.max_abs_error).bind(13, t.max_rel_error);
   insert.bind(14, nlohmann::json(t.flags).dump()).bind(15, t.eval_s);
+  if (t.compile_ms) insert.bind(16, *t.compile_ms); else insert.bind_null(16);
   if (Status s = insert.run(); !s) return s.error().wrap(fmt::format("evaluation of turn {}", t.index));
   return Status::success();
 }
@@ -81,8 +82,8 @@ Status write_episode(sqlite::Connection& db, const std::string& experiment, cons
       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   auto evaluation = db.prepare(
       "INSERT INTO evaluations(episode_id, turn, candidate, verdict, message, detail, log_tail, reference_ms, "
-      "candidate_ms, speedup, score, max_abs_error, max_rel_error, flags, eval_s) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "candidate_ms, speedup, score, max_abs_error, max_rel_error, flags, eval_s, compile_ms) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   if (!turn) return turn.error();
   if (!evaluation) return evaluation.error();
   for (const Turn& t : o.turns) {
@@ -153,7 +154,10 @@ Result<std::vector<StoredEpisode>> Database::experiment_episodes(const std::stri
       "e.submitted, e.correct, e.score, e.speedup, e.wall_s, e.error, "
       "(SELECT COUNT(*) FROM turns t WHERE t.episode_id = e.id), "
       "(SELECT COALESCE(SUM(t.latency_s), 0) FROM turns t WHERE t.episode_id = e.id), "
-      "(SELECT COALESCE(SUM(v.eval_s), 0) FROM evaluations v WHERE v.episode_id = e.id) "
+      "(SELECT COALESCE(SUM(v.eval_s), 0) FROM evaluations v WHERE v.episode_id = e.id), "
+      // The SUBMIT (the last turn) against the compile baseline, when it passed and had one.
+      "(SELECT v.compile_ms / v.candidate_ms FROM evaluations v WHERE v.episode_id = e.id AND v.verdict = 'pass' "
+      "AND v.candidate_ms > 0 AND v.turn = (SELECT MAX(t.turn) FROM turns t WHERE t.episode_id = e.id)) "
       "FROM episodes e WHERE e.experiment_id = ? ORDER BY e.reader, e.policy, e.problem_id, e.sample");
   if (!query) return query.error();
   query->bind(1, experiment);
@@ -178,6 +182,7 @@ Result<std::vector<StoredEpisode>> Database::experiment_episodes(const std::stri
     e.turns = r.integer(14, "turns");
     e.model_s = r.real(15, "latency_s");
     e.eval_s = r.real(16, "eval_s");
+    if (e.correct) e.speedup_vs_compile = r.optional_real(17, "speedup_vs_compile");
     if (Status s = r.status(); !s) return s.error();
     out.push_back(std::move(e));
   }
@@ -244,6 +249,42 @@ Result<std::vector<LearnedEpisode>> Database::learning_episodes(const std::strin
       for (const auto& f : flags)
         if (f.is_string()) t.flags.push_back(f.get<std::string>());
     out[index.at(key_of(q))].turns.push_back(std::move(t));
+  }
+}
+
+Result<std::vector<EpisodeView>> Database::episode_views(const std::string& experiment) const {
+  if (auto spec = experiment_spec(experiment); !spec) return spec.error();
+  std::vector<EpisodeView> out;
+  auto query = impl_->connection.prepare(
+      "SELECT e.id, e.reader, e.policy, e.problem_id, e.sample, e.end_reason, e.score, t.turn, t.action, t.verdict, "
+      "t.reply, t.feedback FROM episodes e LEFT JOIN turns t ON t.episode_id = e.id WHERE e.experiment_id = ? "
+      "ORDER BY e.reader, e.policy, e.problem_id, e.sample, t.turn");
+  if (!query) return query.error();
+  query->bind(1, experiment);
+  long long last = -1;
+  while (true) {
+    auto row = query->step();
+    if (!row) return row.error();
+    if (!*row) return out;
+    RowReader r(*query, fmt::format("{}: episodes row {}", path(), query->integer64(0)));
+    if (query->integer64(0) != last) {
+      last = query->integer64(0);
+      EpisodeView e;
+      e.key = EpisodeKey{r.text(1, "reader"), r.text(2, "policy"), r.text(3, "problem_id"), r.integer(4, "sample")};
+      e.end = r.text(5, "end_reason");
+      e.score = r.real(6, "score");
+      out.push_back(std::move(e));
+    }
+    if (auto turn = r.optional_integer(7, "turn")) {
+      TurnView t;
+      t.index = *turn;
+      t.action = r.text(8, "action");
+      t.verdict = r.text(9, "verdict");
+      t.reply = r.text(10, "reply");
+      t.feedback = r.text(11, "feedback");
+      out.back().turns.push_back(std::move(t));
+    }
+    if (Status s = r.status(); !s) return s.error();
   }
 }
 

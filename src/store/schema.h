@@ -6,7 +6,7 @@
 
 namespace kmem {
 
-inline constexpr std::array<const char*, 4> kMigrations = {
+inline constexpr std::array<const char*, 5> kMigrations = {
     R"sql(
 CREATE TABLE store (
   singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
@@ -172,6 +172,11 @@ CREATE TABLE baseline_provenance (
   verified_at TEXT NOT NULL,
   PRIMARY KEY (reader_id, problem_id)
 );
+)sql",
+    // 5: each evaluation's torch.compile baseline (docs/evaluator.md,
+    // "Baselines"); NULL where there was none.
+    R"sql(
+ALTER TABLE evaluations ADD COLUMN compile_ms REAL;
 )sql",
 };
 
