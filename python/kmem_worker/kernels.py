@@ -12,6 +12,8 @@ produces is refused before it is loaded when it imports what a kernel
 extension does not need or holds a system-call instruction (native_check),
 and OwnTime measures the
 GPU time of the candidate's own calls in a forward with CUDA events."""
+import contextlib
+import fcntl
 import functools
 import hashlib
 import importlib.abc
@@ -49,6 +51,8 @@ class ForbiddenNativeCall(Exception):
 
 
 BUILT_MARKER = "kmem-built"
+BUILD_LOCK = ".kmem-build.lock"  # flock(2)ed by whoever builds in the folder
+TORCH_BUILD_LOCK = "lock"  # torch.utils.cpp_extension's FileBaton, a plain file
 CPP_EXTENSION = "torch.utils.cpp_extension"
 
 
@@ -62,6 +66,21 @@ def _mark_built(folder, module):
     with open(temporary, "w") as marker:
         marker.write(os.path.basename(library))
     os.replace(temporary, os.path.join(folder, BUILT_MARKER))
+
+
+@contextlib.contextmanager
+def _sole_builder(folder):
+    """Holds the cache folder's build lock, which the kernel drops when its
+    holder dies. torch's own lock is a file that a killed build leaves
+    behind, and every later build of the same sources would wait on it for
+    ever; under this lock any such file is stale, and is removed."""
+    with open(os.path.join(folder, BUILD_LOCK), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            os.remove(os.path.join(folder, TORCH_BUILD_LOCK))
+        except FileNotFoundError:
+            pass
+        yield
 
 
 def _load_built(folder, name, check):
@@ -147,15 +166,18 @@ class KernelWatch:
         def load_inline(name, cpp_sources, cuda_sources=None, *args, **kwargs):
             cuda = _as_list(cuda_sources)
             watch.cuda_kernel_names |= global_function_names(cuda)
-            module = None
-            if _cache_may_choose_folder(original, name, cpp_sources, cuda_sources, args, kwargs):
-                folder = watch._build_directory(name, cpp_sources, cuda, args, kwargs)
-                kwargs["build_directory"] = folder
-                module = _load_built(folder, name, watch.check_native)
-            if module is None:
+            if not _cache_may_choose_folder(original, name, cpp_sources, cuda_sources, args, kwargs):
                 module = original(name, cpp_sources, cuda_sources, *args, **kwargs)
                 if kwargs.get("build_directory") is not None:
                     _mark_built(kwargs["build_directory"], module)
+                return watch._count_calls(module)
+            folder = watch._build_directory(name, cpp_sources, cuda, args, kwargs)
+            kwargs["build_directory"] = folder
+            with _sole_builder(folder):
+                module = _load_built(folder, name, watch.check_native)
+                if module is None:
+                    module = original(name, cpp_sources, cuda_sources, *args, **kwargs)
+                    _mark_built(folder, module)
             return watch._count_calls(module)
 
         cpp_extension.load_inline = load_inline

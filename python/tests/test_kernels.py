@@ -130,8 +130,12 @@ class BuildCacheTest(unittest.TestCase):
         self.folders = []
         signature = inspect.signature(self.original)
 
+        self.torch_locks_seen = []
+
         def fake(*args, **kwargs):
-            self.folders.append(signature.bind(*args, **kwargs).arguments.get("build_directory"))
+            folder = signature.bind(*args, **kwargs).arguments.get("build_directory")
+            self.folders.append(folder)
+            self.torch_locks_seen.append(bool(folder) and os.path.exists(os.path.join(folder, "lock")))
             return types.SimpleNamespace()
         fake.__signature__ = signature
         cpp_extension.load_inline = fake
@@ -153,6 +157,16 @@ class BuildCacheTest(unittest.TestCase):
         self.assertEqual(len(self.folders), 3)
         for folder in self.folders:
             self.assertTrue(folder and folder.startswith(self.root.name), folder)
+
+    def test_a_lock_left_by_a_killed_build_does_not_stop_the_next(self):
+        # torch waits for ever on its lock file; a build killed mid-way leaves it.
+        load_inline = self.cpp_extension.load_inline
+        load_inline("m", "int f();")
+        with open(os.path.join(self.folders[0], "lock"), "w"):
+            pass
+        load_inline("m", "int f();")
+        self.assertEqual(self.folders[1], self.folders[0])
+        self.assertEqual(self.torch_locks_seen, [False, False])
 
     def test_a_folder_named_by_keyword_or_position_is_kept(self):
         load_inline = self.cpp_extension.load_inline
