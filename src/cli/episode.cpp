@@ -130,7 +130,7 @@ void add_episode_command(CLI::App& app, CommandSet& commands) {
   cmd->add_option("--id", args->spec.id, "episode id (names candidate files; default problem-reader-policy)");
   cmd->add_option("--work-dir", args->work_dir, "folder for candidate files (default: <cache-dir>/episodes)");
   cmd->add_option("--python", args->eval.python, "Python interpreter with torch (default: $KMEM_PYTHON, /usr/bin/python3)");
-  cmd->add_flag("--no-sandbox{false}", args->choices.sandbox, "run candidates outside the sandbox (every outcome is flagged unsandboxed)");
+  cmd->add_flag("--no-sandbox", args->choices.no_sandbox, "run candidates outside the sandbox (every outcome is flagged unsandboxed)");
   cmd->add_option("--cache-dir", args->eval.cache_dir, "build caches, reference times and scratch (default: $KMEM_CACHE_DIR, ~/.cache/kmem)");
   cmd->callback([args, seed, &commands] {
     if (seed->count() > 0) args->endpoint.seed = args->seed;

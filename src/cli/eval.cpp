@@ -102,7 +102,7 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
   cmd->add_option("--run-timeout", o.run_timeout_s, "seconds to check and time")->capture_default_str();
   cmd->add_option("--memory-limit-mb", o.memory_limit_mb, "address-space limit of CPU runs (0: none)")
       ->capture_default_str();
-  cmd->add_flag("--no-sandbox{false}", args->choices.sandbox,
+  cmd->add_flag("--no-sandbox", args->choices.no_sandbox,
                 "run candidate workers outside the sandbox (every outcome is flagged unsandboxed)");
   cmd->add_flag("--retime-reference", o.retime_reference,
                 "measure each reference again instead of using its cached time");

@@ -30,7 +30,7 @@ Status complete_eval_options(const EvalChoices& choices, const Environment& envi
   if (options.cache_dir.empty()) options.cache_dir = default_cache_dir();
   options.cache_dir = fs::absolute(options.cache_dir).string();
   options.python_dir = python_dir();
-  options.sandbox = choices.sandbox;
+  options.sandbox = !choices.no_sandbox;
   options.device = choices.device;
   return apply_tuning(environment, options);
 }

@@ -15,7 +15,7 @@ namespace kmem::cli {
 // What a command line says of the evaluator beyond EvalOptions' own fields.
 struct EvalChoices {
   std::string device = "auto";  // --device: cpu, cuda or auto (CUDA where usable)
-  bool sandbox = true;          // false: --no-sandbox
+  bool no_sandbox = false;      // --no-sandbox: candidates run outside it, flagged unsandboxed
 };
 
 // Fills in what no flag gave: the interpreter ($KMEM_PYTHON, ...), the cache

@@ -22,7 +22,7 @@ Environment fake(std::map<std::string, std::string> values) {
 TEST(EvalOptions, CompletingFillsTheDefaultsTheTuningAndTheChoices) {
   EvalOptions options;
   options.cache_dir = "relative-cache";
-  ASSERT_TRUE(complete_eval_options({"cuda", false}, fake({{"KMEM_TUNE_REFERENCE_WORKERS", "3"}}), options));
+  ASSERT_TRUE(complete_eval_options({"cuda", true}, fake({{"KMEM_TUNE_REFERENCE_WORKERS", "3"}}), options));
   EXPECT_FALSE(options.python.empty());
   EXPECT_FALSE(options.python_dir.empty());
   EXPECT_EQ(options.cache_dir, std::filesystem::absolute("relative-cache").string());
@@ -36,13 +36,13 @@ TEST(EvalOptions, ABadTuningValueIsAnErrorNamingTheVariable) {
   Status completed = complete_eval_options({}, fake({{"KMEM_TUNE_DEVICE_SETUPS", "many"}}), options);
   ASSERT_FALSE(completed);
   EXPECT_NE(completed.error().message().find("KMEM_TUNE_DEVICE_SETUPS=many"), std::string::npos);
-  Status resolved = resolve_eval_options({"cpu", false}, fake({{"KMEM_TUNE_DEVICE_SETUPS", "many"}}), options);
+  Status resolved = resolve_eval_options({"cpu", true}, fake({{"KMEM_TUNE_DEVICE_SETUPS", "many"}}), options);
   EXPECT_FALSE(resolved);
 }
 
 TEST(EvalOptions, ResolvingForTheCpuWithoutTheSandboxChecksNothingElse) {
   EvalOptions options;
-  ASSERT_TRUE(resolve_eval_options({"cpu", false}, fake({}), options));
+  ASSERT_TRUE(resolve_eval_options({"cpu", true}, fake({}), options));
   EXPECT_EQ(options.device, "cpu");
   EXPECT_FALSE(options.sandbox);
 }
@@ -50,11 +50,11 @@ TEST(EvalOptions, ResolvingForTheCpuWithoutTheSandboxChecksNothingElse) {
 TEST(EvalOptions, CudaWithoutAUsableDeviceIsAnError) {
   EvalOptions options;
   options.python = "/nonexistent/python3";
-  Status resolved = resolve_eval_options({"cuda", false}, fake({}), options);
+  Status resolved = resolve_eval_options({"cuda", true}, fake({}), options);
   ASSERT_FALSE(resolved);
   EXPECT_NE(resolved.error().message().find("--device cuda"), std::string::npos) << resolved.error().message();
   // "auto" falls back to the CPU instead.
-  ASSERT_TRUE(resolve_eval_options({"auto", false}, fake({}), options));
+  ASSERT_TRUE(resolve_eval_options({"auto", true}, fake({}), options));
   EXPECT_EQ(options.device, "cpu");
 }
 

@@ -116,6 +116,12 @@ TEST(Sandbox, AttacksOnTheOrchestratorTheCacheAndTheNetworkFail) {
     EXPECT_EQ(said.find("LEAK"), std::string::npos) << id << ": " << outcome.verdict << "\n" << said;
     EXPECT_NE(outcome.verdict, "evaluator_error") << id << ": " << said;
   }
+  // The candidates that look at files do so as they are imported and are
+  // honest otherwise: each ran to its verdict on its outputs (no custom
+  // kernel), so its look found nothing, in a root where torch still works.
+  for (const char* id : {"read_etc_shadow", "read_home_dotfiles", "read_outside_folders", "working_directory",
+                         "dev_shm_writes"})
+    EXPECT_EQ(outcomes[id].verdict, "no_custom_kernel") << id << ": " << outcomes[id].detail << outcomes[id].log;
   for (const char* sleeper : {"sleep\0" "4241", "sleep\0" "4242", "sleep\0" "4243"})
     EXPECT_TRUE(processes_with(std::string(sleeper, 10)).empty()) << "left running: " << sleeper;
   for (const auto& entry : fs::directory_iterator("/dev/shm"))
