@@ -19,6 +19,21 @@
 namespace kmem {
 
 struct EvalOptions {
+  // The scheduler's internals, set only to tune a machine (the KMEM_TUNE_*
+  // variables, docs/evaluator.md, "Tuning"): no verdict depends on them.
+  struct Tuning {
+    int device_setups = 0;  // CUDA: workers creating their CUDA context at once; 0: one per four CPUs
+    // CUDA: hardware work queues per worker's context (CUDA_DEVICE_MAX_CONNECTIONS);
+    // 0: the driver's default (8). Fewer make creating a context cheaper; work
+    // runs on one stream (side streams are rejected). docs/evaluator.md.
+    int device_connections = 2;
+    int reference_workers = 0;  // processes hosting the references (batch); 0: one per three problems in flight
+    // CUDA: hand inputs to candidates by IPC handles (docs/evaluator.md);
+    // false: as files (always the case on the CPU).
+    bool inputs_by_ipc = true;
+  };
+
+  // What is evaluated and how strictly.
   std::string device = "cpu";  // "cpu" or "cuda"
   double tolerance = 1e-4;     // atol = rtol
   int trials = 5;              // correctness trials, each on fresh inputs
@@ -28,19 +43,10 @@ struct EvalOptions {
   double run_timeout_s = 180;
   long memory_limit_mb = 16384;  // RLIMIT_AS of CPU runs (none on CUDA)
   int parallel = 1;              // candidates in flight at once (batch)
-  int device_setups = 0;         // CUDA: workers creating their CUDA context at once; 0: one per four CPUs
-  // CUDA: hardware work queues per worker's context (CUDA_DEVICE_MAX_CONNECTIONS);
-  // 0: the driver's default (8). Fewer make creating a context cheaper; work
-  // runs on one stream (side streams are rejected). docs/evaluator.md.
-  int device_connections = 2;
-  int reference_workers = 0;     // processes hosting the references (batch); 0: one per three problems in flight
   bool retime_reference = false;  // measure the reference even when its time is cached
   // Time the reference under torch.compile too (docs/evaluator.md,
   // "Baselines"); unset: on CUDA only (KMEM_TUNE_COMPILE_BASELINE).
   std::optional<bool> compile_baseline;
-  // CUDA: hand inputs to candidates by IPC handles (docs/evaluator.md);
-  // false: as files (always the case on the CPU).
-  bool inputs_by_ipc = true;
   // Candidate workers run in the sandbox (docs/evaluator.md, "Sandbox");
   // false (`kmem eval --no-sandbox`): they do not, and every outcome carries
   // the flag `unsandboxed`.
@@ -50,9 +56,13 @@ struct EvalOptions {
   // not ending in .py) is taken out of it first: the first offence is the
   // verdict. false only for tests of the run-time defences behind them.
   bool static_rules = true;
+
+  // Where things are.
   std::string python;            // interpreter that runs the worker
   std::string python_dir;        // folder holding the kmem_worker package
-  std::string cache_dir;         // build caches, reference times and scratch folders
+  std::string cache_dir;         // build caches, reference times and scratch
+
+  Tuning tuning;
 };
 
 struct EvalJob {

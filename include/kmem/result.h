@@ -13,15 +13,22 @@ namespace kmem {
 
 class Error {
  public:
-  explicit Error(std::string message) : message_(std::move(message)) {}
+  // What kind of failure it is, for the few callers that act on it (the
+  // evaluator runs a job again alone when a worker ran out of memory); most
+  // only print the message.
+  enum class Kind { kFailure, kOutOfMemory };
+
+  explicit Error(std::string message, Kind kind = Kind::kFailure) : message_(std::move(message)), kind_(kind) {}
 
   const std::string& message() const { return message_; }
+  Kind kind() const { return kind_; }
 
-  // Returns this error with `context: ` put in front of its message.
-  Error wrap(const std::string& context) const { return Error(context + ": " + message_); }
+  // Returns this error, of the same kind, with `context: ` put in front of its message.
+  Error wrap(const std::string& context) const { return Error(context + ": " + message_, kind_); }
 
  private:
   std::string message_;
+  Kind kind_;
 };
 
 template <typename T>

@@ -1,7 +1,8 @@
 """The candidate worker's confinement, done by the worker on itself in
 trusted code (docs/evaluator.md, "Sandbox"). The candidate zygote runs in a
-bubblewrap sandbox (src/eval/sandbox.cpp: no network, the machine read-only,
-the cache folder hidden, /tmp private) and keeps CAP_SYS_ADMIN for this:
+bubblewrap sandbox (src/eval/sandbox.cpp: no network, a minimal read-only
+root, sandbox_root.py, the cache folder hidden, /tmp private) and keeps
+CAP_SYS_ADMIN for this:
 - enter_namespaces(), in the zygote's short-lived middle process: the worker
   it forks next is pid 1 of a PID namespace of its own (no signal reaches
   outside it; when it dies the kernel kills everything left in it) and has a
@@ -10,8 +11,10 @@ the cache folder hidden, /tmp private) and keeps CAP_SYS_ADMIN for this:
 - confine(), at the run command, before any candidate code: a fresh /tmp
   with only this candidate's build caches (CACHE/builds/<sha256 of its
   source>), a fresh, empty cache folder holding only its own job's scratch
-  folder (bound from the batch's), every capability
-  dropped, no new privileges, seccomp filter `confined`;
+  folder (bound from the batch's) and its working directory there, a
+  fresh, empty /dev/shm (unless the run shares the machine's for CUDA IPC:
+  $KMEM_SANDBOX_DEV_SHM), every capability dropped, no new privileges,
+  seccomp filter `confined`;
 - forbid_processes(), after the trials (its compilers have run): seccomp
   filter `no_processes`, threads only.
 The filters are BPF programs kmem's C++ side made with libseccomp; they are
@@ -79,6 +82,9 @@ def confine(candidate, workdir):
     # A fresh /tmp hides what the zygote's had: every candidate's builds, the
     # Triton cache of the warm-up, other workers' files.
     _mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777")
+    # Its own /dev/shm, gone with its mount namespace when the job ends.
+    if os.environ.get("KMEM_SANDBOX_DEV_SHM") != "shared":
+        _mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777")
     for name, fd in held.items():
         target = os.path.join(BUILD_DIR, name)
         os.makedirs(target)
@@ -90,6 +96,9 @@ def confine(candidate, workdir):
     os.makedirs(workdir, exist_ok=True)
     _mount(f"/proc/self/fd/{scratch}", workdir, None, MS_BIND)
     os.close(scratch)
+    # Through the new mounts: the old working directory (the batch's scratch,
+    # now covered) would still show every job's folder.
+    os.chdir(workdir)
     _drop_capabilities()
     _install(filters["confined"])
     global _no_processes

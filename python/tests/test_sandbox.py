@@ -1,15 +1,19 @@
 """The candidate sandbox's worker side (kmem_worker/sandbox.py) that can be
 checked without confining this process: when it applies, which build cache
-a candidate gets, and that a malformed filter is refused before anything is
-installed. The confinement itself is tested end to end by
-tests/eval/sandbox_test.cpp."""
+a candidate gets, that a malformed filter is refused before anything is
+installed, and what the minimal root is told to show of this machine
+(kmem_worker/sandbox_root.py). The confinement itself is tested end to end
+by tests/eval/sandbox_test.cpp."""
 import hashlib
+import io
+import json
 import os
+import sys
 import tempfile
 import unittest
 from unittest import mock
 
-from kmem_worker import sandbox
+from kmem_worker import sandbox, sandbox_root
 
 
 class SandboxTest(unittest.TestCase):
@@ -30,6 +34,39 @@ class SandboxTest(unittest.TestCase):
         for program in (None, b"", b"1234567"):
             with self.assertRaises(OSError):
                 sandbox._install(program)
+
+
+
+class SandboxRootTest(unittest.TestCase):
+    def test_the_interpreter_and_its_packages_are_listed_as_absolute_paths(self):
+        paths = sandbox_root.root_paths()
+        self.assertTrue(all(os.path.isabs(p) and os.path.exists(p) for p in paths), paths)
+        self.assertEqual(len(paths), len(set(paths)))
+        self.assertIn(os.path.normpath(sys.prefix), paths)
+        self.assertIn(os.path.realpath(sys.executable), paths)
+        stdlib = os.path.dirname(os.__file__)
+        self.assertTrue(any(stdlib == p or stdlib.startswith(p + os.sep) for p in paths), stdlib)
+
+    def test_folders_that_pythonpath_adds_are_not_listed(self):
+        with tempfile.TemporaryDirectory() as project:
+            with mock.patch.object(sys, "path", [project] + sys.path):
+                self.assertNotIn(project, sandbox_root.root_paths())
+
+    def test_cuda_home_is_found_as_torch_finds_it(self):
+        with tempfile.TemporaryDirectory() as home:
+            with mock.patch.dict(os.environ, {"CUDA_HOME": home}):
+                self.assertEqual(sandbox_root.cuda_home(), home)
+                self.assertIn(home, sandbox_root.root_paths())
+            with mock.patch.dict(os.environ, {"CUDA_HOME": os.path.join(home, "missing")}):
+                self.assertIsNone(sandbox_root.cuda_home())
+
+    def test_the_answer_is_one_json_object(self):
+        out = io.StringIO()
+        with mock.patch.object(sys, "stdout", out):
+            sandbox_root.main()
+        answer = json.loads(out.getvalue())
+        self.assertEqual(set(answer), {"python", "paths"})
+        self.assertTrue(os.path.isabs(answer["python"]))
 
 
 if __name__ == "__main__":

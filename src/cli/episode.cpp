@@ -4,27 +4,26 @@
 // chat client and the evaluator, runs the episode and prints it.
 #include <fmt/format.h>
 
-#include <filesystem>
 
 #include "commands.h"
+#include "eval_options.h"
 #include "files.h"
 #include "interrupt.h"
 #include "kmem/catalog.h"
 #include "kmem/episode.h"
 #include "kmem/store.h"
-#include "tuning.h"
 
 namespace kmem::cli {
 namespace {
 
-namespace fs = std::filesystem;
 
 struct EpisodeArgs {
-  std::string problem, kernelbench, store, pack, work_dir, device = "auto";
+  std::string problem, kernelbench, store, pack, work_dir;
   EpisodeSpec spec;
   EndpointConfig endpoint;
   long seed = 0;
   bool json = false;
+  EvalChoices choices;  // --device, --no-sandbox
   EvalOptions eval;
 };
 
@@ -32,11 +31,6 @@ Result<Pack> load_pack(const std::string& path) {
   auto text = read_file(path);
   if (!text) return text.error();
   return parse_pack_json(*text, path);
-}
-
-std::string resolved_device(const std::string& device) {
-  if (device != "auto") return device;
-  return fs::exists("/dev/nvidiactl") ? "cuda" : "cpu";
 }
 
 void print_text(const EpisodeOutcome& o) {
@@ -72,12 +66,8 @@ int run_episode_command(EpisodeArgs& args) {
   if (!problem) return report_error("episode", problem.error());
 
   EvalOptions& eval = args.eval;
-  if (eval.python.empty()) eval.python = default_python();
-  if (eval.cache_dir.empty()) eval.cache_dir = default_cache_dir();
-  eval.cache_dir = fs::absolute(eval.cache_dir).string();
-  eval.python_dir = python_dir();
-  if (Status tuned = apply_tuning(std::getenv, eval); !tuned) return report_error("episode", tuned.error());
-  eval.device = resolved_device(args.device);
+  if (Status resolved = resolve_eval_options(args.choices, std::getenv, eval); !resolved)
+    return report_error("episode", resolved.error());
 
   args.spec.problem = problem->problem;
   args.spec.problem_path = problem->path;
@@ -115,7 +105,7 @@ void add_episode_command(CLI::App& app, CommandSet& commands) {
   cmd->add_option("--max-turns", args->spec.max_turns, "replies the agent may send, the SUBMIT included")
       ->check(CLI::Range(1, 100))
       ->capture_default_str();
-  cmd->add_option("--device", args->device, "cpu, cuda or auto")
+  cmd->add_option("--device", args->choices.device, "cpu, cuda or auto")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
       ->capture_default_str();
   cmd->add_flag("--json", args->json, "print the whole episode as one JSON object");
@@ -140,6 +130,7 @@ void add_episode_command(CLI::App& app, CommandSet& commands) {
   cmd->add_option("--id", args->spec.id, "episode id (names candidate files; default problem-reader-policy)");
   cmd->add_option("--work-dir", args->work_dir, "folder for candidate files (default: <cache-dir>/episodes)");
   cmd->add_option("--python", args->eval.python, "Python interpreter with torch (default: $KMEM_PYTHON, /usr/bin/python3)");
+  cmd->add_flag("--no-sandbox", args->choices.no_sandbox, "run candidates outside the sandbox (every outcome is flagged unsandboxed)");
   cmd->add_option("--cache-dir", args->eval.cache_dir, "build caches, reference times and scratch (default: $KMEM_CACHE_DIR, ~/.cache/kmem)");
   cmd->callback([args, seed, &commands] {
     if (seed->count() > 0) args->endpoint.seed = args->seed;

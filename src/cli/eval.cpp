@@ -1,8 +1,9 @@
 // `kmem eval`: evaluates one candidate (--problem, --candidate) or a batch
 // of jobs (--jobs, --out, resumable; src/cli/eval_batch.cpp) with the
 // protected evaluator, and prints verdicts, correctness and timing as text
-// or JSON. Only the user's options are here; the scheduler's internals are
-// KMEM_TUNE_* variables (src/cli/tuning.h).
+// or JSON. Only the user's options are here; the rest of the evaluator's
+// options, the scheduler's KMEM_TUNE_* variables among them, are completed
+// where every command's are (src/cli/eval_options.h).
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -10,26 +11,14 @@
 
 #include "commands.h"
 #include "eval_command.h"
+#include "eval_options.h"
 #include "interrupt.h"
-#include "tuning.h"
 
 namespace kmem::cli {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-// "cpu" or "cuda": `device` as asked, "auto" being CUDA where the worker's
-// interpreter sees a usable device. An error when "cuda" is asked for and
-// there is none.
-Result<std::string> resolved_device(const std::string& device, const EvalOptions& options) {
-  if (device == "cpu") return device;
-  if (device == "auto" && !fs::exists("/dev/nvidiactl")) return std::string("cpu");
-  Status usable = cuda_available(options);
-  if (usable) return std::string("cuda");
-  if (device == "auto") return std::string("cpu");
-  return usable.error();
-}
 
 void print_outcome(const EvalOutcome& o) {
   fmt::print("verdict: {}\n  {}\n", o.verdict, o.message);
@@ -71,23 +60,6 @@ int run_single(const EvalArgs& args) {
   return exit_code_of(outcome);
 }
 
-// Sets the options the command line does not: defaults, tuning, the device.
-int complete_options(EvalArgs& args) {
-  EvalOptions& options = args.options;
-  if (options.python.empty()) options.python = default_python();
-  if (options.cache_dir.empty()) options.cache_dir = default_cache_dir();
-  options.cache_dir = fs::absolute(options.cache_dir).string();
-  options.python_dir = python_dir();
-  options.sandbox = !args.no_sandbox;
-  if (auto tuned = apply_tuning(std::getenv, options); !tuned) return report_error("eval", tuned.error());
-  auto device = resolved_device(args.device, options);
-  if (!device) return report_error("eval", device.error());
-  options.device = *device;
-  if (options.sandbox)
-    if (auto sandbox = sandbox_available(options); !sandbox) return report_error("eval", sandbox.error());
-  return kExitOk;
-}
-
 }  // namespace
 
 void add_eval_command(CLI::App& app, CommandSet& commands) {
@@ -112,7 +84,7 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
                                "(repeatable, or comma-separated: --redo unsteady_timing,evaluator_error)")
                    ->delimiter(',');
   redo->needs(jobs);
-  cmd->add_option("--device", args->device, "cpu, cuda or auto")
+  cmd->add_option("--device", args->choices.device, "cpu, cuda or auto")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
       ->capture_default_str();
   cmd->add_flag("--json", args->json, "print the outcome (batch: the summary) as one JSON object");
@@ -130,7 +102,7 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
   cmd->add_option("--run-timeout", o.run_timeout_s, "seconds to check and time")->capture_default_str();
   cmd->add_option("--memory-limit-mb", o.memory_limit_mb, "address-space limit of CPU runs (0: none)")
       ->capture_default_str();
-  cmd->add_flag("--no-sandbox", args->no_sandbox,
+  cmd->add_flag("--no-sandbox", args->choices.no_sandbox,
                 "run candidate workers outside the sandbox (every outcome is flagged unsandboxed)");
   cmd->add_flag("--retime-reference", o.retime_reference,
                 "measure each reference again instead of using its cached time");
@@ -140,7 +112,8 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
   cmd->callback([args, &commands] {
     if (args->problem.empty() && args->jobs.empty())
       throw CLI::RequiredError("eval needs --problem and --candidate, or --jobs and --out");
-    if (int code = complete_options(*args); code != kExitOk) return commands.set_exit_code(code);
+    if (auto resolved = resolve_eval_options(args->choices, std::getenv, args->options); !resolved)
+      return commands.set_exit_code(report_error("eval", resolved.error()));
     commands.set_exit_code(args->jobs.empty() ? run_single(*args) : run_batch(*args));
   });
 }

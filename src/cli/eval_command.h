@@ -5,14 +5,16 @@
 #include <string>
 #include <vector>
 
+#include "eval_options.h"
 #include "kmem/eval.h"
 
 namespace kmem::cli {
 
 struct EvalArgs {
-  std::string problem, candidate, jobs, out, device = "auto";
+  std::string problem, candidate, jobs, out;
   std::vector<std::string> redo;  // job ids, verdicts or flags to run again
-  bool json = false, no_sandbox = false, progress = false;
+  bool json = false, progress = false;
+  EvalChoices choices;  // --device, --no-sandbox
   EvalOptions options;
 };
 

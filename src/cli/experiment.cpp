@@ -17,7 +17,7 @@
 #include "kmem/experiment.h"
 #include "kmem/memory.h"
 #include "kmem/store.h"
-#include "tuning.h"
+#include "eval_options.h"
 
 namespace kmem::cli {
 
@@ -28,6 +28,7 @@ namespace {
 struct RunArgs {
   std::string spec, db, store, pack, work_dir;
   bool quiet = false;
+  bool no_sandbox = false;
   EvalOptions options;
 };
 
@@ -109,12 +110,8 @@ int run(RunArgs& args) {
   auto source = make_matrix_source(*spec, *problems, *done);
 
   EvalOptions& options = args.options;
-  options.device = spec->device;
-  if (options.python.empty()) options.python = default_python();
-  if (options.cache_dir.empty()) options.cache_dir = default_cache_dir();
-  options.cache_dir = fs::absolute(options.cache_dir).string();
-  options.python_dir = python_dir();
-  if (Status tuned = apply_tuning(std::getenv, options); !tuned) return report_error(cmd, tuned.error());
+  if (Status resolved = resolve_eval_options({spec->device, args.no_sandbox}, std::getenv, options); !resolved)
+    return report_error(cmd, resolved.error());
   auto evaluator = make_batching_evaluator(options, spec->eval_parallel);
 
   MemoryIndex index(*memory);
@@ -188,6 +185,7 @@ void add_experiment_command(CLI::App& app, CommandSet& commands) {
   run_cmd->add_option("--work-dir", run_args->work_dir, "where candidate files go (default: <cache>/episodes/<name>)");
   run_cmd->add_flag("--quiet", run_args->quiet, "no progress line");
   run_cmd->add_option("--python", run_args->options.python, "Python interpreter with torch");
+  run_cmd->add_flag("--no-sandbox", run_args->no_sandbox, "run candidates outside the sandbox (every outcome is flagged unsandboxed)");
   run_cmd->add_option("--cache-dir", run_args->options.cache_dir, "evaluator caches (default: $KMEM_CACHE_DIR, ~/.cache/kmem)");
   run_cmd->callback([run_args, &commands] { commands.set_exit_code(run(*run_args)); });
 

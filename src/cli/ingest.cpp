@@ -32,7 +32,8 @@ std::string listed(const std::vector<std::string>& lines, const char* what) {
 }
 
 int run_ingest(IngestArgs& args) {
-  resolve_evaluator(args.evaluator);
+  if (Status resolved = resolve_evaluator(args.evaluator, /*runs_candidates=*/false); !resolved)
+    return report_error("ingest", resolved.error());
   bool results = fs::is_regular_file(args.source);
   std::vector<LearnedEpisode> episodes;
   if (!results) {

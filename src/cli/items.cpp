@@ -79,7 +79,8 @@ int change(const char* command, const ItemsArgs& args,
 
 int add_item(ItemsArgs& args) {
   InterruptGuard guard([](int) {});  // Ctrl-C ends every worker this command started
-  resolve_evaluator(args.evaluator);
+  if (Status resolved = resolve_evaluator(args.evaluator, /*runs_candidates=*/true); !resolved)
+    return report_error("items add", resolved.error());
   auto rules = CategoryRules::load(data_dir() + "/categories.json");
   if (!rules) return report_error("items add", rules.error());
   auto problem = resolve_problem(args.problem, args.kernelbench, *rules);

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <filesystem>
 
 #include "commands.h"
 #include "files.h"
@@ -13,23 +12,19 @@
 namespace kmem::cli {
 
 void add_evaluator_options(CLI::App& cmd, EvaluatorArgs& args) {
-  cmd.add_option("--device", args.eval.device, "cpu or cuda (default cpu)")->check(CLI::IsMember({"cpu", "cuda"}));
+  cmd.add_option("--device", args.choices.device, "cpu or cuda (default cpu)")->check(CLI::IsMember({"cpu", "cuda"}));
   cmd.add_option("--python", args.eval.python, "Python interpreter with torch (default: $KMEM_PYTHON, /usr/bin/python3)");
   cmd.add_option("--cache-dir", args.eval.cache_dir, "build caches, reference times and scratch (default: $KMEM_CACHE_DIR, ~/.cache/kmem)");
-  cmd.add_flag("--no-sandbox", args.no_sandbox, "run candidates outside the sandbox (every outcome is flagged unsandboxed)");
+  cmd.add_flag("--no-sandbox", args.choices.no_sandbox, "run candidates outside the sandbox (every outcome is flagged unsandboxed)");
   auto* version = cmd.add_option("--evaluator-version", args.version, "the evaluator's version (default: asked of the worker)");
   auto* gpu = cmd.add_option("--gpu", args.gpu, "the GPU model, or cpu (with --evaluator-version)");
   version->needs(gpu);
   gpu->needs(version);
 }
 
-void resolve_evaluator(EvaluatorArgs& args) {
-  EvalOptions& eval = args.eval;
-  if (eval.python.empty()) eval.python = default_python();
-  if (eval.cache_dir.empty()) eval.cache_dir = default_cache_dir();
-  eval.cache_dir = std::filesystem::absolute(eval.cache_dir).string();
-  eval.python_dir = python_dir();
-  eval.sandbox = !args.no_sandbox;
+Status resolve_evaluator(EvaluatorArgs& args, bool runs_candidates) {
+  return runs_candidates ? resolve_eval_options(args.choices, std::getenv, args.eval)
+                         : complete_eval_options(args.choices, std::getenv, args.eval);
 }
 
 Result<EvaluatorIdentity> evaluator_identity(const EvaluatorArgs& args) {

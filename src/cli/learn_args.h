@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "eval_options.h"
 #include "kmem/eval.h"
 #include "kmem/learn.h"
 #include "kmem/memory.h"
@@ -14,7 +15,7 @@ namespace kmem::cli {
 
 struct EvaluatorArgs {
   EvalOptions eval;
-  bool no_sandbox = false;
+  EvalChoices choices{"cpu"};  // --device (default cpu), --no-sandbox
   // Given together, they name the evaluator instead of asking the worker.
   std::string version, gpu;
 };
@@ -22,8 +23,10 @@ struct EvaluatorArgs {
 // Adds --device, --python, --cache-dir, --no-sandbox, --evaluator-version, --gpu.
 void add_evaluator_options(CLI::App& cmd, EvaluatorArgs& args);
 
-// Fills in the defaults (interpreter, cache, worker folder, sandbox).
-void resolve_evaluator(EvaluatorArgs& args);
+// Completes the evaluator options (src/cli/eval_options.h): resolved and
+// checked when the command runs candidates (`runs_candidates`: items add,
+// reverify), else only completed (ingest).
+Status resolve_evaluator(EvaluatorArgs& args, bool runs_candidates);
 
 // The evaluator's identity: --evaluator-version and --gpu, else the worker's answer.
 Result<EvaluatorIdentity> evaluator_identity(const EvaluatorArgs& args);

@@ -25,7 +25,8 @@ struct ReverifyArgs {
 
 int run_reverify(ReverifyArgs& args) {
   InterruptGuard guard([](int) {});  // Ctrl-C ends every worker this command started
-  resolve_evaluator(args.evaluator);
+  if (Status resolved = resolve_evaluator(args.evaluator, /*runs_candidates=*/true); !resolved)
+    return report_error("reverify", resolved.error());
   auto rules = CategoryRules::load(data_dir() + "/categories.json");
   if (!rules) return report_error("reverify", rules.error());
   auto problems = scan_kernelbench(args.kernelbench, *rules);

@@ -16,10 +16,10 @@ struct Knob {
 };
 
 const Knob kKnobs[] = {
-    {"KMEM_TUNE_DEVICE_SETUPS", 0, 256, [](EvalOptions& o, int v) { o.device_setups = v; }},
-    {"KMEM_TUNE_DEVICE_CONNECTIONS", 0, 32, [](EvalOptions& o, int v) { o.device_connections = v; }},
-    {"KMEM_TUNE_REFERENCE_WORKERS", 0, 256, [](EvalOptions& o, int v) { o.reference_workers = v; }},
-    {"KMEM_TUNE_INPUTS_BY_FILE", 0, 1, [](EvalOptions& o, int v) { o.inputs_by_ipc = v == 0; }},
+    {"KMEM_TUNE_DEVICE_SETUPS", 0, 256, [](EvalOptions& o, int v) { o.tuning.device_setups = v; }},
+    {"KMEM_TUNE_DEVICE_CONNECTIONS", 0, 32, [](EvalOptions& o, int v) { o.tuning.device_connections = v; }},
+    {"KMEM_TUNE_REFERENCE_WORKERS", 0, 256, [](EvalOptions& o, int v) { o.tuning.reference_workers = v; }},
+    {"KMEM_TUNE_INPUTS_BY_FILE", 0, 1, [](EvalOptions& o, int v) { o.tuning.inputs_by_ipc = v == 0; }},
     {"KMEM_TUNE_COMPILE_BASELINE", 0, 1, [](EvalOptions& o, int v) { o.compile_baseline = v == 1; }},
 };
 

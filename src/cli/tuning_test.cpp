@@ -20,10 +20,10 @@ Environment fake(std::map<std::string, std::string> values) {
 TEST(Tuning, UnsetVariablesKeepTheDefaults) {
   EvalOptions options, defaults;
   ASSERT_TRUE(apply_tuning(fake({}), options));
-  EXPECT_EQ(options.device_setups, defaults.device_setups);
-  EXPECT_EQ(options.device_connections, defaults.device_connections);
-  EXPECT_EQ(options.reference_workers, defaults.reference_workers);
-  EXPECT_EQ(options.inputs_by_ipc, defaults.inputs_by_ipc);
+  EXPECT_EQ(options.tuning.device_setups, defaults.tuning.device_setups);
+  EXPECT_EQ(options.tuning.device_connections, defaults.tuning.device_connections);
+  EXPECT_EQ(options.tuning.reference_workers, defaults.tuning.reference_workers);
+  EXPECT_EQ(options.tuning.inputs_by_ipc, defaults.tuning.inputs_by_ipc);
   EXPECT_FALSE(options.compile_baseline);  // by the device
 }
 
@@ -35,11 +35,11 @@ TEST(Tuning, SetVariablesSetTheirOptions) {
                                  {"KMEM_TUNE_INPUTS_BY_FILE", "1"},
                                  {"KMEM_TUNE_COMPILE_BASELINE", "0"}}),
                            options));
+  EXPECT_EQ(options.tuning.device_setups, 4);
+  EXPECT_EQ(options.tuning.device_connections, 0);
+  EXPECT_EQ(options.tuning.reference_workers, 3);
+  EXPECT_FALSE(options.tuning.inputs_by_ipc);
   EXPECT_EQ(options.compile_baseline, std::optional<bool>(false));
-  EXPECT_EQ(options.device_setups, 4);
-  EXPECT_EQ(options.device_connections, 0);
-  EXPECT_EQ(options.reference_workers, 3);
-  EXPECT_FALSE(options.inputs_by_ipc);
 }
 
 TEST(Tuning, ABadValueIsAnErrorNamingTheVariable) {

@@ -85,20 +85,20 @@ CandidateRun CandidateProcess::after_reply(const Worker::Reply& reply, bool buil
   return ended(End::kCrash, "the worker " + status.describe() + " before reporting a result");
 }
 
-CandidateRun CandidateProcess::finish(const std::string& inputs_path, TimingLock& timing_lock,
+CandidateRun CandidateProcess::finish(const std::string& inputs_path,
                                       const std::function<void()>& on_built) {
   using End = CandidateRun::End;
   auto deadline = build_deadline_;
-  auto reply = worker_->next(deadline, timing_lock);
+  auto reply = worker_->next(deadline);
   bool built = reply.kind == Worker::Reply::kEvent && reply.event["event"] == "built";
   if (built) {
     if (on_built) on_built();
     // Paused while others measure from now on; the build (compilers on
     // the CPU) went on while they did.
-    worker_->enroll(timing_lock);
+    worker_->enroll();
     worker_->send(Json{{"cmd", "inputs"}, {"path", inputs_path}});
     deadline = Clock::now() + seconds(options_.run_timeout_s);
-    reply = worker_->next(deadline, timing_lock);
+    reply = worker_->next(deadline);
   }
   if (reply.kind != Worker::Reply::kEvent) return after_reply(reply, built);
   // Checked against the protocol (Worker::next): every field is of its type.
@@ -108,7 +108,7 @@ CandidateRun CandidateProcess::finish(const std::string& inputs_path, TimingLock
     return ended(End::kForged, "the result channel held a record the worker did not write: " + terminal.dump());
   // Exactly one terminal record: anything after it was not written by the worker.
   auto grace = Clock::now() + seconds(kExitGraceSeconds);
-  auto after = worker_->next(grace, timing_lock);
+  auto after = worker_->next(grace);
   if (after.kind == Worker::Reply::kEvent || after.kind == Worker::Reply::kMalformed ||
       after.kind == Worker::Reply::kInvalid)
     return ended(End::kForged, "a second record followed the worker's result: " +

@@ -40,8 +40,7 @@ class CandidateProcess {
 
   // Hands over the reference's inputs and runs to the end.
   // `on_built` (when given) is called once the candidate reports it is built.
-  CandidateRun finish(const std::string& inputs_path, TimingLock& timing_lock,
-                      const std::function<void()>& on_built = {});
+  CandidateRun finish(const std::string& inputs_path, const std::function<void()>& on_built = {});
   // Stops a candidate whose reference failed.
   void abandon() { worker_->process().kill_and_reap(); }
 

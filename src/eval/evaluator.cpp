@@ -52,8 +52,7 @@ struct ProblemSlot {
   uint64_t init_seed = eval::random_seed();
   bool tried = false;
   std::unique_ptr<Reference> reference;
-  std::string error;
-  bool out_of_memory = false;  // the reference failed to prepare for want of memory
+  Error error{""};  // why it could not be prepared (of kind kOutOfMemory for want of memory)
   int remaining = 0;
 };
 
@@ -63,6 +62,11 @@ struct Attempt {
   EvalOutcome outcome;
   bool out_of_memory = false;
 };
+
+// The attempt that `error` ended, before any verdict on the candidate.
+Attempt failed(const EvalJob& job, const Error& error) {
+  return {rejected_outcome(job, "evaluator_error", error.message()), error.kind() == Error::Kind::kOutOfMemory};
+}
 
 class Batch {
  public:
@@ -128,7 +132,7 @@ class Batch {
   // Reference workers for `in_flight` problems at once: KMEM_TUNE_REFERENCE_WORKERS,
   // else one per three (and no more than the batch has problems).
   int reference_workers(int in_flight) const {
-    int wanted = options_.reference_workers > 0 ? options_.reference_workers : (in_flight + 2) / 3;
+    int wanted = options_.tuning.reference_workers > 0 ? options_.tuning.reference_workers : (in_flight + 2) / 3;
     return std::max(1, std::min(wanted, static_cast<int>(slots_.size())));
   }
 
@@ -178,12 +182,11 @@ class Batch {
     std::lock_guard hold(slot.mutex);
     if (!slot.tried) {
       slot.tried = true;
-      auto prepared =
-          Reference::prepare(problem, slot.init_seed, options_, timing_lock_, *hosts_, &slot.out_of_memory);
+      auto prepared = Reference::prepare(problem, slot.init_seed, options_, timing_lock_, *hosts_);
       if (prepared)
         slot.reference = std::move(*prepared);
       else
-        slot.error = prepared.error().message();
+        slot.error = prepared.error();
     }
     return slot.reference.get();
   }
@@ -245,19 +248,15 @@ class Batch {
 
   Attempt run_candidate(const EvalJob& job, ProblemSlot& slot, const std::string& scratch) {
     auto started = Clock::now();
-    Attempt attempt;
-    attempt.outcome = run_candidate_untimed(job, slot, scratch, attempt.out_of_memory);
+    Attempt attempt = run_candidate_untimed(job, slot, scratch);
     attempt.outcome.seconds["total"] = elapsed(started);
     return attempt;
   }
 
-  // Sets `out_of_memory` when a worker's error record says it ran out of memory.
-  EvalOutcome run_candidate_untimed(const EvalJob& job, ProblemSlot& slot, const std::string& scratch,
-                                    bool& out_of_memory) {
+  Attempt run_candidate_untimed(const EvalJob& job, ProblemSlot& slot, const std::string& scratch) {
     std::error_code ec;
     fs::create_directories(scratch, ec);
-    if (ec)
-      return rejected_outcome(job, "evaluator_error", scratch + ": cannot create the scratch folder: " + ec.message());
+    if (ec) return failed(job, Error(scratch + ": cannot create the scratch folder: " + ec.message()));
     struct Cleanup {
       std::string path;
       ~Cleanup() {
@@ -265,28 +264,25 @@ class Batch {
         fs::remove_all(path, ignored);
       }
     } cleanup{scratch};
-    if (!fs::is_regular_file(job.candidate, ec))
-      return rejected_outcome(job, "evaluator_error", job.candidate + ": no such candidate file");
+    if (!fs::is_regular_file(job.candidate, ec)) return failed(job, Error(job.candidate + ": no such candidate file"));
     auto candidate = CandidateProcess::start(job, options_, scratch, slot.init_seed, *pool_);
-    if (!candidate) return rejected_outcome(job, "evaluator_error", candidate.error().message());
+    if (!candidate) return failed(job, candidate.error());
     auto asked = Clock::now();
     Reference* reference = reference_of(slot, job.problem);
     double reference_wait = elapsed(asked);
     if (reference == nullptr) {
       (*candidate)->abandon();
-      out_of_memory = slot.out_of_memory;
-      return rejected_outcome(job, "evaluator_error", slot.error);
+      return failed(job, slot.error);
     }
-    auto inputs = reference->share(scratch, timing_lock_, &out_of_memory);
+    auto inputs = reference->share(scratch);
     if (!inputs) {
       (*candidate)->abandon();
-      return rejected_outcome(job, "evaluator_error", inputs.error().message());
+      return failed(job, inputs.error());
     }
     eval::Facts facts;
-    facts.run = (*candidate)->finish(*inputs, timing_lock_, [&] {
+    facts.run = (*candidate)->finish(*inputs, [&] {
       if (on_built_) on_built_(job);
     });
-    out_of_memory = eval::ran_out_of_memory(facts.run);
     facts.reference_ms = reference->reference_ms();
     facts.reference_cached = reference->reference_cached();
     facts.compile_ms = reference->compile_ms();
@@ -300,19 +296,15 @@ class Batch {
     if (facts.run.end == eval::CandidateRun::End::kResult) {
       auto judging = Clock::now();
       auto judgement = reference->judge(scratch, facts.run, (*candidate)->outputs_path(),
-                                        (*candidate)->sketches_path(), timing_lock_, &out_of_memory);
+                                        (*candidate)->sketches_path());
       if (!judgement) {
-        (void)reference->release(scratch, timing_lock_);  // the judging error is the one to report
-        return rejected_outcome(job, "evaluator_error", judgement.error().message());
+        (void)reference->release(scratch);  // the judging error is the one to report
+        return failed(job, judgement.error());
       }
       facts.judgement = *judgement;
       judge_seconds = elapsed(judging);
     }
-    bool release_out_of_memory = false;
-    if (auto released = reference->release(scratch, timing_lock_, &release_out_of_memory); !released) {
-      out_of_memory = release_out_of_memory;
-      return rejected_outcome(job, "evaluator_error", released.error().message());
-    }
+    if (auto released = reference->release(scratch); !released) return failed(job, released.error());
     EvalOutcome outcome = eval::decide(job, facts);
     outcome.seconds["reference_wait"] = reference_wait;
     outcome.seconds["judge"] = judge_seconds;
@@ -320,7 +312,7 @@ class Batch {
     outcome.seconds["timing_lock_held"] = facts.run.timing_lock_held_s;
     add_seconds(outcome, "candidate", facts.run.seconds);
     add_seconds(outcome, "reference", reference->prepare_seconds());
-    return outcome;
+    return {outcome, eval::ran_out_of_memory(facts.run)};
   }
 
   const std::vector<EvalJob>& jobs_;

@@ -43,7 +43,7 @@ MismatchFacts mismatch_facts(const Json& m) {
 
 Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem, uint64_t init_seed,
                                                       const EvalOptions& options, TimingLock& timing_lock,
-                                                      ReferenceHosts& hosts, bool* out_of_memory) {
+                                                      ReferenceHosts& hosts) {
   Json command{
       {"cmd", "prepare"},
       {"problem", problem},
@@ -66,7 +66,7 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
     // Preparing loads the problem and may compile, like a build: the build limit.
     RequestInfo info;
     auto ready = reference->request(command, "ready", options.build_timeout_s, problem + ": the reference failed",
-                                    timing_lock, out_of_memory, &info);
+                                    &info);
     if (!ready && !info.sent && placed == 1) continue;
     if (!ready) return ready.error();
     Fields fields("reference", "ready", *ready);  // checked strictly (trusted): every field is of its type
@@ -87,17 +87,16 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
   }
 }
 
-Result<std::string> Reference::share(const std::string& folder, TimingLock& timing_lock, bool* out_of_memory) {
-  auto shared = request(Json{{"cmd", "share"}, {"folder", folder}, {"ipc", options_.inputs_by_ipc}}, "shared",
-                        options_.run_timeout_s, "the reference failed to share its inputs with " + folder,
-                        timing_lock, out_of_memory);
+Result<std::string> Reference::share(const std::string& folder) {
+  auto shared = request(Json{{"cmd", "share"}, {"folder", folder}, {"ipc", options_.tuning.inputs_by_ipc}}, "shared",
+                        options_.run_timeout_s, "the reference failed to share its inputs with " + folder);
   if (!shared) return shared.error();
   return Fields("reference", "shared", *shared).text("path");
 }
 
-Status Reference::release(const std::string& folder, TimingLock& timing_lock, bool* out_of_memory) {
+Status Reference::release(const std::string& folder) {
   auto released = request(Json{{"cmd", "release"}, {"folder", folder}}, "released", options_.run_timeout_s,
-                          "the reference failed to release the inputs of " + folder, timing_lock, out_of_memory);
+                          "the reference failed to release the inputs of " + folder);
   if (!released) return released.error();
   return Status::success();
 }
@@ -105,8 +104,7 @@ Status Reference::release(const std::string& folder, TimingLock& timing_lock, bo
 Reference::~Reference() { place_.host->drop(place_.handle, options_.run_timeout_s); }
 
 Result<Judgement> Reference::judge(const std::string& folder, const CandidateRun& run,
-                                   const std::string& outputs_path, const std::string& sketches_path,
-                                   TimingLock& timing_lock, bool* out_of_memory) {
+                                   const std::string& outputs_path, const std::string& sketches_path) {
   Json command{{"cmd", "judge"},
                {"folder", folder},
                {"outputs", run.outputs_in_slots ? "slots" : outputs_path},
@@ -114,7 +112,7 @@ Result<Judgement> Reference::judge(const std::string& folder, const CandidateRun
                {"inputs_changed", run.inputs_changed},
                {"tolerance", options_.tolerance}};
   auto verdict = request(command, "verdict", options_.run_timeout_s,
-                         "the reference failed to judge the outputs of " + folder, timing_lock, out_of_memory);
+                         "the reference failed to judge the outputs of " + folder);
   if (!verdict) return verdict.error();
   Fields e("reference", "verdict", *verdict);
   Judgement judgement;

@@ -30,22 +30,22 @@ class Reference {
  public:
   // Places `problem` on a reference worker of `hosts` and prepares it;
   // models are built after seeding with `init_seed` (the candidate's too).
-  // Each call below sets *out_of_memory, when given, to whether it failed
-  // because the worker ran out of memory (its error record's kind).
+  // An error of each call below is of kind Error::Kind::kOutOfMemory when
+  // the worker ran out of memory (its error record's kind).
   static Result<std::unique_ptr<Reference>> prepare(const std::string& problem, uint64_t init_seed,
                                                     const EvalOptions& options, TimingLock& timing_lock,
-                                                    ReferenceHosts& hosts, bool* out_of_memory = nullptr);
+                                                    ReferenceHosts& hosts);
 
   // Gives the candidate working in `folder` its own copy of the inputs;
   // returns the path to hand it (thread-safe, like the two below).
-  Result<std::string> share(const std::string& folder, TimingLock& timing_lock, bool* out_of_memory = nullptr);
+  Result<std::string> share(const std::string& folder);
   // Judges the outputs of the candidate that worked in `folder` and ended
   // with `run` (its trials' in the slots shared with it, or saved at
   // `outputs_path`; its timed calls' sketches saved at `sketches_path`).
   Result<Judgement> judge(const std::string& folder, const CandidateRun& run, const std::string& outputs_path,
-                          const std::string& sketches_path, TimingLock& timing_lock, bool* out_of_memory = nullptr);
+                          const std::string& sketches_path);
   // Drops the copy shared with `folder`'s candidate, once it is done.
-  Status release(const std::string& folder, TimingLock& timing_lock, bool* out_of_memory = nullptr);
+  Status release(const std::string& folder);
 
   // Tells the worker to drop the problem and free its memory, without
   // waiting for the answer (its next command reads it).
@@ -68,14 +68,10 @@ class Reference {
  private:
   Reference(ReferenceHosts::Place place, const EvalOptions& options)
       : place_(std::move(place)), options_(options) {}
-  // ReferenceHost::request about this problem; sets *out_of_memory (when given).
+  // ReferenceHost::request about this problem.
   Result<Json> request(const Json& command, const char* reply_event, double timeout_s, const std::string& what,
-                       TimingLock& timing_lock, bool* out_of_memory, RequestInfo* info = nullptr) {
-    RequestInfo own;
-    RequestInfo& told = info != nullptr ? *info : own;
-    auto answer = place_.host->request(place_.handle, command, reply_event, timeout_s, what, timing_lock, &told);
-    if (out_of_memory != nullptr) *out_of_memory = told.out_of_memory;
-    return answer;
+                       RequestInfo* info = nullptr) {
+    return place_.host->request(place_.handle, command, reply_event, timeout_s, what, info);
   }
 
   ReferenceHosts::Place place_;

@@ -15,12 +15,13 @@ void ReferenceHost::stop(const std::string& why) {
   broken_ = true;
 }
 
-Error ReferenceHost::failure(const std::string& what, const Worker::Reply& reply, RequestInfo* info) {
+Error ReferenceHost::failure(const std::string& what, const Worker::Reply& reply) {
   std::string text = what + ": ";
+  Error::Kind kind = Error::Kind::kFailure;
   if (reply.kind == Worker::Reply::kEvent && reply.event["event"] == "error") {
     Fields error("reference", "error", reply.event);
     text += error.text("message") + "\n" + error.text("traceback");
-    if (info != nullptr) info->out_of_memory = error_kind(error.text("kind")) == ErrorKind::kOutOfMemory;
+    if (error_kind(error.text("kind")) == ErrorKind::kOutOfMemory) kind = Error::Kind::kOutOfMemory;
   } else if (reply.kind == Worker::Reply::kEvent) {
     text += "answered " + reply.event.dump();
   } else {
@@ -32,15 +33,15 @@ Error ReferenceHost::failure(const std::string& what, const Worker::Reply& reply
   }
   std::string log = read_tail(worker_->log_path(), kLogTail);
   if (!log.empty()) text += "\n" + log;
-  return Error(text);
+  return Error(text, kind);
 }
 
 Result<Json> ReferenceHost::request(int handle, Json command, const char* reply_event, double timeout_s,
-                                    const std::string& what, TimingLock& timing_lock, RequestInfo* info) {
+                                    const std::string& what, RequestInfo* info) {
   std::lock_guard hold(mutex_);
   if (info != nullptr) *info = RequestInfo{};
   if (!stopped_.empty()) return Error(what + ": its reference worker was stopped earlier (" + stopped_ + ")");
-  if (auto wrong = worker_->settle(timing_lock)) {
+  if (auto wrong = worker_->settle()) {
     if (wrong->kind == Worker::Reply::kEvent) stop("answered " + wrong->event.dump() + " to dropping a problem");
     return failure(what + ": its reference worker failed to drop an earlier problem", *wrong);
   }
@@ -49,9 +50,9 @@ Result<Json> ReferenceHost::request(int handle, Json command, const char* reply_
   if (info != nullptr) info->sent = true;
   auto deadline = Clock::now() + seconds(timeout_s);
   const double held_before = worker_->timing_lock_held_s();
-  auto reply = worker_->next(deadline, timing_lock);
+  auto reply = worker_->next(deadline);
   if (info != nullptr) info->held_s = worker_->timing_lock_held_s() - held_before;
-  if (reply.kind != Worker::Reply::kEvent || reply.event["event"] != reply_event) return failure(what, reply, info);
+  if (reply.kind != Worker::Reply::kEvent || reply.event["event"] != reply_event) return failure(what, reply);
   return std::move(reply.event);
 }
 
@@ -68,7 +69,7 @@ Result<ReferenceHosts::Place> ReferenceHosts::place() {
   if (static_cast<int>(hosts_.size()) < count_) {
     auto worker = pool_.take("reference");
     if (!worker) return worker.error();
-    (*worker)->enroll(timing_lock_);
+    (*worker)->enroll();
     host = hosts_.emplace_back(std::make_shared<ReferenceHost>(std::move(*worker)));
   } else {
     host = *std::min_element(hosts_.begin(), hosts_.end(),

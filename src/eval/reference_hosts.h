@@ -24,7 +24,6 @@ namespace kmem::eval {
 struct RequestInfo {
   bool sent = false;            // the command was sent (not to a worker stopped before)
   double held_s = 0.0;          // seconds the worker held the timing lock meanwhile
-  bool out_of_memory = false;   // it failed: the worker's error record says out of memory (by type)
 };
 
 class ReferenceHost {
@@ -37,7 +36,7 @@ class ReferenceHost {
   // A record the protocol does not allow stops the worker: the error names
   // the record and the field.
   Result<Json> request(int handle, Json command, const char* reply_event, double timeout_s,
-                       const std::string& what, TimingLock& timing_lock, RequestInfo* info = nullptr);
+                       const std::string& what, RequestInfo* info = nullptr);
   // Drops problem `handle` without waiting: the next command reads the answer first.
   void drop(int handle, double timeout_s);
 
@@ -48,7 +47,7 @@ class ReferenceHost {
   void stop(const std::string& why);
   // The error of a command that got `reply` instead of its answer; stops
   // the worker unless the reply is an event (an error the worker reported).
-  Error failure(const std::string& what, const Worker::Reply& reply, RequestInfo* info = nullptr);
+  Error failure(const std::string& what, const Worker::Reply& reply);
 
   std::mutex mutex_;  // one command at a time
   std::unique_ptr<Worker> worker_;

@@ -81,16 +81,17 @@ std::string find_bwrap() {
   return "";
 }
 
-std::vector<std::string> sandbox_command(const std::string& bwrap, const EvalOptions& options,
-                                         const std::string& run_dir) {
+Result<std::vector<std::string>> sandbox_command(const std::string& bwrap, const EvalOptions& options,
+                                                 const std::string& run_dir, const SandboxRoot& root) {
   const std::string& cache = options.cache_dir;
   std::vector<std::string> argv{bwrap, "--die-with-parent", "--unshare-net"};
   // The zygote keeps CAP_SYS_ADMIN to give each worker a PID and mount
   // namespace of its own; workers drop every capability before candidate code.
   if (geteuid() != 0) argv.push_back("--unshare-user");
-  for (const char* arg : {"--cap-add", "CAP_SYS_ADMIN", "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev",
-                          "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"})
-    argv.emplace_back(arg);
+  argv.insert(argv.end(), {"--cap-add", "CAP_SYS_ADMIN"});
+  auto system = root_arguments(root, options, run_dir);
+  if (!system) return system.error();
+  argv.insert(argv.end(), system->begin(), system->end());
   // The worker and the protocol file it reads (python/kmem_worker/protocol.py)
   // stay visible wherever the tree lies, under /tmp included.
   const std::string protocol =
@@ -99,7 +100,8 @@ std::vector<std::string> sandbox_command(const std::string& bwrap, const EvalOpt
                            "--ro-bind", protocol, protocol,                         //
                            "--tmpfs", cache, "--bind", run_dir, run_dir,            //
                            "--bind", cache + "/builds", kHiddenBuilds,              //
-                           "--bind", cache + "/triton", std::string(kSandboxBuildDir) + "/triton"});
+                           "--bind", cache + "/triton", std::string(kSandboxBuildDir) + "/triton",
+                           "--chdir", run_dir, root.python});
   return argv;
 }
 
@@ -121,6 +123,9 @@ Result<std::vector<std::string>> sandbox_environment(const EvalOptions& options,
       std::string("KMEM_SANDBOX_BUILDS=") + kHiddenBuilds,
       std::string("TORCH_EXTENSIONS_DIR=") + kSandboxBuildDir + "/torch_extensions",
       std::string("TRITON_CACHE_DIR=") + kSandboxBuildDir + "/triton",
+      // No home folder in the sandbox: what looks for one finds /tmp.
+      "HOME=/tmp",
+      std::string("KMEM_SANDBOX_DEV_SHM=") + (shares_dev_shm(options) ? "shared" : "private"),
   };
   for (auto [filter, name, variable] : {std::tuple{SeccompFilter::kConfined, "confined", "KMEM_SECCOMP_CONFINED"},
                                         {SeccompFilter::kNoProcesses, "no_processes", "KMEM_SECCOMP_NO_PROCESSES"}}) {
@@ -148,13 +153,26 @@ Status sandbox_available(const EvalOptions& options) {
   std::string bwrap = eval::find_bwrap();
   if (bwrap.empty()) return Error("the candidate sandbox cannot start: bwrap not found" + advice);
   std::error_code ec;
-  std::string probe_dir = options.cache_dir + "/work";
-  for (const char* folder : {"/work", "/builds", "/triton"}) fs::create_directories(options.cache_dir + folder, ec);
+  // A folder of this probe's own: the root's generated files go there.
+  std::string probe_dir = options.cache_dir + "/work/probe-" + std::to_string(getpid());
+  for (const char* folder : {"/builds", "/triton"}) fs::create_directories(options.cache_dir + folder, ec);
+  if (!ec) fs::create_directories(probe_dir, ec);
   if (ec) return Error("the candidate sandbox cannot start: " + options.cache_dir + ": " + ec.message() + advice);
+  struct Removed {
+    std::string folder;
+    ~Removed() {
+      std::error_code ignored;
+      fs::remove_all(folder, ignored);
+    }
+  } removed{probe_dir};
+  auto root = eval::probe_sandbox_root(options, probe_dir + "/sandbox-root.log");
+  if (!root) return Error("the candidate sandbox cannot start: " + root.error().message() + advice);
+  auto command = eval::sandbox_command(bwrap, options, probe_dir, *root);
+  if (!command) return Error("the candidate sandbox cannot start: " + command.error().message() + advice);
   SpawnSpec spec;
-  spec.argv = eval::sandbox_command(bwrap, options, probe_dir);
+  spec.argv = std::move(*command);
   // Inside: the namespaces each worker gets (PID and mount), as the zygote makes them.
-  spec.argv.insert(spec.argv.end(), {options.python, "-c",
+  spec.argv.insert(spec.argv.end(), {"-c",
                                      "import ctypes, os, sys\n"
                                      "libc = ctypes.CDLL(None, use_errno=True)\n"
                                      "if libc.unshare(0x20020000) != 0:\n"

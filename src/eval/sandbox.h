@@ -1,6 +1,7 @@
 // The sandbox of the candidate workers (docs/evaluator.md, "Sandbox"): the
 // bubblewrap command line the candidate zygote runs under (no network, a
-// read-only view of the machine with the cache folder hidden) and the
+// minimal read-only root, sandbox_root.h, the batch's scratch folder its
+// working directory) and the
 // seccomp filters, as BPF programs made with libseccomp, that each worker
 // installs on itself (python/kmem_worker/sandbox.py): `confined` before any
 // candidate code runs, `no_processes` once its compilers have run.
@@ -11,6 +12,7 @@
 
 #include "kmem/eval.h"
 #include "kmem/result.h"
+#include "sandbox_root.h"
 
 namespace kmem::eval {
 
@@ -26,14 +28,16 @@ Result<std::string> seccomp_program(SeccompFilter filter);
 // The bubblewrap path: $KMEM_BWRAP, else `bwrap` on $PATH; "" when absent.
 std::string find_bwrap();
 
-// The argv prefix that runs a command in the candidates' sandbox for a
-// batch whose scratch folder is `run_dir` (under options.cache_dir/work).
-std::vector<std::string> sandbox_command(const std::string& bwrap, const EvalOptions& options,
-                                         const std::string& run_dir);
+// The argv that runs root.python in the candidates' sandbox for a batch
+// whose scratch folder is `run_dir` (under options.cache_dir/work): the
+// interpreter's arguments follow. Writes the root's generated files into
+// `run_dir`.
+Result<std::vector<std::string>> sandbox_command(const std::string& bwrap, const EvalOptions& options,
+                                                 const std::string& run_dir, const SandboxRoot& root);
 
 // Writes the filters into `run_dir`, creates the cache's build folders and
 // returns the environment that tells the candidate zygote to confine its
-// workers (filter paths, build cache folders).
+// workers (filter paths, build cache folders, whether /dev/shm is shared).
 Result<std::vector<std::string>> sandbox_environment(const EvalOptions& options, const std::string& run_dir);
 
 }  // namespace kmem::eval

@@ -192,7 +192,7 @@ TEST_F(Scheduler, ATrustedRecordWithAMistypedFieldIsAnErrorNamingTheRecordAndThe
   // One reference worker per problem: a worker stopped for breaking the
   // protocol takes the other problems it hosts down with it (their jobs get
   // evaluator_error; `kmem eval --redo evaluator_error` runs them again).
-  options_.reference_workers = 2;
+  options_.tuning.reference_workers = 2;
   auto outcomes = run({{"bad", "/p/reference_bad_ready.py", candidate("pass", "a")},
                        {"good", "/p/one.py", candidate("pass", "b")}});
   EXPECT_EQ(outcomes["bad"].verdict, "evaluator_error");

@@ -74,8 +74,8 @@ class TimingLockTest : public ::testing::Test {
 TEST_F(TimingLockTest, PausesTheEnrolledWorkersButTheHolderAndResumesThemOnRelease) {
   auto holder = worker(), other = worker(), not_enrolled = worker();
   ASSERT_TRUE(holder && other && not_enrolled);
-  holder->enroll(lock_);
-  other->enroll(lock_);
+  holder->enroll();
+  other->enroll();
   pid_t holder_pid = holder->process().pid(), other_pid = other->process().pid();
   lock_.lock(holder_pid);
   EXPECT_TRUE(becomes(other_pid, true, 5000)) << "not paused: state " << state_of(other_pid);
@@ -89,7 +89,7 @@ TEST_F(TimingLockTest, AWorkerEnrolledWhileTheLockIsHeldIsPausedAtOnce) {
   auto late = worker();
   ASSERT_TRUE(late);
   lock_.lock(getpgrp());
-  late->enroll(lock_);
+  late->enroll();
   EXPECT_TRUE(becomes(late->process().pid(), true, 5000)) << "not paused";
   lock_.unlock();
   EXPECT_TRUE(becomes(late->process().pid(), false, 5000)) << "not resumed";

@@ -9,7 +9,7 @@ Clock::duration seconds(double s) {
 
 Worker::~Worker() {
   process_->kill_and_reap();
-  if (timing_lock_ != nullptr) timing_lock_->withdraw(process_->pid());
+  if (enrolled_) timing_lock_.withdraw(process_->pid());
 }
 
 bool Worker::send(const Json& command) { return process_->write_line(command.dump()); }
@@ -19,11 +19,11 @@ bool Worker::send_owing(const Json& command, std::string reply, double timeout_s
   return send(command);
 }
 
-std::optional<Worker::Reply> Worker::settle(TimingLock& timing_lock) {
+std::optional<Worker::Reply> Worker::settle() {
   while (!owed_.empty()) {
     Owed owed = std::move(owed_.front());
     owed_.pop_front();
-    auto reply = next(owed.by, timing_lock);
+    auto reply = next(owed.by);
     if (reply.kind != Reply::kEvent || reply.event["event"] != owed.reply) {
       owed_.clear();
       return reply;
@@ -32,62 +32,62 @@ std::optional<Worker::Reply> Worker::settle(TimingLock& timing_lock) {
   return std::nullopt;
 }
 
-void Worker::release(TimingLock& timing_lock) {
+void Worker::release() {
   if (holds_lock_) {
     held_s_ += std::chrono::duration<double>(Clock::now() - held_since_).count();
-    timing_lock.unlock();
+    timing_lock_.unlock();
   }
   holds_lock_ = false;
 }
 
-void Worker::enroll(TimingLock& timing_lock) {
-  if (timing_lock_ != nullptr) return;
-  timing_lock_ = &timing_lock;
-  timing_lock.enroll(process_->pid());
+void Worker::enroll() {
+  if (enrolled_) return;
+  enrolled_ = true;
+  timing_lock_.enroll(process_->pid());
 }
 
-Worker::Reply Worker::next(Clock::time_point& deadline, TimingLock& timing_lock) {
+Worker::Reply Worker::next(Clock::time_point& deadline) {
   try {
-    return next_event(deadline, timing_lock);
+    return next_event(deadline);
   } catch (...) {
-    release(timing_lock);  // a lock left held would keep every later caller waiting
+    release();  // a lock left held would keep every later caller waiting
     throw;
   }
 }
 
-Worker::Reply Worker::next_event(Clock::time_point& deadline, TimingLock& timing_lock) {
+Worker::Reply Worker::next_event(Clock::time_point& deadline) {
   for (;;) {
     std::string line;
     auto read = process_->read_line(deadline, line);
     if (read != LineProcess::Read::kLine) {
-      release(timing_lock);
+      release();
       return {read == LineProcess::Read::kTimeout ? Reply::kTimeout : Reply::kClosed, {}, {}, {}};
     }
     Json event = Json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (!event.is_object() || !event.contains("event") || !event["event"].is_string()) {
-      release(timing_lock);
+      release();
       return {Reply::kMalformed, {}, line, {}};
     }
     if (auto allowed = Protocol::compiled().check_event(role_, event); !allowed) {
-      release(timing_lock);
+      release();
       return {Reply::kInvalid, std::move(event), line, allowed.error().message()};
     }
     const std::string name = event["event"];
     if (name == "time_request" && !holds_lock_) {
       auto asked = Clock::now();
-      timing_lock.lock(process_->pid());
+      timing_lock_.lock(process_->pid());
       holds_lock_ = true;
       auto waited = Clock::now() - asked;
       deadline += waited;
       lock_wait_s_ += std::chrono::duration<double>(waited).count();
       held_since_ = Clock::now();
-      Json grant{{"cmd", "time"}, {"cpu", timing_lock.timing_cpu()}};
-      if (double fastest = timing_lock.fastest_host_probe_ms(); fastest > 0) grant["host_probe_ms"] = fastest;
+      Json grant{{"cmd", "time"}, {"cpu", timing_lock_.timing_cpu()}};
+      if (double fastest = timing_lock_.fastest_host_probe_ms(); fastest > 0) grant["host_probe_ms"] = fastest;
       send(grant);
     } else if (name == "timed" && holds_lock_) {
-      release(timing_lock);
+      release();
     } else {
-      release(timing_lock);
+      release();
       return {Reply::kEvent, std::move(event), {}, {}};
     }
   }

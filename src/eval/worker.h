@@ -1,9 +1,9 @@
 // A worker process (of a role, started through the WorkerLauncher) seen as
 // a stream of JSON events, each checked against the worker protocol for its
-// role (protocol.h) before anyone reads it. Serves the timing lock on the
-// way: a `time_request` event waits for the lock (the wait does not count
-// against the worker's deadline) and is answered with a grant; `timed`
-// releases it.
+// role (protocol.h) before anyone reads it. Serves the batch's timing lock,
+// which it is made with, on the way: a `time_request` event waits for the
+// lock (the wait does not count against the worker's deadline) and is
+// answered with a grant; `timed` releases it.
 #pragma once
 
 #include <deque>
@@ -30,14 +30,18 @@ class Worker {
     std::string error;  // kInvalid
   };
 
-  // A started worker of `role` ("reference", "candidate"), its stderr in log_path.
-  Worker(std::string role, std::unique_ptr<LineProcess> process, std::string log_path)
-      : role_(std::move(role)), process_(std::move(process)), log_path_(std::move(log_path)) {}
+  // A started worker of `role` ("reference", "candidate"), its stderr in
+  // log_path, serving `timing_lock` (which outlives it).
+  Worker(std::string role, std::unique_ptr<LineProcess> process, std::string log_path, TimingLock& timing_lock)
+      : role_(std::move(role)),
+        process_(std::move(process)),
+        log_path_(std::move(log_path)),
+        timing_lock_(timing_lock) {}
   ~Worker();
 
   // Puts the worker under the timing lock (paused while another measures)
   // from now until it is reaped.
-  void enroll(TimingLock& timing_lock);
+  void enroll();
   bool send(const Json& command);
   // Sends `command` without waiting for its reply, the event `reply`, which
   // settle() reads later (a reference worker's `dropped`).
@@ -45,10 +49,10 @@ class Worker {
   // Reads the replies owed since send_owing, in order, if any; returns the
   // first that is not the one owed (it did not come in time, or another
   // record came), and owes nothing after it.
-  std::optional<Reply> settle(TimingLock& timing_lock);
+  std::optional<Reply> settle();
   // The next event other than the timing lock's; extends `deadline` by any
   // wait for the lock. Never returns (nor throws) holding the lock.
-  Reply next(Clock::time_point& deadline, TimingLock& timing_lock);
+  Reply next(Clock::time_point& deadline);
   LineProcess& process() { return *process_; }
   const std::string& role() const { return role_; }
   // Seconds this worker spent waiting for the timing lock so far.
@@ -59,8 +63,8 @@ class Worker {
   const std::string& log_path() const { return log_path_; }
 
  private:
-  Reply next_event(Clock::time_point& deadline, TimingLock& timing_lock);  // next() but for throwing
-  void release(TimingLock& timing_lock);
+  Reply next_event(Clock::time_point& deadline);  // next() but for throwing
+  void release();
 
   std::string role_;
   std::unique_ptr<LineProcess> process_;
@@ -74,7 +78,8 @@ class Worker {
   double lock_wait_s_ = 0.0;
   double held_s_ = 0.0;
   Clock::time_point held_since_;
-  TimingLock* timing_lock_ = nullptr;  // the lock this worker is enrolled in
+  TimingLock& timing_lock_;
+  bool enrolled_ = false;
 };
 
 // Seconds as a clock duration.

@@ -9,7 +9,7 @@ namespace kmem::eval {
 // four CPUs the workers run on (at least two); no turns on the CPU.
 static int device_setups(const EvalOptions& options, const TimingLock& timing_lock) {
   if (options.device != "cuda") return 0;
-  if (options.device_setups > 0) return options.device_setups;
+  if (options.tuning.device_setups > 0) return options.tuning.device_setups;
   int cpus = static_cast<int>(timing_lock.worker_cpus().size());
   return std::max(2, cpus / 4);
 }
@@ -27,7 +27,7 @@ Result<std::unique_ptr<Worker>> WorkerPool::start(const std::string& role) {
   std::string log = fmt::format("{}/{}-{}.log", log_dir_, role, started_++);
   auto process = launcher_.start(role, log, timing_lock_.worker_cpus(), *turn);
   if (!process) return process.error().wrap(role + " worker");
-  return std::make_unique<Worker>(role, std::move(*process), log);
+  return std::make_unique<Worker>(role, std::move(*process), log, timing_lock_);
 }
 
 int WorkerPool::missing(const Lane& lane) {

@@ -47,16 +47,20 @@ Result<std::unique_ptr<Zygote>> Zygote::start(const std::string& role, const Eva
       "TORCH_EXTENSIONS_DIR=" + options.cache_dir + "/torch_extensions",
       "TRITON_CACHE_DIR=" + options.cache_dir + "/triton",
   };
-  if (options.device == "cuda" && options.device_connections > 0)
-    spec.environment.push_back("CUDA_DEVICE_MAX_CONNECTIONS=" + std::to_string(options.device_connections));
+  if (options.device == "cuda" && options.tuning.device_connections > 0)
+    spec.environment.push_back("CUDA_DEVICE_MAX_CONNECTIONS=" + std::to_string(options.tuning.device_connections));
   if (role == "candidate" && options.sandbox) {
     std::string bwrap = find_bwrap();
     if (bwrap.empty()) return Error("the candidate sandbox cannot start: bwrap not found");
     auto confined = sandbox_environment(options, run_dir);
     if (!confined) return confined.error().wrap(role + " zygote");
     spec.environment.insert(spec.environment.end(), confined->begin(), confined->end());  // replaces the caches
-    auto prefix = sandbox_command(bwrap, options, run_dir);
-    spec.argv.insert(spec.argv.begin(), prefix.begin(), prefix.end());
+    auto root = probe_sandbox_root(options, log_path + ".root");
+    if (!root) return root.error().wrap(role + " zygote");
+    auto command = sandbox_command(bwrap, options, run_dir, *root);
+    if (!command) return command.error().wrap(role + " zygote");
+    spec.argv.erase(spec.argv.begin());  // the interpreter: the root's, at the end of the command
+    spec.argv.insert(spec.argv.begin(), command->begin(), command->end());
   }
   spec.log_path = log_path;
   spec.extra_fd = pair[1];

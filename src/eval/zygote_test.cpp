@@ -104,7 +104,7 @@ std::string environment_of(pid_t pid) {
 
 TEST_F(ZygoteTest, CudaWorkersGetTheWorkQueuesAsked) {
   options_.device = "cuda";  // no GPU needed: only the environment is looked at
-  options_.device_connections = 3;
+  options_.tuning.device_connections = 3;
   auto zygote = Zygote::start("reference", options_, run_dir_, folder_ + "/zygote.log", {});
   ASSERT_TRUE(zygote) << zygote.error().message();
   auto worker = (*zygote)->fork_worker(folder_ + "/worker.log", {}, Turn());

@@ -82,7 +82,7 @@ std::vector<EvalOutcome> run_jobs(const std::vector<EvalJob>& jobs, const EvalOp
 TEST(EvalCpu, OneReferenceWorkerHostsSeveralProblemsAtOnce) {
   EvalOptions options = test_options("cpu");
   options.parallel = 2;
-  options.reference_workers = 1;
+  options.tuning.reference_workers = 1;
   // A third problem: a copy of the first under another path.
   auto folder = std::filesystem::temp_directory_path() / ("kmem-eval-hosts-" + std::to_string(getpid()));
   std::filesystem::create_directories(folder);
@@ -108,7 +108,7 @@ TEST(EvalCpu, OneReferenceWorkerHostsSeveralProblemsAtOnce) {
 // detail holds `said`; the second passes, on the same worker or a new one.
 void expect_good_problem_after(const std::string& bad, const std::string& said, bool same_worker) {
   EvalOptions options = test_options("cpu");
-  options.reference_workers = 1;
+  options.tuning.reference_workers = 1;
   auto outcomes = run_jobs({{"bad", fixture_path("problems/" + bad), fixture_path("candidates/pass.py")},
                             {"good", fixture_path("problems/scale_add.py"), fixture_path("candidates/pass.py")}},
                            options);

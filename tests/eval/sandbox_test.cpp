@@ -1,8 +1,11 @@
 // Candidates that attack the orchestrator, leave processes behind, touch the
-// cache or other jobs' files, or reach the network (tests/eval/candidates/
+// cache or other jobs' files, read the machine's files (/etc/shadow, home
+// folders, folders outside the job), work outside their scratch folder,
+// leave files in /dev/shm, or reach the network (tests/eval/candidates/
 // sandbox/), run in one batch in the sandbox: the batch ends with an outcome
-// for each, no attack reports success (LEAK), no process is left, and the
-// cache's files are as they were. Skipped where the sandbox cannot start.
+// for each, no attack reports success (LEAK), no process and no /dev/shm
+// file is left, and the cache's files are as they were. Skipped where the
+// sandbox cannot start.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -85,12 +88,25 @@ TEST(Sandbox, AttacksOnTheOrchestratorTheCacheAndTheNetworkFail) {
   setenv("KMEM_SANDBOX_TEST_PORT", std::to_string(ntohs(tcp.sin_port)).c_str(), 1);
   setenv("KMEM_SANDBOX_TEST_ABSTRACT", abstract_name.c_str(), 1);
   setenv("KMEM_SANDBOX_TEST_SOCKET", socket_path.c_str(), 1);
+  // Secrets outside the job: beside the build (another project's tree, as
+  // the sandbox sees it) and, where this user may write there, under /home.
+  std::vector<std::string> secrets;
+  for (auto [variable, folder] : {std::pair{"KMEM_SANDBOX_TEST_TREE_SECRET", fs::path(cache).parent_path()},
+                                  std::pair{"KMEM_SANDBOX_TEST_HOME_SECRET", fs::path("/home")}}) {
+    std::string secret = (folder / ("kmem-sandbox-secret-" + std::to_string(getpid()))).string();
+    std::error_code ec;
+    if (!fs::create_directories(secret, ec)) continue;
+    std::ofstream(secret + "/secret.txt") << "secret";
+    secrets.push_back(secret);
+    setenv(variable, (secret + "/secret.txt").c_str(), 1);
+  }
+  ASSERT_FALSE(secrets.empty());
 
   std::vector<EvalJob> jobs;
   for (const auto& entry : fs::directory_iterator(fixture_path("candidates/sandbox")))
     if (entry.path().extension() == ".py")
       jobs.push_back({entry.path().stem(), fixture_path("problems/scale_add.py"), entry.path()});
-  ASSERT_GE(jobs.size(), 12u);
+  ASSERT_GE(jobs.size(), 17u);
   std::map<std::string, EvalOutcome> outcomes;
   evaluate_batch(jobs, options, [&](const EvalOutcome& outcome) { outcomes[outcome.job.id] = outcome; });
 
@@ -100,14 +116,23 @@ TEST(Sandbox, AttacksOnTheOrchestratorTheCacheAndTheNetworkFail) {
     EXPECT_EQ(said.find("LEAK"), std::string::npos) << id << ": " << outcome.verdict << "\n" << said;
     EXPECT_NE(outcome.verdict, "evaluator_error") << id << ": " << said;
   }
+  // The candidates that look at files do so as they are imported and are
+  // honest otherwise: each ran to its verdict on its outputs (no custom
+  // kernel), so its look found nothing, in a root where torch still works.
+  for (const char* id : {"read_etc_shadow", "read_home_dotfiles", "read_outside_folders", "working_directory",
+                         "dev_shm_writes"})
+    EXPECT_EQ(outcomes[id].verdict, "no_custom_kernel") << id << ": " << outcomes[id].detail << outcomes[id].log;
   for (const char* sleeper : {"sleep\0" "4241", "sleep\0" "4242", "sleep\0" "4243"})
     EXPECT_TRUE(processes_with(std::string(sleeper, 10)).empty()) << "left running: " << sleeper;
+  for (const auto& entry : fs::directory_iterator("/dev/shm"))
+    EXPECT_NE(entry.path().filename().string().rfind("kmem-sandbox-test", 0), 0u) << "left in /dev/shm: " << entry.path();
   EXPECT_EQ(read_all(sentinel), stored);
   EXPECT_FALSE(fs::exists(cache + "/reference/forged.json"));
   for (const char* folder : {"/builds/planted", "/torch_extensions/planted", "/triton/planted"})
     EXPECT_FALSE(fs::exists(cache + folder)) << folder;
   for (int fd : {tcp_fd, abstract_fd, path_fd}) close(fd);
   fs::remove(socket_path);
+  for (const std::string& secret : secrets) fs::remove_all(secret);
   fs::remove_all(cache);
 }
 
