@@ -6,7 +6,7 @@
 
 namespace kmem {
 
-inline constexpr std::array<const char*, 4> kMigrations = {
+inline constexpr std::array<const char*, 5> kMigrations = {
     R"sql(
 CREATE TABLE store (
   singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
@@ -171,6 +171,28 @@ CREATE TABLE baseline_provenance (
   gpu TEXT NOT NULL,
   verified_at TEXT NOT NULL,
   PRIMARY KEY (reader_id, problem_id)
+);
+)sql",
+    // 5: confidence (docs/learning.md, "Confidence"): every verified speedup
+    // of a kernel item, and each item's measured value per reader.
+    R"sql(
+CREATE TABLE item_measurements (
+  item_id TEXT NOT NULL REFERENCES items(id),
+  position INTEGER NOT NULL,
+  at TEXT NOT NULL,
+  speedup REAL NOT NULL,
+  gpu TEXT NOT NULL,
+  evaluator TEXT NOT NULL,
+  reference_retimed INTEGER NOT NULL CHECK (reference_retimed IN (0, 1)),
+  PRIMARY KEY (item_id, position)
+);
+CREATE TABLE item_values (
+  item_id TEXT NOT NULL REFERENCES items(id),
+  reader TEXT NOT NULL,
+  experiment TEXT NOT NULL,
+  problems INTEGER NOT NULL,
+  difference REAL NOT NULL,
+  PRIMARY KEY (item_id, reader)
 );
 )sql",
 };
