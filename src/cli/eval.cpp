@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "eval_command.h"
+#include "files.h"
 #include "interrupt.h"
 #include "tuning.h"
 
@@ -52,8 +53,12 @@ int exit_code_of(const EvalOutcome& outcome) {
 
 int run_single(const EvalArgs& args) {
   EvalJob job{fs::path(args.candidate).stem().string(), args.problem, args.candidate};
-  if (!fs::is_regular_file(args.problem)) {
+  if (!fs::exists(args.problem)) {
     std::cerr << "kmem eval: " << args.problem << ": no such problem file\n";
+    return kExitUsage;
+  }
+  if (Status s = check_regular_file(args.problem); !s) {
+    std::cerr << "kmem eval: " << s.error().message() << " (given as the problem file)\n";
     return kExitUsage;
   }
   InterruptGuard guard([](int) {});
