@@ -95,7 +95,7 @@ TEST_F(RenderCommand, UnknownNamesExit2NamingTheInputAndAFewCloseIds) {
   Outcome problem = kmem("render --policy none --reader claude-opus-4-8 --problem L1_09");
   EXPECT_EQ(problem.exit_code, 2);
   EXPECT_EQ(problem.err.rfind("kmem render: problem 'L1_09' is not in " KMEM_DATA_DIR "/seed/memory-store.json "
-                              "(closest: L1_009, ", 0), 0u) << problem.err;
+                              "(closest: L1_0", 0), 0u) << problem.err;
   EXPECT_NE(problem.err.find("needs --kernelbench DIR or a problem file"), std::string::npos) << problem.err;
   EXPECT_LT(std::count(problem.err.begin(), problem.err.end(), ','), 4);
   EXPECT_EQ(problem.err.find('\n'), problem.err.size() - 1);
