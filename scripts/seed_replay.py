@@ -6,8 +6,8 @@ and a kmem-experiment/1 spec over those problems and the given policies.
 
     scripts/seed_replay.py --kernelbench /work/kb/KernelBench --out /tmp/replay
     build/kmem-scripted-endpoint /tmp/replay/script.json --port 8765 &
-    kmem experiment run /tmp/replay/spec.json --db /tmp/replay/results.db
-    kmem experiment report seed-replay --db /tmp/replay/results.db --html /tmp/replay/report.html
+    kmem experiment run /tmp/replay/spec.json --results /tmp/replay/results.db
+    kmem experiment report seed-replay --results /tmp/replay/results.db --html /tmp/replay/report.html
 
 Every policy gets the same kernel, so the report measures the evaluator's
 repeatability, not the memory (docs/experiments.md)."""

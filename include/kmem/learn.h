@@ -42,6 +42,13 @@ struct VerifiedCandidate {
   double speedup = 0.0;
   std::vector<std::string> flags;
   Provenance provenance;
+  // Where the measurement came from: the problem file (to measure it again)
+  // and whether the reference time was the cache's (unknown counts as cached).
+  std::string problem_path;
+  bool reference_cached = true;
+  // Every measurement of this candidate, oldest first; empty: the one above
+  // (speedup, provenance, reference_cached).
+  std::vector<Measurement> measurements;
 };
 
 // What a learning step did, for the user: item ids added or changed, and why
@@ -64,10 +71,17 @@ struct LearnOptions {
 
 // ---- Where verified outcomes come from ------------------------------------------
 
+// The source a candidate file holds as the evaluator evaluates it: a `.py`
+// file as it is, a reply (any other name) its ```python block (parse_reply).
+// A reply without a complete block is an error naming `path`.
+Result<std::string> candidate_source(const std::string& path, const std::string& text);
+
 // The candidates of `kmem eval` results (one JSON object per line,
 // outcome_json's format). Problem files are matched to the memory's problems
-// by level folder and number; candidate paths are read relative to
-// `base_dir`. Any bad line is an error naming the file and line.
+// by level folder and number; a candidate path is absolute (as kmem eval
+// writes it), else relative to the working directory or, when no such file
+// is there, to `base_dir` (the results file's folder). A reply's candidate is
+// its extracted source. Any bad line is an error naming the file and line.
 Result<std::vector<VerifiedCandidate>> results_candidates(const std::string& text, const std::string& source_name,
                                                           const std::string& base_dir, const Memory& memory,
                                                           const EvaluatorIdentity& identity, const std::string& date);
@@ -77,13 +91,30 @@ Result<std::vector<VerifiedCandidate>> results_candidates(const std::string& tex
 std::vector<VerifiedCandidate> episode_candidates(const std::vector<LearnedEpisode>& episodes,
                                                   const EvaluatorIdentity& identity, const std::string& date);
 
+// A candidate's speedup is implausible at or above this (or when the
+// evaluator flagged it implausible_speedup): with a cached reference time it
+// is measured again with the reference re-timed before it may enter.
+inline constexpr double kImplausibleSpeedup = 10.0;
+
+// Measures again, through `retiming` (an evaluator that re-times the
+// reference: EvalOptions::retime_reference), every passing candidate whose
+// speedup is implausible and whose reference time came from the cache; the
+// fresh outcome replaces the verdict, speedup and flags, both measurements are
+// kept, and the report says what changed. Candidate files go to `work_dir`.
+// An evaluator failure is an error.
+Result<std::vector<VerifiedCandidate>> recheck_implausible(std::vector<VerifiedCandidate> candidates,
+                                                           CandidateEvaluator& retiming, const std::string& work_dir,
+                                                           const std::string& date, LearnReport& report);
+
 // ---- Learning steps ----------------------------------------------------------
 
 // Passing candidates become `kernel` items (state candidate) of their
 // problem's category: one per source problem, the best verified speedup wins
 // (a faster one replaces the stored code and speedup, with a history entry),
-// a duplicate by normalised source is left out; failing and (unless
-// promote_flagged) flagged candidates never enter.
+// a duplicate by normalised source is left out; failing, slower than eager
+// (speedup below 1: a slower attempt, never a kernel to adapt) and (unless
+// promote_flagged) flagged candidates never enter. Each item keeps the
+// candidate's measurements (confidence).
 Result<Memory> learn_kernels(const Memory& memory, const std::vector<VerifiedCandidate>& candidates,
                              const LearnOptions& options, LearnReport& report);
 
@@ -119,7 +150,9 @@ Result<Memory> learn_texts(const Memory& memory, const std::vector<LearnedEpisod
 
 // ---- Review ------------------------------------------------------------------
 
-// Moves item `id` to `state` with a reason kept in its history.
+// Moves item `id` to `state` with a reason kept in its history. A kernel
+// becomes active only once its speedup is reproduced (item_confidence): a
+// one-off measurement, flagged or not, never does.
 Result<Memory> set_item_state(const Memory& memory, const std::string& id, ItemState state,
                               const std::string& reason, const std::string& date);
 
@@ -134,9 +167,10 @@ Result<Memory> set_item_labels(const Memory& memory, const std::string& id, cons
 using ProblemPaths = std::map<std::string, std::string>;
 
 // Runs every kernel item that is not retired again through `evaluator`
-// (candidate files go to `work_dir`): one that fails is retired with the
-// verdict; one that passes gets the new speedup (a history entry when it
-// changed) and the evaluator's identity as its provenance.
+// (candidate files go to `work_dir`): one that fails, or now runs slower than
+// eager, is retired with the verdict; one that passes unflagged gets the new
+// speedup as a measurement (a history entry) and the evaluator's identity as
+// its provenance; a flagged pass is noted in the history and changes nothing.
 Result<Memory> reverify_kernels(const Memory& memory, const ProblemPaths& problems, CandidateEvaluator& evaluator,
                                 const std::string& work_dir, const EvaluatorIdentity& identity,
                                 const std::string& date, LearnReport& report);
@@ -154,5 +188,28 @@ struct ItemValue {
 };
 
 std::vector<ItemValue> item_values(const std::vector<LearnedEpisode>& episodes);
+
+// Keeps each value on its item (Item::values, by reader, from `experiment`):
+// the "readers helped" of item_confidence. Values of items the memory lacks
+// and of readers it does not know are left out.
+Memory record_item_values(const Memory& memory, const std::vector<ItemValue>& values, const std::string& experiment);
+
+// ---- Confidence -------------------------------------------------------------
+
+// One item's confidence as the experiment report and `kmem items` show it.
+struct ItemConfidenceRow {
+  std::string item;
+  ItemKind kind = ItemKind::kLesson;
+  ItemState state = ItemState::kActive;
+  double speedup = 0.0;
+  ItemConfidence confidence;
+};
+
+// Every item of `memory` with its confidence, the most confident first
+// (more_confident), ties in store order (the seed's items, which have no
+// measurements, last). `values`, when given (an experiment's item_values,
+// from `experiment`), count as measured values too.
+std::vector<ItemConfidenceRow> items_confidence(const Memory& memory, const std::vector<ItemValue>& values = {},
+                                                const std::string& experiment = "");
 
 }  // namespace kmem

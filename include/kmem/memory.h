@@ -34,6 +34,9 @@ struct Policy {
   bool drop_prohibitions = false;
   bool pitfalls_correctness_only = false;
   Gate gate = Gate::kNone;
+  // At most this many learned items (not the seed's) in one text, the most
+  // confident kept (more_confident); absent: no cap.
+  std::optional<int> max_learned;
 };
 
 // A parsed kmem-prompt-pack/1: selection limits, templates and policies,
@@ -98,6 +101,38 @@ Result<std::string> render(const MemoryIndex& index, const Pack& pack, const Pol
 // (none for a fixed-text policy).
 std::vector<std::string> shown_item_ids(const MemoryIndex& index, const Pack& pack, const Policy& policy,
                                         const std::string& reader, const Problem& target);
+
+// ---- Confidence and devices (docs/learning.md, "Confidence") -----------------
+
+// Two measurements of a speedup reproduce each other when the larger is at
+// most this factor of the smaller.
+inline constexpr double kReproductionSpread = 1.5;
+
+// What the store knows of how far to trust an item.
+struct ItemConfidence {
+  int measurements = 0;   // verified speedups on record (kernels)
+  int reproductions = 0;  // those on the latest's device class within kReproductionSpread of it (itself included)
+  bool reproduced = false;  // at least two reproductions, one with the reference re-timed in its run
+  int readers_measured = 0;  // readers an experiment measured the item's value for
+  int readers_helped = 0;    // of those, readers it helped (score difference > 0)
+  std::string last_verified;  // the date of the latest measurement (else the provenance's)
+  std::string device;         // its GPU model or "cpu" ("": the seed's)
+};
+
+ItemConfidence item_confidence(const Item& item);
+
+// Whether `a` ranks before `b`: reproduced first, then more reproductions,
+// more readers helped, the newer verification.
+bool more_confident(const Item& a, const Item& b);
+
+// The device class of a measurement: "cpu" for "cpu", else "cuda" (a GPU
+// model; "" is the seed's, measured on GPUs).
+std::string device_class(const std::string& gpu);
+
+// `memory` without the recipes and kernels whose speedup was measured on
+// another device class than `device` ("cpu" or "cuda"): a speedup is never
+// shown as another device's (docs/memory.md, "Devices").
+Memory memory_for_device(const Memory& memory, const std::string& device);
 
 // The problems to render for: the memory's targets, or all its problems.
 std::vector<std::string> target_ids(const Memory& memory);

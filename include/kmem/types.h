@@ -56,6 +56,29 @@ struct HistoryEntry {
   bool operator==(const HistoryEntry&) const = default;
 };
 
+// One verified speedup of a kernel (docs/learning.md, "Confidence"): when,
+// on which device and evaluator, and whether the reference was timed afresh
+// in the same run (not taken from the cache of reference times).
+struct Measurement {
+  std::string date;  // UTC, ISO 8601
+  double speedup = 0.0;
+  std::string gpu;        // the GPU model, or "cpu"
+  std::string evaluator;  // the evaluator version
+  bool reference_retimed = false;
+
+  bool operator==(const Measurement&) const = default;
+};
+
+// What an experiment measured of an item for one reader: over `problems`
+// paired problems, the mean score difference shown - not shown.
+struct MeasuredValue {
+  std::string experiment;
+  int problems = 0;
+  double difference = 0.0;
+
+  bool operator==(const MeasuredValue&) const = default;
+};
+
 struct Item {
   std::string id;
   ItemKind kind = ItemKind::kLesson;
@@ -70,6 +93,8 @@ struct Item {
   ItemState state = ItemState::kActive;
   Provenance provenance;
   std::vector<HistoryEntry> history;  // oldest first
+  std::vector<Measurement> measurements;     // kernels: every verified speedup, oldest first
+  std::map<std::string, MeasuredValue> values;  // by reader: the item's measured value (kmem ingest EXPERIMENT)
 
   bool has_label(const std::string& label) const {
     for (const auto& l : labels)

@@ -34,6 +34,8 @@ void add_export_command(CLI::App& app, CommandSet& commands);
 void add_problems_command(CLI::App& app, CommandSet& commands);
 
 void add_render_command(CLI::App& app, CommandSet& commands);
+// `kmem policies`: a pack's policies (src/cli/policies.cpp).
+void add_policies_command(CLI::App& app, CommandSet& commands);
 // `kmem check`: the static checker (src/cli/check.cpp).
 void add_check_command(CLI::App& app, CommandSet& commands);
 void add_eval_command(CLI::App& app, CommandSet& commands);

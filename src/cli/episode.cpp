@@ -12,6 +12,7 @@
 #include "kmem/catalog.h"
 #include "kmem/episode.h"
 #include "kmem/store.h"
+#include "store_option.h"
 
 namespace kmem::cli {
 namespace {
@@ -49,7 +50,7 @@ void print_text(const EpisodeOutcome& o) {
 
 int run_episode_command(EpisodeArgs& args) {
   InterruptGuard guard([](int) {});  // Ctrl-C ends every worker this command started
-  std::string store_path = args.store.empty() ? data_dir() + "/seed/memory-store.json" : args.store;
+  std::string store_path = store_or_seed(args.store);
   std::string seed_pack = data_dir() + "/seed/prompt-pack.json";
   auto memory = load_memory(store_path);
   if (!memory) return report_error("episode", memory.error());
@@ -76,7 +77,9 @@ int run_episode_command(EpisodeArgs& args) {
   auto chat = make_chat_client(args.endpoint);
   if (!chat) return report_error("episode", chat.error());
   auto evaluator = make_process_evaluator(eval);
-  MemoryIndex index(*memory);
+  // Speedups measured on another device class are not shown as this one's.
+  const Memory shown = memory_for_device(*memory, eval.device);
+  MemoryIndex index(shown);
   EpisodeContext context{&index, &*pack, chat->get(), evaluator.get(),
                          args.work_dir.empty() ? eval.cache_dir + "/episodes" : args.work_dir};
   auto outcome = run_episode(args.spec, context);
@@ -109,7 +112,7 @@ void add_episode_command(CLI::App& app, CommandSet& commands) {
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
       ->capture_default_str();
   cmd->add_flag("--json", args->json, "print the whole episode as one JSON object");
-  cmd->add_option("--store", args->store, "store JSON or database (default: the bundled seed memory)");
+  add_store_option(*cmd, args->store, true);
   cmd->add_option("--pack", args->pack, "prompt pack JSON (default: the bundled seed pack)");
   cmd->add_option("--temperature", e.temperature, "sampling temperature")->capture_default_str();
   cmd->add_option("--max-tokens", e.max_tokens, "max_tokens of each reply")->check(CLI::Range(1, 10000000))->capture_default_str();

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "eval_command.h"
 #include "eval_options.h"
+#include "files.h"
 #include "interrupt.h"
 
 namespace kmem::cli {
@@ -41,8 +42,12 @@ int exit_code_of(const EvalOutcome& outcome) {
 
 int run_single(const EvalArgs& args) {
   EvalJob job{fs::path(args.candidate).stem().string(), args.problem, args.candidate};
-  if (!fs::is_regular_file(args.problem)) {
+  if (!fs::exists(args.problem)) {
     std::cerr << "kmem eval: " << args.problem << ": no such problem file\n";
+    return kExitUsage;
+  }
+  if (Status s = check_regular_file(args.problem); !s) {
+    std::cerr << "kmem eval: " << s.error().message() << " (given as the problem file)\n";
     return kExitUsage;
   }
   InterruptGuard guard([](int) {});

@@ -81,12 +81,16 @@ int run_batch(const EvalArgs& args) {
   std::vector<EvalJob> left;
   for (const auto& job : *jobs)
     if (!done.count(job.id)) left.push_back(job);
-  std::map<std::string, std::string> candidate_of;  // id -> the candidate as the jobs file names it
-  for (const auto& job : *jobs) candidate_of[job.id] = job.candidate;
+  // id -> the job's files as absolute paths: a results file read from
+  // another folder (kmem ingest) finds them (docs/jobs.md).
+  std::map<std::string, EvalJob> recorded_as;
+  for (const auto& job : *jobs)
+    recorded_as[job.id] = EvalJob{job.id, fs::absolute(job.problem).lexically_normal().string(),
+                                  fs::absolute(job.candidate).lexically_normal().string()};
   Status written;
   auto record = [&](const EvalOutcome& outcome) {
     EvalOutcome shown = outcome;
-    shown.job.candidate = candidate_of[outcome.job.id];
+    shown.job = recorded_as[outcome.job.id];
     {
       std::lock_guard whole_lines(guard.writes());
       if (auto status = results->append(shown); !status && written) written = status;

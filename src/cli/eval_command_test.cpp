@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -80,6 +81,34 @@ TEST_F(EvalCommand, BadJobsAndResultsPathsAreOneLineAndExitTwo) {
   expect_one_line(kmem(quick() + "--jobs " + jobs + " --out " + (dir_ / "." / "jobs.jsonl").string()),
                   "kmem eval: --jobs and --out name the same file");
   EXPECT_EQ(read_whole_file(dir_ / "jobs.jsonl"), job("a", fixture("mismatch.py")));
+}
+
+TEST_F(EvalCommand, AFifoAsTheProblemAndAGarbageJobsFileAreNamedForWhatTheyAre) {
+  std::string fifo = (dir_ / "problem.py").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  expect_one_line(kmem(quick() + "--problem " + fifo + " --candidate " + fixture("mismatch.py")),
+                  "kmem eval: " + fifo + ": is a FIFO, not a regular file (given as the problem file)");
+  // Garbage: a cut UTF-8 character and control bytes are escaped, never echoed raw.
+  std::ofstream(dir_ / "jobs.jsonl", std::ios::binary) << "\xE2\x82\x01garbage\n";
+  Invocation garbage = kmem(quick() + "--jobs " + (dir_ / "jobs.jsonl").string() + " --out " + (dir_ / "r.jsonl").string());
+  expect_one_line(garbage, "kmem eval: " + (dir_ / "jobs.jsonl").string() + ":1:");
+  EXPECT_EQ(garbage.err.find('\x01'), std::string::npos) << garbage.err;
+  EXPECT_EQ(garbage.err.find("\xE2\x82"), std::string::npos) << garbage.err;
+  for (char c : garbage.err.substr(0, garbage.err.size() - 1)) EXPECT_GE(static_cast<unsigned char>(c), 0x20) << garbage.err;
+}
+
+TEST_F(EvalCommand, ResultsNameTheJobsFilesByAbsolutePaths) {
+  // kmem ingest reads a results file from any folder: its paths are absolute.
+  fs::create_directories(dir_ / "jobs");
+  std::ofstream(dir_ / "jobs" / "jobs.jsonl") << job("a", fs::relative(std::string(KMEM_EVAL_TESTS_DIR) + "/candidates/mismatch.py", dir_ / "jobs").string());
+  Invocation run = kmem(quick() + "--jobs " + (dir_ / "jobs" / "jobs.jsonl").string() + " --out " + (dir_ / "r.jsonl").string());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  auto results = read_results(dir_ / "r.jsonl");
+  ASSERT_EQ(results.size(), 1u);
+  std::string candidate = results[0]["candidate"], problem = results[0]["problem"];
+  EXPECT_TRUE(fs::path(candidate).is_absolute()) << candidate;
+  EXPECT_TRUE(fs::path(problem).is_absolute()) << problem;
+  EXPECT_TRUE(fs::equivalent(candidate, std::string(KMEM_EVAL_TESTS_DIR) + "/candidates/mismatch.py"));
 }
 
 TEST_F(EvalCommand, CudaWithoutAGpuIsOneLineUpFront) {

@@ -1,6 +1,8 @@
 // `kmem experiment run SPEC`: runs (or resumes) an experiment's episodes
-// into a kmem database with a progress line on a terminal; `kmem experiment
-// report EXP`: the report as terminal tables, JSON and one HTML file.
+// into a kmem database with a progress line on a terminal (stopped by a
+// signal: exit 128 + the signal, the same command resumes); `kmem experiment
+// report EXP`: the report as terminal tables, JSON and one HTML file;
+// `kmem experiment list`: the experiments a database holds.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -9,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "commands.h"
 #include "files.h"
@@ -18,6 +21,7 @@
 #include "kmem/memory.h"
 #include "kmem/store.h"
 #include "eval_options.h"
+#include "store_option.h"
 
 namespace kmem::cli {
 
@@ -42,10 +46,12 @@ struct ReportArgs {
 // stored. A second signal goes to the handler installed before (the
 // InterruptGuard's: every worker ends with kmem, which exits at once).
 std::atomic<bool> g_stop{false};
+std::atomic<int> g_stop_signal{0};
 using SignalHandler = void (*)(int);
 SignalHandler g_second_signal = SIG_DFL;
 extern "C" void on_stop_signal(int signal) {
   g_stop.store(true);
+  g_stop_signal.store(signal);
   std::signal(signal, g_second_signal);
 }
 
@@ -76,10 +82,12 @@ int run(RunArgs& args) {
   auto problems = resolve_problems(*spec, *rules);
   if (!problems) return report_error(cmd, problems.error().wrap(args.spec));
 
-  std::string store_path = args.store.empty() ? data_dir() + "/seed/memory-store.json" : args.store;
+  std::string store_path = store_or_seed(args.store);
   std::string pack_path = args.pack.empty() ? data_dir() + "/seed/prompt-pack.json" : args.pack;
-  auto memory = load_memory(store_path);
-  if (!memory) return report_error(cmd, memory.error());
+  auto loaded = load_memory(store_path);
+  if (!loaded) return report_error(cmd, loaded.error());
+  // Speedups measured on another device class are not shown as this one's.
+  const Memory memory = memory_for_device(*loaded, spec->device);
   auto pack_text = read_file(pack_path);
   if (!pack_text) return report_error(cmd, pack_text.error());
   auto pack = parse_pack_json(*pack_text, pack_path);
@@ -114,7 +122,7 @@ int run(RunArgs& args) {
     return report_error(cmd, resolved.error());
   auto evaluator = make_batching_evaluator(options, spec->eval_parallel);
 
-  MemoryIndex index(*memory);
+  MemoryIndex index(memory);
   context.memory = &index;
   context.pack = &*pack;
   context.evaluator = evaluator.get();
@@ -133,10 +141,13 @@ int run(RunArgs& args) {
   if (terminal) std::cerr << "\n";
   if (!result) return report_error(cmd, result.error());
   std::string summary = fmt::format("experiment {}: {}\n", spec->name, progress_line(*result, resumed));
-  if (g_stop.load())
-    summary += fmt::format("stopped: {} episodes left; run the same command again to resume\n",
-                           result->total - result->done);
   if (Status s = write_stdout(summary); !s) return report_error(cmd, s.error());
+  if (g_stop.load() && result->done < result->total) {
+    int signal = g_stop_signal.load();
+    fmt::print(stderr, "kmem experiment run: stopped by {}: {} episodes left; finished episodes are kept in {}; resume with "
+                       "the same command\n", strsignal(signal), result->total - result->done, args.db);
+    return 128 + signal;
+  }
   return kExitOk;
 }
 
@@ -170,29 +181,57 @@ int report(const ReportArgs& args) {
   return kExitOk;
 }
 
+struct ListArgs {
+  std::string db;
+  bool json = false;
+};
+
+int list(const ListArgs& args) {
+  const char* cmd = "experiment list";
+  auto db = Database::open_existing(args.db);
+  if (!db) return report_error(cmd, db.error());
+  auto names = db->experiments();
+  if (!names) return report_error(cmd, names.error());
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  std::string text = fmt::format("{:<32} {:>8} {:>8}\n", "experiment", "episodes", "correct");
+  for (const std::string& name : *names) {
+    auto episodes = db->experiment_episodes(name);
+    if (!episodes) return report_error(cmd, episodes.error());
+    size_t correct = 0;
+    for (const StoredEpisode& e : *episodes) correct += e.correct ? 1 : 0;
+    text += fmt::format("{:<32} {:>8} {:>8}\n", name, episodes->size(), correct);
+    out.push_back({{"experiment", name}, {"episodes", episodes->size()}, {"correct", correct}});
+  }
+  if (args.json) text = out.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  if (Status s = write_stdout(text); !s) return report_error(cmd, s.error());
+  return kExitOk;
+}
+
 }  // namespace
 
 void add_experiment_command(CLI::App& app, CommandSet& commands) {
-  auto* experiment = app.add_subcommand("experiment", "Run experiments of episodes and report on them");
+  auto* experiment = app.add_subcommand("experiment", "Run experiments of episodes, list them and report on them");
   experiment->require_subcommand(1);
 
   auto run_args = std::make_shared<RunArgs>();
   auto* run_cmd = experiment->add_subcommand("run", "Run (or resume) the experiment a spec describes");
   run_cmd->add_option("spec", run_args->spec, "experiment spec, kmem-experiment/1 (.json or .toml)")->required();
-  run_cmd->add_option("--db", run_args->db, "kmem database the episodes are stored in")->required();
-  run_cmd->add_option("--store", run_args->store, "memory to render (default: the bundled seed memory)");
+  add_results_option(*run_cmd, run_args->db, true)->required();
+  run_cmd->add_option("--store", run_args->store, "the memory to render: a store JSON or a kmem database (default: the bundled seed)");
   run_cmd->add_option("--pack", run_args->pack, "prompt pack with episode texts (default: the bundled seed pack)");
   run_cmd->add_option("--work-dir", run_args->work_dir, "where candidate files go (default: <cache>/episodes/<name>)");
   run_cmd->add_flag("--quiet", run_args->quiet, "no progress line");
   run_cmd->add_option("--python", run_args->options.python, "Python interpreter with torch");
   run_cmd->add_flag("--no-sandbox", run_args->no_sandbox, "run candidates outside the sandbox (every outcome is flagged unsandboxed)");
   run_cmd->add_option("--cache-dir", run_args->options.cache_dir, "evaluator caches (default: $KMEM_CACHE_DIR, ~/.cache/kmem)");
+  run_cmd->footer("Exit codes: 0 every episode stored, 2 usage or I/O error, 128+N stopped by signal N (Ctrl-C: 130; "
+                  "the finished episodes are kept and the same command resumes).");
   run_cmd->callback([run_args, &commands] { commands.set_exit_code(run(*run_args)); });
 
   auto report_args = std::make_shared<ReportArgs>();
   auto* report_cmd = experiment->add_subcommand("report", "Report on an experiment's stored episodes");
   report_cmd->add_option("experiment", report_args->experiment, "experiment name (the spec's \"name\")")->required();
-  report_cmd->add_option("--db", report_args->db, "kmem database holding the experiment")->required();
+  add_results_option(*report_cmd, report_args->db, true)->required();
   report_cmd->add_option("--html", report_args->html, "also write one self-contained HTML report here");
   report_cmd->add_flag("--json", report_args->json, "print the report as one JSON object");
   report_cmd->add_option("--p", report_args->options.p, "the threshold p of fast_p")->capture_default_str();
@@ -202,6 +241,12 @@ void add_experiment_command(CLI::App& app, CommandSet& commands) {
   report_cmd->add_option("--seed", report_args->options.seed, "bootstrap seed")->capture_default_str();
   report_cmd->add_option("--chart-js", report_args->chart_js, "Chart.js UMD file to inline (default: $KMEM_CHART_JS, the one found at build time)");
   report_cmd->callback([report_args, &commands] { commands.set_exit_code(report(*report_args)); });
+
+  auto list_args = std::make_shared<ListArgs>();
+  auto* list_cmd = experiment->add_subcommand("list", "List the experiments a database holds, with episode counts");
+  add_results_option(*list_cmd, list_args->db, true)->required();
+  list_cmd->add_flag("--json", list_args->json, "print a JSON list");
+  list_cmd->callback([list_args, &commands] { commands.set_exit_code(list(*list_args)); });
 }
 
 }  // namespace kmem::cli

@@ -1,5 +1,6 @@
 // Tests of `kmem experiment`: a run killed with SIGKILL mid-way resumes to
-// exactly the matrix (no episode lost, none repeated); bad input (unknown
+// exactly the matrix (no episode lost, none repeated); an interrupted run
+// exits 130 and says how to resume; `experiment list`; bad input (unknown
 // policy or problem, unreachable endpoint) is one line naming it, exit 2,
 // and leaves the stored episodes as they were; the report prints.
 #include <fcntl.h>
@@ -157,14 +158,25 @@ TEST_F(ExperimentCommand, OneInterruptFinishesTheEpisodesInFlightASecondEndsAtOn
     return (*started)->requests().size() >= n;
   };
 
-  // One interrupt: the two episodes in flight finish and are stored, no new one starts.
+  // One interrupt: the two episodes in flight finish and are stored, no new
+  // one starts; the run is incomplete, so it exits 130 and says how to resume.
   pid_t child = run();
   ASSERT_TRUE(requests_reach(2));
   ::kill(child, SIGINT);
   int status = 0;
   waitpid(child, &status, 0);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 130) << status;
   EXPECT_EQ(stored(), 2u);
+  {
+    std::ifstream out(dir / "out");
+    std::string said(std::istreambuf_iterator<char>(out), {});
+    EXPECT_NE(said.find("episodes left; finished episodes are kept in " + db + "; resume with the same command"),
+              std::string::npos) << said;
+  }
+  Ran listed = run_kmem(dir, "experiment list --results " + db + " --json");
+  EXPECT_EQ(listed.code, 0) << listed.err;
+  EXPECT_NE(listed.out.find("\"experiment\": \"kill\""), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("\"episodes\": 2"), std::string::npos) << listed.out;
 
   // Two: kmem ends at once with 130, and the episodes it cut short are not stored.
   size_t asked = (*started)->requests().size();

@@ -1,4 +1,5 @@
-// `kmem export --db FILE [--out F]`: writes a database's memory as canonical
+// `kmem export [--store S] [--out F]`: writes a memory (a database, by
+// default the bundled seed) as canonical
 // kmem-memory-store/1 JSON, to stdout by default.
 #include <fmt/format.h>
 
@@ -8,6 +9,7 @@
 #include "commands.h"
 #include "files.h"
 #include "kmem/store.h"
+#include "store_option.h"
 
 namespace kmem::cli {
 
@@ -19,8 +21,9 @@ struct ExportOptions {
 };
 
 int run_export(const ExportOptions& options) {
-  if (!std::filesystem::exists(options.db)) return report_error("export", Error(options.db + ": no such database"));
-  auto memory = load_memory(options.db);
+  std::string path = store_or_seed(options.db);
+  if (!std::filesystem::exists(path)) return report_error("export", Error(path + ": no such store"));
+  auto memory = load_memory(path);
   if (!memory) return report_error("export", memory.error());
   std::string text = memory_to_json(*memory);
   if (options.out.empty()) {
@@ -39,7 +42,7 @@ int run_export(const ExportOptions& options) {
 void add_export_command(CLI::App& app, CommandSet& commands) {
   auto options = std::make_shared<ExportOptions>();
   CLI::App* cmd = app.add_subcommand("export", "Write a database's memory as kmem-memory-store/1 JSON");
-  cmd->add_option("--db", options->db, "kmem database to read")->required();
+  add_store_option(*cmd, options->db, true);
   cmd->add_option("--out", options->out, "file to write (default: stdout)");
   cmd->callback([options, &commands] { commands.set_exit_code(run_export(*options)); });
 }

@@ -1,10 +1,11 @@
-// `kmem import STORE --db FILE`: replaces the content of a kmem database by a
+// `kmem import SOURCE --store DB`: replaces the content of a kmem database by a
 // store (a kmem-memory-store/1 JSON file or another kmem database).
 #include <fmt/format.h>
 
 #include "commands.h"
 #include "files.h"
 #include "kmem/store.h"
+#include "store_option.h"
 
 namespace kmem::cli {
 
@@ -33,7 +34,7 @@ void add_import_command(CLI::App& app, CommandSet& commands) {
   auto options = std::make_shared<ImportOptions>();
   CLI::App* cmd = app.add_subcommand("import", "Replace a database's memory by a store file, in one transaction");
   cmd->add_option("store", options->store, "kmem-memory-store/1 JSON file (or a kmem database)")->required();
-  cmd->add_option("--db", options->db, "kmem database to write (created if missing)")->required();
+  add_store_option(*cmd, options->db, false)->description("the kmem database to write (created if missing; --db: the same)");
   cmd->callback([options, &commands] { commands.set_exit_code(run_import(*options)); });
 }
 

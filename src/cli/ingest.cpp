@@ -1,16 +1,20 @@
-// `kmem ingest RESULTS.jsonl|EXPERIMENT --db DB`: verified outcomes become
+// `kmem ingest RESULTS.jsonl|EXPERIMENT --store DB`: verified outcomes become
 // candidate items, baselines and readers (docs/learning.md), in one
-// transaction: bad input leaves the store as it was.
+// transaction: bad input leaves the store as it was. An implausible speedup
+// measured against a cached reference time is measured again first, with
+// the reference re-timed; an experiment's item values are kept on its items.
 #include <fmt/format.h>
 
 #include <filesystem>
 
 #include "commands.h"
 #include "files.h"
+#include "interrupt.h"
 #include "kmem/episode.h"
 #include "kmem/learn.h"
 #include "kmem/store.h"
 #include "learn_args.h"
+#include "store_option.h"
 
 namespace kmem::cli {
 
@@ -19,7 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct IngestArgs {
-  std::string source, db, episodes_db, pack;
+  std::string source, db, results_db, pack, work_dir;
   LearnOptions learn;
   EvaluatorArgs evaluator;
   EndpointConfig endpoint;  // --endpoint: recipes and pitfalls written by a model
@@ -32,12 +36,13 @@ std::string listed(const std::vector<std::string>& lines, const char* what) {
 }
 
 int run_ingest(IngestArgs& args) {
-  if (Status resolved = resolve_evaluator(args.evaluator, /*runs_candidates=*/false); !resolved)
+  InterruptGuard guard([](int) {});  // Ctrl-C ends every worker a re-measurement started
+  if (Status resolved = resolve_evaluator(args.evaluator, /*runs_candidates=*/true); !resolved)
     return report_error("ingest", resolved.error());
   bool results = fs::is_regular_file(args.source);
   std::vector<LearnedEpisode> episodes;
   if (!results) {
-    auto source = Database::open_existing(args.episodes_db.empty() ? args.db : args.episodes_db);
+    auto source = Database::open_existing(args.results_db.empty() ? args.db : args.results_db);
     if (!source) return report_error("ingest", source.error());
     auto found = source->learning_episodes(args.source);
     if (!found) return report_error("ingest", found.error().wrap(args.source + " (neither a results file nor an experiment)"));
@@ -62,23 +67,35 @@ int run_ingest(IngestArgs& args) {
   auto identity = evaluator_identity(args.evaluator);
   if (!identity) return report_error("ingest", identity.error());
   args.learn.date = utc_date();
-  auto db = Database::open(args.db);
+  auto db = open_store_database(args.db, true);
   if (!db) return report_error("ingest", db.error());
+  // The results' candidates, with implausible speedups measured again
+  // (outside the store's write lock: evaluating takes a while).
+  std::vector<VerifiedCandidate> from_results;
+  LearnReport rechecked;
+  if (results) {
+    auto snapshot = db->read();
+    if (!snapshot) return report_error("ingest", snapshot.error());
+    auto found = results_candidates(results_text, args.source, fs::path(args.source).parent_path().string(), *snapshot,
+                                    *identity, args.learn.date);
+    if (!found) return report_error("ingest", found.error());
+    EvalOptions retiming = args.evaluator.eval;
+    retiming.retime_reference = true;
+    auto evaluator = make_process_evaluator(retiming);
+    std::string work = args.work_dir.empty() ? retiming.cache_dir + "/ingest" : args.work_dir;
+    auto checked = recheck_implausible(std::move(*found), *evaluator, work, args.learn.date, rechecked);
+    if (!checked) return report_error("ingest", checked.error());
+    from_results = std::move(*checked);
+  }
   LearnReport report;
   Status s = db->update([&](const Memory& before) -> Result<Memory> {
-    report = LearnReport{};
-    std::vector<VerifiedCandidate> candidates;
-    if (results) {
-      auto found = results_candidates(results_text, args.source, fs::path(args.source).parent_path().string(), before,
-                                      *identity, args.learn.date);
-      if (!found) return found.error();
-      candidates = std::move(*found);
-    } else {
-      candidates = episode_candidates(episodes, *identity, args.learn.date);
-    }
+    report = rechecked;
+    std::vector<VerifiedCandidate> candidates =
+        results ? from_results : episode_candidates(episodes, *identity, args.learn.date);
     auto memory = learn_kernels(before, candidates, args.learn, report);
     if (memory && !results) memory = learn_baselines(*memory, episodes, *identity, args.learn.date, report);
     if (memory && !results) memory = learn_lessons(*memory, episodes, args.learn, *identity, report);
+    if (memory && !results) memory = record_item_values(*memory, item_values(episodes), args.source);
     if (memory && chat) {
       std::vector<std::string> kernels;
       for (const auto& id : report.added)
@@ -102,8 +119,9 @@ void add_ingest_command(CLI::App& app, CommandSet& commands) {
   auto args = std::make_shared<IngestArgs>();
   CLI::App* cmd = app.add_subcommand("ingest", "Turn verified outcomes (a kmem eval results file or an experiment) into candidate items, baselines and readers");
   cmd->add_option("source", args->source, "kmem eval results (JSON lines) or an experiment name")->required();
-  cmd->add_option("--db", args->db, "kmem database holding the memory")->required();
-  cmd->add_option("--episodes-db", args->episodes_db, "database holding the experiment (default: --db)");
+  add_store_option(*cmd, args->db, false);
+  add_results_option(*cmd, args->results_db, false)->description("database holding the experiment (default: --store)");
+  cmd->add_option("--work-dir", args->work_dir, "where candidates measured again are written (default <cache-dir>/ingest)");
   cmd->add_flag("--promote-flagged", args->learn.promote_flagged,
                 "admit flagged outcomes too (implausible_speedup, unsteady_timing, host_bound_timing, negligible_own_work, unsandboxed, ...)");
   cmd->add_option("--lesson-min-episodes", args->learn.lesson_min_episodes, "episodes a verdict must recur in to become a lesson (default 2)")

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   kmem::cli::add_export_command(app, commands);
   kmem::cli::add_problems_command(app, commands);
   kmem::cli::add_render_command(app, commands);
+  kmem::cli::add_policies_command(app, commands);
   kmem::cli::add_check_command(app, commands);
   kmem::cli::add_eval_command(app, commands);
   kmem::cli::add_episode_command(app, commands);

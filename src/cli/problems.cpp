@@ -1,6 +1,7 @@
-// `kmem problems import KERNELBENCH_DIR --db FILE` reads a KernelBench
+// `kmem problems import KERNELBENCH_DIR --store DB` reads a KernelBench
 // checkout into the database's problem table (items and baselines kept);
-// `kmem problems list --db FILE [--json]` shows id, level, name and category.
+// `kmem problems list [--store S] [--json]` shows id, level, name and
+// category (of a store JSON or a database, by default the bundled seed).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "files.h"
 #include "kmem/catalog.h"
 #include "kmem/store.h"
+#include "store_option.h"
 
 namespace kmem::cli {
 
@@ -42,14 +44,24 @@ int run_import(const ProblemsOptions& options) {
 }
 
 int run_list(const ProblemsOptions& options) {
-  if (!std::filesystem::exists(options.db))
-    return report_error("problems", Error(options.db + ": no such database"));
-  auto db = Database::open_existing(options.db);
-  if (!db) return report_error("problems", db.error());
-  auto by_id = db->problems();
-  if (!by_id) return report_error("problems", by_id.error());
+  std::string path = store_or_seed(options.db);
+  if (!std::filesystem::exists(path)) return report_error("problems", Error(path + ": no such store"));
+  std::map<std::string, Problem> by_id;
+  auto start = read_file_start(path, 16);
+  if (!start) return report_error("problems", start.error());
+  if (start->rfind("SQLite format 3", 0) == 0) {  // a database may hold a catalogue and no memory yet
+    auto db = Database::open_existing(path);
+    if (!db) return report_error("problems", db.error());
+    auto found = db->problems();
+    if (!found) return report_error("problems", found.error());
+    by_id = std::move(*found);
+  } else {
+    auto memory = load_memory(path);
+    if (!memory) return report_error("problems", memory.error());
+    by_id = memory->problems;
+  }
   std::vector<Problem> problems;
-  for (const auto& [id, p] : *by_id) problems.push_back(p);
+  for (const auto& [id, p] : by_id) problems.push_back(p);
   std::sort(problems.begin(), problems.end(), [](const Problem& a, const Problem& b) {
     return std::pair(a.level, a.number) < std::pair(b.level, b.number);
   });
@@ -77,12 +89,12 @@ void add_problems_command(CLI::App& app, CommandSet& commands) {
   CLI::App* import = problems->add_subcommand("import", "Store the problems of a KernelBench checkout");
   import->add_option("kernelbench", options->kernelbench, "KernelBench folder (with level<N>/ or KernelBench/)")
       ->required();
-  import->add_option("--db", options->db, "kmem database (created if missing)")->required();
+  add_store_option(*import, options->db, false)->description("the kmem database (created if missing; --db: the same)");
   import->add_option("--rules", options->rules, "category rules (default: <data>/categories.json)");
   import->callback([options, &commands] { commands.set_exit_code(run_import(*options)); });
 
   CLI::App* list = problems->add_subcommand("list", "Show id, level, category and name of each problem");
-  list->add_option("--db", options->db, "kmem database")->required();
+  add_store_option(*list, options->db, true);
   list->add_flag("--json", options->json, "print a JSON list");
   list->callback([options, &commands] { commands.set_exit_code(run_list(*options)); });
 }

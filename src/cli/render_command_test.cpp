@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -83,20 +84,44 @@ TEST_F(RenderCommand, OneTextByteExactFromJsonOrDatabase) {
   EXPECT_EQ(kmem("render --policy none --reader claude-opus-4-8 --problem L1_008").out, "");
 }
 
-TEST_F(RenderCommand, UnknownNamesExit2WithTheChoices) {
+TEST_F(RenderCommand, UnknownNamesExit2NamingTheInputAndAFewCloseIds) {
   Outcome policy = kmem("render --policy nope --reader claude-opus-4-8 --problem L1_008");
   EXPECT_EQ(policy.exit_code, 2);
   EXPECT_EQ(policy.err,
-            "kmem render: unknown policy 'nope' (choose from: fg_target, frontier_gated, lessons_only, no_approach, "
-            "no_numbers, no_prohib, none, prior, reader_relative, show_all)\n");
-  Outcome reader = kmem("render --policy none --reader gpt --problem L1_008");
-  EXPECT_EQ(reader.exit_code, 2);
-  EXPECT_EQ(reader.err, "kmem render: unknown reader 'gpt' (choose from: claude-opus-4-8, claude-opus-5-5)\n");
-  Outcome problem = kmem("render --policy none --reader claude-opus-4-8 --problem L4_001");
+            "kmem render: " KMEM_DATA_DIR "/seed/prompt-pack.json: unknown policy 'nope' (choose from: fg_target, "
+            "frontier_gated, lessons_only, no_approach, no_numbers, no_prohib, none, prior, reader_relative, show_all)\n");
+  // A problem outside the store, without a KernelBench folder: the three
+  // closest ids, not all 93.
+  Outcome problem = kmem("render --policy none --reader claude-opus-4-8 --problem L1_09");
   EXPECT_EQ(problem.exit_code, 2);
-  EXPECT_EQ(problem.err.rfind("kmem render: unknown problem 'L4_001' (choose from: L1_008, L1_012, ", 0), 0u);
+  EXPECT_EQ(problem.err.rfind("kmem render: problem 'L1_09' is not in " KMEM_DATA_DIR "/seed/memory-store.json "
+                              "(closest: L1_0", 0), 0u) << problem.err;
+  EXPECT_NE(problem.err.find("needs --kernelbench DIR or a problem file"), std::string::npos) << problem.err;
+  EXPECT_LT(std::count(problem.err.begin(), problem.err.end(), ','), 4);
   EXPECT_EQ(problem.err.find('\n'), problem.err.size() - 1);
-  EXPECT_TRUE(policy.out.empty() && reader.out.empty() && problem.out.empty());
+  EXPECT_TRUE(policy.out.empty() && problem.out.empty());
+}
+
+TEST_F(RenderCommand, RendersWhatAnEpisodeShowsForAnyProblemAndReader) {
+  // The quickstart's L1_019 (not in the seed) by id in a KernelBench folder
+  // and as a file, for a reader without a baseline: the episode's text.
+  std::string kb = std::string(KMEM_SOURCE_DIR) + "/docs/quickstart/kb";
+  Outcome by_id = kmem("render --policy show_all --reader my-model --problem L1_019 --kernelbench " + kb);
+  ASSERT_EQ(by_id.exit_code, 0) << by_id.err;
+  EXPECT_NE(by_id.out.find("### Lessons about this environment"), std::string::npos) << by_id.out;
+  EXPECT_NE(by_id.err.find("reader 'my-model' has no baseline"), std::string::npos) << by_id.err;
+  Outcome by_file = kmem("render --policy show_all --reader my-model --problem " + kb + "/level1/19_ReLU.py");
+  ASSERT_EQ(by_file.exit_code, 0) << by_file.err;
+  EXPECT_EQ(by_file.out, by_id.out);
+  // A reader the store lacks renders like one with no baseline under the
+  // reader-relative policy: unknown values, no error.
+  Outcome unknown = kmem("render --policy reader_relative --reader gpt --problem L2_006");
+  ASSERT_EQ(unknown.exit_code, 0) << unknown.err;
+  // The seed's speedups were measured on GPUs: a text for the CPU shows none.
+  Outcome cpu = kmem("render --policy show_all --reader claude-opus-4-8 --problem L2_006 --device cpu");
+  ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
+  EXPECT_EQ(cpu.out.find("x on "), std::string::npos) << cpu.out;
+  EXPECT_NE(kmem("render --policy show_all --reader claude-opus-4-8 --problem L2_006").out.find("x on "), std::string::npos);
 }
 
 TEST_F(RenderCommand, AnUnrelatedSqliteFileIsRefusedAndLeftAsItWas) {

@@ -1,4 +1,4 @@
-// `kmem reverify --db DB --kernelbench KB [--kind kernel]`: runs every kernel
+// `kmem reverify --store DB --kernelbench KB [--kind kernel]`: runs every kernel
 // item that is not retired again on the current evaluator and GPU; failing
 // ones are retired with the verdict, speedups updated with their history.
 #include <fmt/format.h>
@@ -13,6 +13,7 @@
 #include "kmem/learn.h"
 #include "kmem/store.h"
 #include "learn_args.h"
+#include "store_option.h"
 
 namespace kmem::cli {
 
@@ -35,9 +36,13 @@ int run_reverify(ReverifyArgs& args) {
   for (const ProblemFile& p : *problems) paths[p.problem.id] = p.path;
   auto identity = evaluator_identity(args.evaluator);
   if (!identity) return report_error("reverify", identity.error());
-  auto evaluator = make_process_evaluator(args.evaluator.eval);
+  // The reference is timed afresh: each run is a measurement that can
+  // reproduce an item's speedup (docs/learning.md, "Confidence").
+  EvalOptions retiming = args.evaluator.eval;
+  retiming.retime_reference = true;
+  auto evaluator = make_process_evaluator(retiming);
   std::string work = args.work_dir.empty() ? args.evaluator.eval.cache_dir + "/reverify" : args.work_dir;
-  auto db = Database::open(args.db);
+  auto db = open_store_database(args.db, false);
   if (!db) return report_error("reverify", db.error());
   LearnReport report;
   std::string date = utc_date();
@@ -59,7 +64,7 @@ int run_reverify(ReverifyArgs& args) {
 void add_reverify_command(CLI::App& app, CommandSet& commands) {
   auto args = std::make_shared<ReverifyArgs>();
   CLI::App* cmd = app.add_subcommand("reverify", "Run every kernel item again on the current evaluator; retire those that fail");
-  cmd->add_option("--db", args->db, "kmem database")->required();
+  add_store_option(*cmd, args->db, false);
   cmd->add_option("--kernelbench", args->kernelbench, "KernelBench checkout holding the items' problems")->required();
   cmd->add_option("--kind", args->kind, "the kind of items to run again (kernel)")->check(CLI::IsMember({"kernel"}));
   cmd->add_option("--work-dir", args->work_dir, "where candidate files are written (default <cache-dir>/reverify)");

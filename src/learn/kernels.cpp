@@ -45,10 +45,19 @@ std::string refusal(const VerifiedCandidate& c, const Memory& memory, const Lear
   // The store holds speedups within limits::kMaxSpeedup; the evaluator may
   // measure more (flagged implausible_speedup), which then stays out.
   if (Status s = limits::check_speedup(c.speedup); !s) return "speedup " + s.error().message();
+  if (c.speedup < 1.0)
+    return fmt::format("slower than eager ({:.2f}x on {}): a slower attempt, not a kernel to adapt", c.speedup,
+                       c.provenance.gpu.empty() ? "an unnamed device" : c.provenance.gpu);
   if (!c.flags.empty() && !options.promote_flagged) return "flagged " + flag_list(c.flags) + " (--promote-flagged admits it)";
   if (!memory.problems.contains(c.problem)) return "problem " + c.problem + " is not in the store";
   if (c.code.empty()) return "no source";
   return "";
+}
+
+// The candidate's measurements: its own list, else its one measurement.
+std::vector<Measurement> measurements_of(const VerifiedCandidate& c) {
+  if (!c.measurements.empty()) return c.measurements;
+  return {Measurement{c.provenance.date, c.speedup, c.provenance.gpu, c.provenance.evaluator, !c.reference_cached}};
 }
 
 }  // namespace
@@ -91,6 +100,7 @@ Result<Memory> learn_kernels(const Memory& memory, const std::vector<VerifiedCan
       stored_best->code = c->code;
       stored_best->speedup = c->speedup;
       stored_best->provenance = c->provenance;
+      stored_best->measurements = measurements_of(*c);  // another kernel: its own measurements count
       report.updated.push_back(stored_best->id);
       continue;
     }
@@ -103,6 +113,7 @@ Result<Memory> learn_kernels(const Memory& memory, const std::vector<VerifiedCan
     item.code = c->code;
     item.state = ItemState::kCandidate;
     item.provenance = c->provenance;
+    item.measurements = measurements_of(*c);
     std::string why = c->flags.empty() ? "verified" : "verified, promoted although flagged " + flag_list(c->flags);
     item.history.push_back(HistoryEntry{options.date, "ingest", why, ItemState::kCandidate, ItemState::kCandidate,
                                         std::nullopt, c->speedup});

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -277,6 +278,17 @@ TEST_F(LearnTest, RenderingShowsOnlyActiveItems) {
   };
   EXPECT_EQ(shows("kernel:L1_008"), "");
   EXPECT_EQ(shows("lesson:foreign_attribute_assignment"), "");
+  // One measurement is no reproduced speedup: the kernel cannot be promoted
+  // until it is measured again with the reference re-timed.
+  Status once = db->update([&](const Memory& m) { return set_item_state(m, "kernel:L1_008", ItemState::kActive, "reviewed", kDate); });
+  ASSERT_FALSE(once);
+  EXPECT_NE(once.error().message().find("not reproduced"), std::string::npos) << once.error().message();
+  FakeEvaluator again;  // 2.5x again, the reference re-timed (not from the cache)
+  ProblemPaths paths{{"L1_008", "/kb/L1_008.py"}};
+  LearnReport reverified;
+  ASSERT_TRUE(db->update([&](const Memory& m) {
+    return reverify_kernels(m, paths, again, (dir / "reverify").string(), kIdentity, kDate, reverified);
+  }));
   for (const char* id : {"kernel:L1_008", "lesson:foreign_attribute_assignment"})
     ASSERT_TRUE(db->update([&](const Memory& m) { return set_item_state(m, id, ItemState::kActive, "reviewed", kDate); }));
   std::string with_lesson = shows("lesson:foreign_attribute_assignment");
@@ -292,9 +304,9 @@ TEST_F(LearnTest, RenderingShowsOnlyActiveItems) {
   auto m = db->read();
   ASSERT_TRUE(m);
   const Item* kernel = find(*m, "kernel:L1_008");
-  ASSERT_EQ(kernel->history.size(), 3u);  // ingest, promote, retire
-  EXPECT_EQ(kernel->history[2].reason, "wrong on a new GPU");
-  EXPECT_EQ(kernel->history[2].from, ItemState::kActive);
+  ASSERT_EQ(kernel->history.size(), 4u);  // ingest, reverify, promote, retire
+  EXPECT_EQ(kernel->history[3].reason, "wrong on a new GPU");
+  EXPECT_EQ(kernel->history[3].from, ItemState::kActive);
 }
 
 TEST_F(LearnTest, ItemValuesArePairedDifferencesPerReader) {
@@ -529,6 +541,221 @@ TEST_F(LearnTest, ConcurrentIngestsBothLand) {
   ASSERT_TRUE(m);
   EXPECT_NE(find(*m, "kernel:L1_008"), nullptr);
   EXPECT_NE(find(*m, "kernel:L2_028"), nullptr);
+}
+
+// ---- Issue 27: what enters the memory is true ------------------------------------
+
+VerifiedCandidate passing(const std::string& problem, double speedup, std::string code,
+                          std::vector<std::string> flags = {}) {
+  return VerifiedCandidate{problem, std::move(code), "pass", speedup, std::move(flags),
+                           Provenance{"eval:r#" + problem, "", "sha256:test", "cpu", kDate}};
+}
+
+TEST(Kernels, SlowerThanEagerIsNoKernelToAdapt) {
+  LearnReport report;
+  auto out = learn_kernels(seed(), {passing("L1_008", 0.04, "a = 1\n"), passing("L2_028", 0.19, "b = 1\n")}, {}, report);
+  ASSERT_TRUE(out);
+  EXPECT_TRUE(report.added.empty());
+  ASSERT_EQ(report.skipped.size(), 2u);
+  EXPECT_NE(report.skipped[0].find("slower than eager (0.04x on cpu)"), std::string::npos) << report.skipped[0];
+  // At 1x or more it enters, with the device it was measured on.
+  LearnReport faster;
+  auto kept = learn_kernels(seed(), {passing("L1_008", 1.3, "a = 1\n")}, {}, faster);
+  ASSERT_TRUE(kept);
+  const Item* k = find(*kept, "kernel:L1_008");
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(k->provenance.gpu, "cpu");
+  ASSERT_EQ(k->measurements.size(), 1u);
+  EXPECT_EQ(k->measurements[0].speedup, 1.3);
+  EXPECT_FALSE(k->measurements[0].reference_retimed);  // unknown counts as cached
+}
+
+TEST(Kernels, AOneOffMeasurementNeverBecomesActiveEvenWhenFlaggedAndPromoted) {
+  LearnOptions options;
+  options.promote_flagged = true;
+  LearnReport report;
+  auto out = learn_kernels(seed(), {passing("L1_008", 8.99, "a = 1\n", {"unsteady_timing"})}, options, report);
+  ASSERT_TRUE(out);
+  ASSERT_EQ(report.added, std::vector<std::string>{"kernel:L1_008"});
+  auto promoted = set_item_state(*out, "kernel:L1_008", ItemState::kActive, "looks good", kDate);
+  ASSERT_FALSE(promoted);
+  EXPECT_NE(promoted.error().message().find("not reproduced (1 measurement"), std::string::npos)
+      << promoted.error().message();
+  // Two measurements within the spread, one with the reference re-timed: reproduced.
+  Memory m = *out;
+  for (Item& item : m.items)
+    if (item.id == "kernel:L1_008") item.measurements.push_back(Measurement{kDate, 7.1, "cpu", "sha256:test", true});
+  EXPECT_TRUE(item_confidence(*find(m, "kernel:L1_008")).reproduced);
+  EXPECT_TRUE(set_item_state(m, "kernel:L1_008", ItemState::kActive, "reproduced", kDate));
+  // Beyond the spread (8.99x then 0.37x): not reproduced.
+  for (Item& item : m.items)
+    if (item.id == "kernel:L1_008") item.measurements.back().speedup = 0.37;
+  ItemConfidence c = item_confidence(*find(m, "kernel:L1_008"));
+  EXPECT_FALSE(c.reproduced);
+  EXPECT_EQ(c.reproductions, 1);
+  EXPECT_EQ(c.measurements, 2);
+}
+
+// Answers every job at a fixed speedup with the reference re-timed.
+class Retiming : public CandidateEvaluator {
+ public:
+  explicit Retiming(double speedup) : speedup_(speedup) {}
+  EvalOutcome evaluate(const EvalJob& job) override {
+    jobs.push_back(job);
+    EvalOutcome o;
+    o.job = job;
+    o.verdict = "pass";
+    o.speedup = speedup_;
+    o.reference_cached = false;
+    return o;
+  }
+  double speedup_;
+  std::vector<EvalJob> jobs;
+};
+
+TEST(Recheck, AnImplausibleSpeedupOnACachedReferenceIsMeasuredAgain) {
+  fs::path work = fs::temp_directory_path() / ("kmem-recheck-" + std::to_string(::getpid()));
+  VerifiedCandidate wrong = passing("L1_008", 15.0, "a = 1\n");  // a wrong cached reference time
+  wrong.problem_path = "/kb/level1/8_M.py";
+  VerifiedCandidate plain = passing("L2_028", 2.0, "b = 1\n");  // plausible: not measured again
+  Retiming fresh(0.37);
+  LearnReport report;
+  auto checked = recheck_implausible({wrong, plain}, fresh, work.string(), kDate, report);
+  ASSERT_TRUE(checked) << checked.error().message();
+  ASSERT_EQ(fresh.jobs.size(), 1u);
+  EXPECT_EQ(fresh.jobs[0].problem, "/kb/level1/8_M.py");
+  EXPECT_EQ((*checked)[0].speedup, 0.37);
+  EXPECT_EQ((*checked)[0].measurements.size(), 2u);
+  EXPECT_EQ((*checked)[1].speedup, 2.0);
+  ASSERT_EQ(report.updated.size(), 1u);
+  EXPECT_NE(report.updated[0].find("15.00x against the cached reference time, 0.37x with the reference re-timed"),
+            std::string::npos) << report.updated[0];
+  LearnReport learned;
+  auto out = learn_kernels(seed(), *checked, {}, learned);
+  ASSERT_TRUE(out);
+  EXPECT_EQ(learned.added, std::vector<std::string>{"kernel:L2_028"});  // 0.37x is slower than eager
+  // Confirmed by the fresh reference (12x, then 11x): it enters reproduced.
+  VerifiedCandidate real = passing("L1_008", 12.0, "c = 1\n");
+  real.problem_path = "/kb/level1/8_M.py";
+  Retiming close(11.0);
+  LearnReport again;
+  auto confirmed = recheck_implausible({real}, close, work.string(), kDate, again);
+  fs::remove_all(work);
+  ASSERT_TRUE(confirmed);
+  LearnReport entered;
+  auto with = learn_kernels(seed(), *confirmed, {}, entered);
+  ASSERT_TRUE(with);
+  EXPECT_TRUE(item_confidence(*find(*with, "kernel:L1_008")).reproduced);
+}
+
+TEST_F(LearnTest, ResultsReadAsEvalWroteThemAndRepliesStoredAsTheirSource) {
+  // kmem eval writes absolute paths; a reply's candidate is its python block.
+  fs::create_directories(dir / "kb" / "level1");
+  std::ofstream(dir / "reply.md") << "Here is my kernel.\n\n```python\nclass ModelNew:\n    pass\n```\nACTION: SUBMIT\n";
+  std::string line = R"({"id":"j1","problem":")" + (dir / "kb/level1/8_Matmul_with_irregular_shapes_.py").string() +
+                     R"(","candidate":")" + (dir / "reply.md").string() +
+                     R"(","verdict":"pass","speedup":2.0,"flags":[],"reference_cached":false})";
+  fs::create_directories(dir / "elsewhere");
+  auto candidates = results_candidates(line + "\n", "r.jsonl", (dir / "elsewhere").string(), memory, kIdentity, kDate);
+  ASSERT_TRUE(candidates) << candidates.error().message();
+  ASSERT_EQ(candidates->size(), 1u);
+  EXPECT_EQ((*candidates)[0].code, "class ModelNew:\n    pass\n");
+  EXPECT_FALSE((*candidates)[0].reference_cached);
+  // An older file's relative path is the working directory's.
+  fs::path cwd = fs::current_path();
+  fs::current_path(dir);
+  std::string old = R"({"id":"j1","problem":"kb/level1/8_Matmul_with_irregular_shapes_.py","candidate":"reply.md","verdict":"pass","speedup":2.0,"flags":[]})";
+  auto relative = results_candidates(old + "\n", "r.jsonl", (dir / "elsewhere").string(), memory, kIdentity, kDate);
+  fs::current_path(cwd);
+  ASSERT_TRUE(relative) << relative.error().message();
+  EXPECT_EQ((*relative)[0].code, "class ModelNew:\n    pass\n");
+  // A reply without a python block is an error naming the line.
+  std::ofstream(dir / "prose.md") << "no code here\n";
+  std::string prose = R"({"id":"j2","problem":"kb/level1/8_M.py","candidate":")" + (dir / "prose.md").string() +
+                      R"(","verdict":"pass","speedup":2.0,"flags":[]})";
+  auto refused = results_candidates(prose + "\n", "r.jsonl", dir.string(), memory, kIdentity, kDate);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message().find("r.jsonl:1: candidate"), std::string::npos) << refused.error().message();
+}
+
+TEST(Confidence, RenderShowsTheMostConfidentLearnedItemsAndNeverAnotherDevicesSpeedup) {
+  Memory m = seed();
+  Pack pack = seed_pack();
+  auto add = [&](const std::string& id, const std::string& source, double speedup, std::vector<Measurement> ms,
+                 const std::string& gpu) {
+    Item k;
+    k.id = id;
+    k.kind = ItemKind::kKernel;
+    k.category = m.problems.at(source).category;
+    k.source = source;
+    k.speedup = speedup;
+    k.code = "# " + id + "\n";
+    k.provenance = Provenance{"user:" + id, "", "sha256:test", gpu, kDate};
+    k.measurements = std::move(ms);
+    m.items.push_back(std::move(k));
+  };
+  // Two learned GPU kernels of L1_012's category (matmul), one reproduced;
+  // and a CPU kernel.
+  add("kernel:L1_008", "L1_008", 3.0, {{"2026-12-01T00:00:00Z", 3.0, "NVIDIA H200", "v", false}}, "NVIDIA H200");
+  add("kernel:L1_008:2", "L1_008", 2.0,
+      {{"2026-12-01T00:00:00Z", 2.1, "NVIDIA H200", "v", false}, {"2026-12-02T00:00:00Z", 2.0, "NVIDIA H200", "v", true}},
+      "NVIDIA H200");
+  add("kernel:L1_008:3", "L1_008", 9.0, {{"2026-12-03T00:00:00Z", 9.0, "cpu", "v", true}}, "cpu");
+  ASSERT_TRUE(validate_memory(m, "test"));
+  auto rows = items_confidence(m);
+  EXPECT_EQ(rows[0].item, "kernel:L1_008:2");
+  EXPECT_TRUE(rows[0].confidence.reproduced);
+  EXPECT_EQ(rows[0].confidence.device, "NVIDIA H200");
+  EXPECT_EQ(rows[0].confidence.last_verified, "2026-12-02T00:00:00Z");
+
+  Policy capped = pack.policies.at("show_all");
+  capped.max_learned = 1;
+  const Memory gpu = memory_for_device(m, "cuda");
+  MemoryIndex index(gpu);
+  std::vector<std::string> shown = shown_item_ids(index, pack, capped, "claude-opus-4-8", m.problems.at("L1_012"));
+  EXPECT_NE(std::find(shown.begin(), shown.end(), "kernel:L1_008:2"), shown.end());
+  EXPECT_EQ(std::find(shown.begin(), shown.end(), "kernel:L1_008"), shown.end());  // capped: less confident
+  EXPECT_EQ(std::find(shown.begin(), shown.end(), "kernel:L1_008:3"), shown.end());  // the CPU's speedup
+  const Memory cpu = memory_for_device(m, "cpu");
+  MemoryIndex cpu_index(cpu);
+  std::vector<std::string> on_cpu = shown_item_ids(cpu_index, pack, pack.policies.at("show_all"), "claude-opus-4-8",
+                                                   m.problems.at("L1_012"));
+  EXPECT_NE(std::find(on_cpu.begin(), on_cpu.end(), "kernel:L1_008:3"), on_cpu.end());
+  for (const std::string& id : on_cpu) {  // no seed recipe or kernel: they were measured on GPUs
+    const Item* item = find(m, id);
+    if (item->kind == ItemKind::kKernel || item->kind == ItemKind::kRecipe) EXPECT_EQ(item->provenance.gpu, "cpu") << id;
+  }
+  // The seed's own texts are unchanged by a cap: it applies to learned items only.
+  Memory plain = seed();
+  MemoryIndex seed_index(plain);
+  const Problem& target = plain.problems.at("L2_006");
+  EXPECT_EQ(*render(seed_index, pack, capped, "claude-opus-4-8", target),
+            *render(seed_index, pack, pack.policies.at("show_all"), "claude-opus-4-8", target));
+}
+
+TEST_F(LearnTest, AnExperimentsItemValuesAreKeptOnItsItems) {
+  auto episodes = run_experiment_once();
+  std::vector<ItemValue> values = item_values(episodes);
+  ASSERT_FALSE(values.empty());
+  Memory known = memory;
+  for (const ItemValue& v : values) known.readers[v.reader] = Reader{v.reader, v.reader};
+  Memory kept = record_item_values(known, values, "learn");
+  const Item* item = find(kept, values[0].item);
+  ASSERT_NE(item, nullptr);
+  ASSERT_TRUE(item->values.contains(values[0].reader));
+  EXPECT_EQ(item->values.at(values[0].reader).experiment, "learn");
+  EXPECT_EQ(item->values.at(values[0].reader).difference, values[0].difference);
+  // The report's table: every item with its confidence, values included.
+  auto rows = items_confidence(memory, values, "learn");
+  EXPECT_EQ(rows.size(), memory.items.size());
+  int measured = 0;
+  for (const auto& row : rows) measured += row.confidence.readers_measured;
+  EXPECT_EQ(measured, static_cast<int>(values.size()));
+  // Kept through the database.
+  ASSERT_TRUE(db->replace(kept));
+  auto back = db->read();
+  ASSERT_TRUE(back) << back.error().message();
+  EXPECT_EQ(memory_to_json(*back), memory_to_json(kept));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <regex>
 #include <sstream>
 
+#include "kmem/check.h"
 #include "kmem/learn.h"
 #include "util/file.h"
 
@@ -27,6 +28,14 @@ std::string problem_id_of(const std::string& path) {
   return fmt::format("L{}_{:03d}", std::stoi(level[1]), std::stoi(file[1]));
 }
 
+// A path of a results line: absolute as kmem eval writes it; an older file's
+// relative path is the working directory's, else the results file's folder's.
+fs::path located(const std::string& path, const std::string& base_dir) {
+  fs::path p(path);
+  if (p.is_relative() && !fs::exists(p)) p = fs::path(base_dir) / p;
+  return p;
+}
+
 template <typename T>
 Result<T> field(const Json& line, const char* key, const std::string& where) {
   if (!line.contains(key)) return Error(fmt::format("{}: missing field '{}'", where, key));
@@ -38,6 +47,14 @@ Result<T> field(const Json& line, const char* key, const std::string& where) {
 }
 
 }  // namespace
+
+Result<std::string> candidate_source(const std::string& path, const std::string& text) {
+  if (fs::path(path).extension() == ".py") return text;
+  Reply reply = parse_reply(text);
+  if (!reply.verdicts.empty() || reply.source.empty())
+    return Error(fmt::format("{}: a reply without a complete ```python block", path));
+  return reply.source;
+}
 
 Result<std::vector<VerifiedCandidate>> results_candidates(const std::string& text, const std::string& source_name,
                                                           const std::string& base_dir, const Memory& memory,
@@ -68,14 +85,21 @@ Result<std::vector<VerifiedCandidate>> results_candidates(const std::string& tex
     c.verdict = *verdict;
     c.speedup = *speedup;
     c.flags = *flags;
+    if (j.contains("reference_cached")) {
+      auto cached = field<bool>(j, "reference_cached", where);
+      if (!cached) return cached.error();
+      c.reference_cached = *cached;
+    }
+    c.problem_path = located(*problem, base_dir).string();
     c.provenance = Provenance{fmt::format("eval:{}#{}", fs::path(source_name).filename().string(), *id), "",
                               identity.version, identity.gpu, date};
     if (c.verdict == "pass") {
-      fs::path path(*candidate);
-      if (path.is_relative()) path = fs::path(base_dir) / path;
+      fs::path path = located(*candidate, base_dir);
       auto code = read_file(path.string());
       if (!code) return code.error().wrap(where + ": candidate");
-      c.code = std::move(*code);
+      auto source = candidate_source(path.string(), *code);
+      if (!source) return source.error().wrap(where + ": candidate");
+      c.code = std::move(*source);
     }
     out.push_back(std::move(c));
   }

@@ -48,9 +48,29 @@ Result<Memory> reverify_kernels(const Memory& memory, const ProblemPaths& proble
     }
     std::string flags;
     for (const auto& f : outcome.flags) flags += (flags.empty() ? ", flagged " : ", ") + f;
-    item.history.push_back(HistoryEntry{date, "reverify", fmt::format("pass on {} {}{}", identity.version, identity.gpu, flags),
+    if (!flags.empty()) {  // no measurement to trust: noted, nothing changed
+      item.history.push_back(HistoryEntry{date, "reverify",
+                                          fmt::format("pass on {} {}{} ({:.2f}x, not kept)", identity.version,
+                                                      identity.gpu, flags, outcome.speedup),
+                                          item.state, item.state, std::nullopt, std::nullopt});
+      report.updated.push_back(fmt::format("{}: {:.2f}x kept, {:.2f}x measured{}", item.id, item.speedup,
+                                           outcome.speedup, flags));
+      continue;
+    }
+    if (outcome.speedup < 1.0) {  // a slower attempt, never a kernel to adapt
+      item.history.push_back(HistoryEntry{date, "reverify",
+                                          fmt::format("slower than eager: {:.2f}x on {} {}", outcome.speedup,
+                                                      identity.version, identity.gpu),
+                                          item.state, ItemState::kRetired, item.speedup, outcome.speedup});
+      item.state = ItemState::kRetired;
+      report.updated.push_back(fmt::format("{}: retired, slower than eager ({:.2f}x)", item.id, outcome.speedup));
+      continue;
+    }
+    item.history.push_back(HistoryEntry{date, "reverify", fmt::format("pass on {} {}", identity.version, identity.gpu),
                                         item.state, item.state, item.speedup, outcome.speedup});
-    report.updated.push_back(fmt::format("{}: {:.2f}x -> {:.2f}x{}", item.id, item.speedup, outcome.speedup, flags));
+    report.updated.push_back(fmt::format("{}: {:.2f}x -> {:.2f}x", item.id, item.speedup, outcome.speedup));
+    item.measurements.push_back(
+        Measurement{date, outcome.speedup, identity.gpu, identity.version, !outcome.reference_cached});
     item.speedup = outcome.speedup;
     item.provenance.evaluator = identity.version;
     item.provenance.gpu = identity.gpu;

@@ -15,6 +15,14 @@ Result<Memory> set_item_state(const Memory& memory, const std::string& id, ItemS
   if (!item) return Error(fmt::format("no item '{}'", id));
   if (item->state == state) return Error(fmt::format("item '{}' is {} already", id, item_state_name(state)));
   if (reason.empty()) return Error(fmt::format("item '{}': a change of state needs a reason", id));
+  if (item->kind == ItemKind::kKernel && state == ItemState::kActive) {
+    ItemConfidence c = item_confidence(*item);
+    if (!c.reproduced)
+      return Error(fmt::format(
+          "item '{}': its speedup is not reproduced ({} measurement{}, {} within {:.1f}x of the latest, one with the "
+          "reference re-timed needed): `kmem reverify` measures it again",
+          id, c.measurements, c.measurements == 1 ? "" : "s", c.reproductions, kReproductionSpread));
+  }
   const char* action = state == ItemState::kActive ? "promote" : state == ItemState::kRetired ? "retire" : "review";
   learn::record_change(*item, date, action, reason, state);
   // One kernel per source problem is shown: a promoted kernel retires the

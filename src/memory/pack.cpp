@@ -28,7 +28,7 @@ Result<Policy> parse_policy(const std::string& name, const Json& j, const std::s
     return p;
   }
   if (Status s = f.only({"sections", "numbers", "how_to_read", "you_alone", "drop_prohibitions",
-                         "pitfalls_correctness_only", "gate"});
+                         "pitfalls_correctness_only", "gate", "max_learned"});
       !s)
     return s.error();
   auto sections = f.strings("sections");
@@ -55,6 +55,12 @@ Result<Policy> parse_policy(const std::string& name, const Json& j, const std::s
     if (gate == "source") p.gate = Gate::kSource;
     else if (gate == "source+target") p.gate = Gate::kSourceAndTarget;
     else return f.error(fmt::format("unknown gate {} (expected null, \"source\" or \"source+target\")", gate.dump()));
+  }
+  if (f.has("max_learned")) {
+    auto cap = f.integer("max_learned");
+    if (!cap) return cap.error();
+    if (*cap < 0) return f.error("max_learned must be >= 0");
+    p.max_learned = *cap;
   }
   return p;
 }

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace kmem {
 namespace {
 
@@ -35,6 +37,29 @@ std::vector<ShownItem> gated(const std::vector<const Item*>& items, const Policy
   return kept;
 }
 
+// Keeps at most `cap` learned items (not the seed's) across the sections,
+// the most confident ones, each section in its own order.
+void cap_learned(Shown& shown, int cap) {
+  std::vector<const Item*> learned;
+  auto collect = [&](const Item* item) {
+    if (!item->provenance.is_seed()) learned.push_back(item);
+  };
+  for (const Item* item : shown.lessons) collect(item);
+  for (const Item* item : shown.pitfalls) collect(item);
+  for (const ShownItem& s : shown.recipes) collect(s.item);
+  for (const ShownItem& s : shown.kernels) collect(s.item);
+  if (static_cast<int>(learned.size()) <= cap) return;
+  std::stable_sort(learned.begin(), learned.end(), [](const Item* a, const Item* b) { return more_confident(*a, *b); });
+  learned.resize(cap);
+  auto dropped = [&](const Item* item) {
+    return !item->provenance.is_seed() && std::find(learned.begin(), learned.end(), item) == learned.end();
+  };
+  std::erase_if(shown.lessons, dropped);
+  std::erase_if(shown.pitfalls, dropped);
+  std::erase_if(shown.recipes, [&](const ShownItem& s) { return dropped(s.item); });
+  std::erase_if(shown.kernels, [&](const ShownItem& s) { return dropped(s.item); });
+}
+
 }  // namespace
 
 ReaderValue reader_value(const Memory& memory, const std::string& reader, const std::string& problem_id) {
@@ -62,6 +87,7 @@ Shown apply_policy(const Selection& selection, const Policy& policy, const Memor
   double target_floor = group_value(memory, reader, *selection.target).value_or(0.0);
   if (policy.recipes) shown.recipes = gated(selection.recipes, policy, memory, reader, target_floor);
   if (policy.kernels) shown.kernels = gated(selection.kernels, policy, memory, reader, target_floor);
+  if (policy.max_learned) cap_learned(shown, *policy.max_learned);
   return shown;
 }
 

@@ -74,9 +74,15 @@ Status write_items(sqlite::Connection& db, const std::vector<Item>& items) {
   auto history = db.prepare(
       "INSERT INTO item_history(item_id, position, at, action, reason, from_state, to_state, speedup_before, "
       "speedup_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  auto measurement = db.prepare(
+      "INSERT INTO item_measurements(item_id, position, at, speedup, gpu, evaluator, reference_retimed) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?)");
+  auto value = db.prepare("INSERT INTO item_values(item_id, reader, experiment, problems, difference) VALUES (?, ?, ?, ?, ?)");
   if (!insert) return insert.error();
   if (!label) return label.error();
   if (!history) return history.error();
+  if (!measurement) return measurement.error();
+  if (!value) return value.error();
   for (size_t i = 0; i < items.size(); ++i) {
     const Item& item = items[i];
     bool provenance = item.kind == ItemKind::kRecipe || item.kind == ItemKind::kKernel;
@@ -101,12 +107,22 @@ Status write_items(sqlite::Connection& db, const std::vector<Item>& items) {
       if (e.speedup_after) history->bind(9, *e.speedup_after); else history->bind_null(9);
       if (Status s = history->run(); !s) return s.error().wrap("history of item " + item.id);
     }
+    for (size_t m = 0; m < item.measurements.size(); ++m) {
+      const Measurement& e = item.measurements[m];
+      measurement->bind(1, item.id).bind(2, static_cast<int>(m)).bind(3, e.date).bind(4, e.speedup).bind(5, e.gpu);
+      measurement->bind(6, e.evaluator).bind(7, e.reference_retimed ? 1 : 0);
+      if (Status s = measurement->run(); !s) return s.error().wrap("measurements of item " + item.id);
+    }
+    for (const auto& [reader, v] : item.values) {
+      value->bind(1, item.id).bind(2, reader).bind(3, v.experiment).bind(4, v.problems).bind(5, v.difference);
+      if (Status s = value->run(); !s) return s.error().wrap("values of item " + item.id);
+    }
   }
   return Status::success();
 }
 
 Status write_memory(sqlite::Connection& db, const Memory& memory) {
-  for (const char* table : {"item_history", "item_labels", "items", "baseline_provenance", "targets", "problem_baselines", "group_baselines", "problems",
+  for (const char* table : {"item_measurements", "item_values", "item_history", "item_labels", "items", "baseline_provenance", "targets", "problem_baselines", "group_baselines", "problems",
                             "readers", "store"})
     if (Status s = db.exec(fmt::format("DELETE FROM {}", table)); !s) return s;
   auto store = db.prepare("INSERT INTO store(singleton, author, score_cap, has_targets) VALUES (1, ?, ?, ?)");
@@ -279,6 +295,32 @@ Status read_items(sqlite::Connection& db, Memory& memory) {
                         if (r.status()) item->second->labels.push_back(std::move(label));
                         return r.status();
                       });
+  if (!s) return s;
+  s = for_each_row(
+      db, "SELECT rowid, item_id, at, speedup, gpu, evaluator, reference_retimed FROM item_measurements "
+          "ORDER BY item_id, position",
+      [&](sqlite::Statement& q) {
+        RowReader r(q, fmt::format("{}: item_measurements row {}", db.path(), q.integer64(0)));
+        std::string id = r.text(1, "item_id");
+        Measurement m{r.text(2, "at"), r.real(3, "speedup"), r.text(4, "gpu"), r.text(5, "evaluator"),
+                      r.flag(6, "reference_retimed")};
+        auto item = by_id.find(id);
+        if (r.status() && item == by_id.end()) r.fail(fmt::format("no item has the id '{}'", id));
+        if (r.status()) item->second->measurements.push_back(std::move(m));
+        return r.status();
+      });
+  if (!s) return s;
+  s = for_each_row(
+      db, "SELECT rowid, item_id, reader, experiment, problems, difference FROM item_values ORDER BY item_id, reader",
+      [&](sqlite::Statement& q) {
+        RowReader r(q, fmt::format("{}: item_values row {}", db.path(), q.integer64(0)));
+        std::string id = r.text(1, "item_id"), reader = r.text(2, "reader");
+        MeasuredValue v{r.text(3, "experiment"), r.integer(4, "problems"), r.real(5, "difference")};
+        auto item = by_id.find(id);
+        if (r.status() && item == by_id.end()) r.fail(fmt::format("no item has the id '{}'", id));
+        if (r.status()) item->second->values[reader] = std::move(v);
+        return r.status();
+      });
   if (!s) return s;
   return for_each_row(
       db,

@@ -62,7 +62,8 @@ Result<std::vector<std::string>> parse_labels(const JsonFields& f) {
 // Refuses any field parse_item does not read for an item of `kind`, so a
 // misspelt or misplaced field is not silently dropped.
 Status check_item_fields(const JsonFields& f, ItemKind kind) {
-  std::vector<std::string> allowed = {"id", "kind", "labels", "order", "state", "provenance", "history"};
+  std::vector<std::string> allowed = {"id", "kind", "labels", "order", "state", "provenance", "history", "values"};
+  if (kind == ItemKind::kKernel) allowed.push_back("measurements");
   if (kind != ItemKind::kLesson) allowed.push_back("category");
   if (kind == ItemKind::kRecipe || kind == ItemKind::kKernel) allowed.insert(allowed.end(), {"source", "speedup"});
   allowed.push_back(kind == ItemKind::kKernel ? "code" : "text");
@@ -114,6 +115,42 @@ Result<std::vector<HistoryEntry>> parse_history(const JsonFields& item) {
   return history;
 }
 
+Result<std::vector<Measurement>> parse_measurements(const JsonFields& item) {
+  const Json* list = nullptr;
+  KMEM_TRY_ASSIGN(list, item.array("measurements"));
+  std::vector<Measurement> out;
+  for (size_t i = 0; i < list->size(); ++i) {
+    JsonFields f((*list)[i], fmt::format("{}: measurements[{}]", item.where(), i));
+    if (Status s = f.is_object(); !s) return s.error();
+    if (Status s = f.only({"date", "speedup", "gpu", "evaluator", "reference_retimed"}); !s) return s.error();
+    Measurement m;
+    KMEM_TRY_ASSIGN(m.date, f.string("date"));
+    KMEM_TRY_ASSIGN(m.speedup, f.finite("speedup"));
+    KMEM_TRY_ASSIGN(m.gpu, f.string("gpu"));
+    KMEM_TRY_ASSIGN(m.evaluator, f.string("evaluator"));
+    KMEM_TRY_ASSIGN(m.reference_retimed, f.boolean("reference_retimed"));
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+Result<std::map<std::string, MeasuredValue>> parse_values(const JsonFields& item) {
+  const Json* object = nullptr;
+  KMEM_TRY_ASSIGN(object, item.object("values"));
+  std::map<std::string, MeasuredValue> out;
+  for (const auto& [reader, entry] : object->items()) {
+    JsonFields f(entry, fmt::format("{}: values.{}", item.where(), reader));
+    if (Status s = f.is_object(); !s) return s.error();
+    if (Status s = f.only({"experiment", "problems", "difference"}); !s) return s.error();
+    MeasuredValue v;
+    KMEM_TRY_ASSIGN(v.experiment, f.string("experiment"));
+    KMEM_TRY_ASSIGN(v.problems, f.integer("problems"));
+    KMEM_TRY_ASSIGN(v.difference, f.finite("difference"));
+    out[reader] = std::move(v);
+  }
+  return out;
+}
+
 Result<Item> parse_item(const JsonFields& f) {
   if (Status s = f.is_object(); !s) return s.error();
   Item item;
@@ -144,6 +181,8 @@ Result<Item> parse_item(const JsonFields& f) {
     KMEM_TRY_ASSIGN(item.provenance, parse_provenance(JsonFields(*provenance, f.where() + ": provenance")));
   }
   if (f.has("history")) KMEM_TRY_ASSIGN(item.history, parse_history(f));
+  if (f.has("measurements")) KMEM_TRY_ASSIGN(item.measurements, parse_measurements(f));
+  if (f.has("values")) KMEM_TRY_ASSIGN(item.values, parse_values(f));
   return item;
 }
 
@@ -280,6 +319,17 @@ std::string memory_to_json(const Memory& memory) {
         if (h.speedup_after) e["speedup_after"] = *h.speedup_after;
         j["history"].push_back(std::move(e));
       }
+    }
+    if (!item.measurements.empty()) {
+      j["measurements"] = OrderedJson::array();
+      for (const Measurement& m : item.measurements)
+        j["measurements"].push_back({{"date", m.date}, {"speedup", m.speedup}, {"gpu", m.gpu},
+                                     {"evaluator", m.evaluator}, {"reference_retimed", m.reference_retimed}});
+    }
+    if (!item.values.empty()) {
+      j["values"] = OrderedJson::object();
+      for (const auto& [reader, v] : item.values)
+        j["values"][reader] = {{"experiment", v.experiment}, {"problems", v.problems}, {"difference", v.difference}};
     }
     doc["items"].push_back(std::move(j));
   }

@@ -178,6 +178,28 @@ CREATE TABLE baseline_provenance (
     R"sql(
 ALTER TABLE evaluations ADD COLUMN compile_ms REAL;
 )sql",
+    // 6: confidence (docs/learning.md, "Confidence"): every verified speedup
+    // of a kernel item, and each item's measured value per reader.
+    R"sql(
+CREATE TABLE item_measurements (
+  item_id TEXT NOT NULL REFERENCES items(id),
+  position INTEGER NOT NULL,
+  at TEXT NOT NULL,
+  speedup REAL NOT NULL,
+  gpu TEXT NOT NULL,
+  evaluator TEXT NOT NULL,
+  reference_retimed INTEGER NOT NULL CHECK (reference_retimed IN (0, 1)),
+  PRIMARY KEY (item_id, position)
+);
+CREATE TABLE item_values (
+  item_id TEXT NOT NULL REFERENCES items(id),
+  reader TEXT NOT NULL,
+  experiment TEXT NOT NULL,
+  problems INTEGER NOT NULL,
+  difference REAL NOT NULL,
+  PRIMARY KEY (item_id, reader)
+);
+)sql",
 };
 
 }  // namespace kmem

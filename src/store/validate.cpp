@@ -109,6 +109,21 @@ Status check_item(const Memory& m, const Item& item, const std::string& where) {
     for (const auto& v : {h.speedup_before, h.speedup_after})
       if (v && !std::isfinite(*v)) return Error(where + ": history: a speedup must be a finite number");
   }
+  // Confidence (docs/learning.md): measurements of kernels only, each a
+  // speedup within the store's limits; values of readers the store knows.
+  if (!item.measurements.empty() && item.kind != ItemKind::kKernel)
+    return Error(where + ": measurements: only a kernel has measurements");
+  for (const Measurement& e : item.measurements) {
+    for (const std::string* text : {&e.date, &e.gpu, &e.evaluator})
+      if (Status s = field(where, "measurements", check_text(*text)); !s) return s;
+    if (Status s = field(where, "measurements", limits::check_speedup(e.speedup)); !s) return s;
+  }
+  for (const auto& [reader, v] : item.values) {
+    if (!m.readers.contains(reader)) return Error(fmt::format("{}: values: unknown reader '{}'", where, reader));
+    if (Status s = field(where, "values", check_text(v.experiment)); !s) return s;
+    if (v.problems < 0 || !std::isfinite(v.difference))
+      return Error(fmt::format("{}: values.{}: problems must be >= 0 and difference finite", where, reader));
+  }
   return Status::success();
 }
 

@@ -72,6 +72,26 @@ class DuplicateKeyGuard {
   std::string duplicate_;
 };
 
+// `text` safe to print on one line: whole UTF-8 characters kept, a cut or
+// invalid sequence and every control byte written as \xNN.
+std::string printable(std::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    auto byte = static_cast<unsigned char>(text[i]);
+    size_t length = byte < 0x80 ? 1 : (byte >> 5) == 0x6 ? 2 : (byte >> 4) == 0xE ? 3 : (byte >> 3) == 0x1E ? 4 : 0;
+    bool whole = length > 0 && i + length <= text.size();
+    for (size_t k = 1; whole && k < length; ++k) whole = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
+    if (!whole || byte < 0x20 || byte == 0x7F) {
+      out += fmt::format("\\x{:02X}", byte);
+      ++i;
+      continue;
+    }
+    out.append(text.substr(i, length));
+    i += length;
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<Json> parse_strict_json(std::string_view text, const std::string& source_name) {
@@ -82,11 +102,11 @@ Result<Json> parse_strict_json(std::string_view text, const std::string& source_
   } catch (const Json::parse_error& e) {
     std::string what = e.what();  // "[json.exception...] parse error at line L, column C: <reason>"
     if (auto reason = what.find(": "); reason != std::string::npos) what = what.substr(reason + 2);
-    return Error(fmt::format("{}:{}: malformed JSON: {}", source_name, line_and_column(text, e.byte), what));
+    return Error(fmt::format("{}:{}: malformed JSON: {}", source_name, line_and_column(text, e.byte), printable(what)));
   } catch (const Json::exception& e) {  // e.g. a number too large for a double
     std::string what = e.what();
     if (auto close = what.find("] "); close != std::string::npos) what = what.substr(close + 2);
-    return Error(fmt::format("{}: malformed JSON: {}", source_name, what));
+    return Error(fmt::format("{}: malformed JSON: {}", source_name, printable(what)));
   }
   if (!guard.duplicate().empty())
     return Error(fmt::format("{}: {}: duplicate key (a key may appear once per object)", source_name, guard.duplicate()));

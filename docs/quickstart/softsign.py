@@ -1,0 +1,29 @@
+# Softsign in one C++ pass: x / (1 + |x|) per element, where eager PyTorch
+# runs three operations and allocates two temporaries.
+import torch
+import torch.nn as nn
+from torch.utils.cpp_extension import load_inline
+
+CPP = r"""
+#include <torch/extension.h>
+#include <cmath>
+
+torch::Tensor softsign(torch::Tensor x) {
+  auto in = x.contiguous();
+  auto out = torch::empty_like(in);
+  const float* src = in.data_ptr<float>();
+  float* dst = out.data_ptr<float>();
+  for (int64_t i = 0; i < in.numel(); ++i) dst[i] = src[i] / (1.f + std::fabs(src[i]));
+  return out;
+}
+"""
+
+ext = load_inline(name="quickstart_softsign", cpp_sources=CPP, functions=["softsign"], extra_cflags=["-O3"])
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return ext.softsign(x)
