@@ -13,7 +13,8 @@ packages=(build-essential cmake ninja-build pkg-config git
   libcurl4-openssl-dev libcpp-httplib-dev libtomlplusplus-dev libjs-chart.js chromium
   python3 python3-dev python3-numpy python3-torch libtorch-dev
   clang libclang-rt-14-dev
-  bubblewrap libseccomp-dev)
+  bubblewrap libseccomp-dev
+  postgresql libpq-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -37,7 +37,7 @@ struct QueuedJob {
   std::string lease_owner;        // the worker holding or last holding it; empty when never claimed
   double lease_expires_at = 0.0;  // seconds since the epoch (database clock); 0 when unclaimed
   double heartbeat_at = 0.0;      // the holder's last heartbeat (or the claim)
-  int attempts = 0;               // claims so far
+  int attempts = 0;               // claims so far, less those released
   std::string outcome;            // JSON, when done: outcome_json for kEval
   std::string error;              // when failed: one line saying why
   double created_at = 0.0, finished_at = 0.0;
@@ -45,9 +45,9 @@ struct QueuedJob {
   bool finished() const { return state == JobState::kDone || state == JobState::kFailed; }
 };
 
-// A claim held by one worker. `attempt` is the job's attempts count at the
-// claim: heartbeat, complete and release succeed only while the job is still
-// claimed by `owner` under this attempt.
+// A claim held by one worker. `attempt` numbers the job's claims (the first
+// claim is 1, each later one counts one more): heartbeat, complete, fail and
+// release succeed only while the job is still claimed by `owner` under it.
 struct Lease {
   std::int64_t job_id = 0;
   std::string owner;
@@ -122,8 +122,10 @@ struct EvalRequest {
 Result<EvalRequest> read_eval_request(const EvalJob& job);
 
 // The kEval payload: the request and the options that decide a verdict
-// (tolerance, trials, warmup, iters, timeouts, memory limit, sandbox, static
-// rules). The device, python and caches are the worker's own.
+// (tolerance, trials, warmup, iters, timeouts, memory limit). The device,
+// interpreter, caches, sandbox and static rules are the worker's own: a
+// submitter cannot weaken a worker's defences (an outcome of a worker
+// without the sandbox carries the flag `unsandboxed`).
 std::string eval_payload_json(const EvalRequest& request, const EvalOptions& options);
 
 // Parses a kEval payload back: the request, and `base` (the worker's options)
