@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   kmem::cli::add_readers_command(app, commands);
   kmem::cli::add_items_command(app, commands);
   kmem::cli::add_reverify_command(app, commands);
+  kmem::cli::add_worker_command(app, commands);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -52,6 +52,8 @@ class Statement {
   Result<bool> step() { return cursor_->step(); }
   // Runs a statement that returns no rows, then resets it for reuse.
   Status run();
+  // Ready to run again, with no parameters bound (read the current row first).
+  void reset() { cursor_->reset(); }
 
   std::string text(int column) const { return cursor_->text(column); }
   double real(int column) const { return cursor_->real(column); }
