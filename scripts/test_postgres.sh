@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts a throw-away PostgreSQL server for the tests of the PostgreSQL engine
 # and prints the export line of its URL:
-#   eval "$(scripts/test_postgres.sh start DIR)"   # KMEM_TEST_PG_URL=postgresql://...
+#   eval "$(scripts/test_postgres.sh start DIR)"   # KMEM_TEST_PG_URL, KMEM_TEST_PG_DIR
+#   scripts/test_postgres.sh restart DIR            # what a worker must survive
 #   scripts/test_postgres.sh stop DIR
 # The server lives in DIR (a new empty folder): its data, log and Unix socket;
 # it listens on no TCP address. PostgreSQL refuses to run as root, so as root
@@ -23,7 +24,7 @@ case "$action" in
     "${as[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -s \
       -o "-k $dir -p $port -c listen_addresses= -c fsync=off -c max_connections=200" start >&2 ||
       { cat "$dir/server.log" >&2; exit 1; }
-    echo "export KMEM_TEST_PG_URL='postgresql://kmem@/postgres?host=$dir&port=$port'"
+    echo "export KMEM_TEST_PG_URL='postgresql://kmem@/postgres?host=$dir&port=$port' KMEM_TEST_PG_DIR='$dir'"
     ;;
   restart)
     "${as[@]}" "$bin/pg_ctl" -D "$dir/data" -w -s -m fast restart >&2

@@ -80,7 +80,7 @@ int run(WorkerArgs& args) {
       say(fmt::format("{}: stopped", strsignal(signal)));
     }
   });
-  say(fmt::format("{} on {} ({}), lease {} s", o.name, e.device, o.db.empty() ? "?" : "database", o.queue.lease_s));
+  say(fmt::format("{} on {}, lease {} s", o.name, e.device, o.queue.lease_s));
   auto tally = run_worker(o, stop, current, guard.writes());
   if (!tally) return report_error("worker", tally.error());
   say(fmt::format("queue drained: {} outcome{} stored, {} dropped, {} failed", tally->completed,

@@ -63,7 +63,10 @@ TEST_P(JobQueueTest, ClaimsTheOldestJobOfTheFirstKindThatHasOne) {
   EXPECT_EQ((*first)->job.payload, R"({"n":0})");
   EXPECT_EQ((*first)->lease.attempt, 1);
   EXPECT_EQ(claim(*q, "w").job.id, ids[1]);
-  EXPECT_EQ(claim(*q, "w").job.id, (*episode)[0]);  // evals first, then episodes
+  auto last = q->claim("w", {JobKind::kEval, JobKind::kEpisode});  // evals first, then episodes
+  ASSERT_TRUE(last && *last);
+  EXPECT_EQ((*last)->job.id, (*episode)[0]);
+  EXPECT_EQ((*last)->job.kind, JobKind::kEpisode);
   EXPECT_TRUE(nothing_to_claim(*q));
 }
 
