@@ -190,6 +190,25 @@ TEST_P(EngineTest, OpeningForReadingRefusesWritesAndAnEmptyDatabase) {
   EXPECT_FALSE(reading->replace(seed_));
 }
 
+// The one difference: PostgreSQL's text holds no NUL byte (JSON's \u0000),
+// so such a store is refused there, whole, instead of cut short.
+TEST_P(EngineTest, ATextWithANulByteIsKeptOrRefusedNeverCut) {
+  auto db = Database::open(url());
+  ASSERT_TRUE(db) << db.error().message();
+  ASSERT_TRUE(db->replace(seed_));
+  Memory memory = seed_;
+  memory.items.front().text = std::string("before\0after", 12);
+  Status s = db->replace(memory);
+  if (GetParam() == Engine::kSqlite) {
+    ASSERT_TRUE(s) << s.error().message();
+    EXPECT_EQ(db->read()->items.front().text, memory.items.front().text);
+  } else {
+    ASSERT_FALSE(s);
+    EXPECT_NE(s.error().message().find("NUL byte"), std::string::npos) << s.error().message();
+    EXPECT_EQ(memory_to_json(*db->read()), memory_to_json(seed_));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Engines, EngineTest, ::testing::Values(Engine::kSqlite, Engine::kPostgres), engine_name);
 
 }  // namespace

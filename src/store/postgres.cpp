@@ -75,7 +75,13 @@ class Cursor final : public sql::Cursor {
   Cursor(Connection& connection, std::string sql) : connection_(connection), sql_(std::move(sql)) {}
   ~Cursor() override { clear(); }
 
-  void bind_text(int index, const std::string& value) override { slot(index) = value; }
+  void bind_text(int index, const std::string& value) override {
+    // Parameters travel as C strings, and PostgreSQL's text holds no NUL:
+    // refused rather than cut short.
+    if (value.find('\0') != std::string::npos && !bind_error_)
+      bind_error_ = fmt::format("parameter {} holds a NUL byte, which PostgreSQL text cannot hold", index);
+    slot(index) = value;
+  }
   void bind_real(int index, double value) override { slot(index) = fmt::format("{}", value); }
   void bind_integer(int index, long long value) override { slot(index) = std::to_string(value); }
   void bind_null(int index) override { slot(index).reset(); }
@@ -84,6 +90,7 @@ class Cursor final : public sql::Cursor {
   void reset() override {
     clear();
     parameters_.clear();
+    bind_error_.reset();
   }
 
   std::string text(int column) const override {
@@ -123,6 +130,7 @@ class Cursor final : public sql::Cursor {
   Connection& connection_;
   std::string sql_;
   std::vector<std::optional<std::string>> parameters_;
+  std::optional<std::string> bind_error_;
   PGresult* result_ = nullptr;
   int row_ = -1;
 };
@@ -191,6 +199,7 @@ class Connection final : public sql::Connection {
 };
 
 Result<bool> Cursor::step() {
+  if (bind_error_) return Error(fmt::format("{}: {}", connection_.path(), *bind_error_));
   if (result_ == nullptr) {
     std::vector<const char*> values;
     for (const auto& p : parameters_) values.push_back(p ? p->c_str() : nullptr);
