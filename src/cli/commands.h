@@ -47,8 +47,6 @@ void add_ingest_command(CLI::App& app, CommandSet& commands);
 void add_readers_command(CLI::App& app, CommandSet& commands);
 void add_items_command(CLI::App& app, CommandSet& commands);
 void add_reverify_command(CLI::App& app, CommandSet& commands);
-// `kmem worker`: drains a database's job queue (src/cli/worker.cpp).
-void add_worker_command(CLI::App& app, CommandSet& commands);
 
 // Where the bundled data (seed memory, prompt pack, rule tables) and the Python
 // worker live: $KMEM_DATA_DIR / $KMEM_PYTHON_DIR, else found from the binary's

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "commands.h"
+#include "worker_command.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"kmem: a verified-experience memory for GPU-kernel agents"};

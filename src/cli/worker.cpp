@@ -13,6 +13,7 @@
 #include <filesystem>
 
 #include "commands.h"
+#include "worker_command.h"
 #include "interrupt.h"
 #include "kmem/queue.h"
 #include "queue/worker.h"
