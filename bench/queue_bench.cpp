@@ -8,6 +8,7 @@
 //   kmem_queue_bench --kmem build/kmem [--db URL] [--jobs 8] [--workers 1,2,4]
 //
 // Without --db the queue is an SQLite file in a temporary folder.
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -38,6 +39,8 @@ kmem::Result<double> round(const std::string& kmem, const std::string& db, const
   for (int w = 0; w < workers; ++w) {
     pid_t pid = fork();
     if (pid == 0) {
+      int quiet = open("/dev/null", O_WRONLY);  // the workers' event lines would bury the figures
+      dup2(quiet, STDERR_FILENO);
       execl(kmem.c_str(), kmem.c_str(), "worker", "--db", db.c_str(), "--device", "cpu", "--exit-when-idle",
             "--poll", "0.1", "--cache-dir", cache.c_str(), "--name", fmt::format("bench-{}", w).c_str(), nullptr);
       _exit(127);
