@@ -14,7 +14,8 @@ packages=(build-essential cmake ninja-build pkg-config git
   python3 python3-dev python3-numpy python3-torch libtorch-dev
   clang libclang-rt-14-dev
   bubblewrap libseccomp-dev
-  wrk python3-pip python3-setuptools python3-wheel)
+  wrk python3-pip python3-setuptools python3-wheel
+  postgresql libpq-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

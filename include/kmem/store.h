@@ -95,20 +95,26 @@ Status validate_memory(const Memory& memory, const std::string& source_name);
 // gives back an equal Memory, and exporting that again gives the same bytes.
 std::string memory_to_json(const Memory& memory);
 
-// Loads a store from `path`: a kmem-memory-store/1 JSON file or a kmem
-// database (recognised by the SQLite header, opened with open_existing).
+// Loads a store from `path`: a kmem-memory-store/1 JSON file, a kmem
+// database (recognised by the SQLite header, opened with open_existing) or a
+// PostgreSQL URL (postgresql://..., postgres://...).
 // Loading never changes the file.
 Result<Memory> load_memory(const std::string& path);
 
-// A kmem database: SQLite in WAL mode, schema versioned by PRAGMA user_version.
+// A kmem database: an SQLite file in WAL mode (schema versioned by PRAGMA
+// user_version), or a PostgreSQL database named by a URL (postgresql://...
+// or postgres://...; schema versioned in its table kmem_schema). Both hold
+// the same tables (src/store/schema.h) and behave alike.
 class Database {
  public:
-  // Opens `path`, creating it and migrating its schema to the current version.
+  // Opens `path` (a file or a PostgreSQL URL), creating a file that is
+  // missing, and migrates its schema to the current version.
   static Result<Database> open(const std::string& path);
 
   // Opens an existing kmem database for reading only: the file is never
-  // changed (an older schema is migrated in a private in-memory copy). Refuses
-  // an SQLite file that is no kmem database and a newer schema. replace and
+  // changed (an older schema is migrated in a private in-memory copy; on
+  // PostgreSQL, a read-only session that refuses an older schema). Refuses
+  // a database that is no kmem database and a newer schema. replace and
   // upsert_problems fail on a database opened this way.
   static Result<Database> open_existing(const std::string& path);
 

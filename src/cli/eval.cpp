@@ -92,6 +92,12 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
   cmd->add_option("--device", args->choices.device, "cpu, cuda or auto")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
       ->capture_default_str();
+  auto* queue = cmd->add_flag("--queue", args->queue,
+                               "batch: enqueue the jobs in --db for `kmem worker`s and collect their outcomes "
+                               "(docs/scale-out.md)");
+  auto* db = cmd->add_option("--db", args->db, "with --queue: the database, postgresql://... or an SQLite file");
+  queue->needs(jobs)->needs(db);
+  db->needs(queue);
   cmd->add_flag("--json", args->json, "print the outcome (batch: the summary) as one JSON object");
   cmd->add_flag("--progress", args->progress, "batch: show progress on stderr even when it is no terminal");
   cmd->add_option("--parallel", o.parallel, "candidates in flight at once (batch)")
@@ -117,8 +123,10 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
   cmd->callback([args, &commands] {
     if (args->problem.empty() && args->jobs.empty())
       throw CLI::RequiredError("eval needs --problem and --candidate, or --jobs and --out");
-    if (auto resolved = resolve_eval_options(args->choices, std::getenv, args->options); !resolved)
-      return commands.set_exit_code(report_error("eval", resolved.error()));
+    // Queued jobs run with the workers' device, interpreter and sandbox.
+    if (!args->queue)
+      if (auto resolved = resolve_eval_options(args->choices, std::getenv, args->options); !resolved)
+        return commands.set_exit_code(report_error("eval", resolved.error()));
     commands.set_exit_code(args->jobs.empty() ? run_single(*args) : run_batch(*args));
   });
 }

@@ -64,6 +64,11 @@ int run_batch(const EvalArgs& args) {
   std::set<std::string> done;
   for (const auto& [id, job] : results->latest())
     if (!redo.count(id)) done.insert(id);
+  if (args.queue) {
+    size_t already = 0;
+    for (const auto& job : *jobs) already += done.count(job.id);
+    return run_queued_batch(args, done, *results, already);
+  }
   auto journal = InflightJournal::open(args.out, done);
   if (!journal) return fail(journal.error().message());
   const auto started = std::chrono::steady_clock::now();

@@ -2,6 +2,7 @@
 // options and one candidate; src/cli/eval_batch.cpp: a jobs file).
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,10 +16,16 @@ struct EvalArgs {
   std::vector<std::string> redo;  // job ids, verdicts or flags to run again
   bool json = false, progress = false;
   EvalChoices choices;  // --device, --no-sandbox
+  bool queue = false;  // --queue: enqueue in --store for `kmem worker`s instead of evaluating here
+  std::string store;
   EvalOptions options;
 };
 
 // `kmem eval --jobs --out`; returns the exit code (docs: README, "Exit codes").
 int run_batch(const EvalArgs& args);
+
+// The batch's jobs not in `done` evaluated through the job queue of args.db
+// (src/cli/eval_queue.cpp), their outcomes appended to `results`.
+int run_queued_batch(const EvalArgs& args, const std::set<std::string>& done, ResultsFile& results, size_t skipped);
 
 }  // namespace kmem::cli

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "commands.h"
+#include "worker_command.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"kmem: a verified-experience memory for GPU-kernel agents"};
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
   kmem::cli::add_items_command(app, commands);
   kmem::cli::add_reverify_command(app, commands);
   kmem::cli::add_serve_command(app, commands);
+  kmem::cli::add_worker_command(app, commands);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -23,6 +23,7 @@ std::string store_or_seed(const std::string& path) {
 }
 
 Result<Database> open_store_database(const std::string& path, bool create) {
+  if (path.rfind("postgresql://", 0) == 0 || path.rfind("postgres://", 0) == 0) return Database::open(path);
   if (!std::filesystem::exists(path)) {
     if (!create) return Error(path + ": no such database");
     return Database::open(path);

@@ -1,12 +1,15 @@
-// The kmem database: SQLite in WAL mode holding one Memory. Every read is
+// The kmem database: SQLite in WAL mode or PostgreSQL, holding one Memory. Every read is
 // checked row by row (row_reader.h) and as a whole (validate_memory).
 #include <fmt/format.h>
 
 #include "kmem/store.h"
+#include "store/connect.h"
 #include "store/database_impl.h"
 #include "store/item_kind.h"
 #include "store/row_reader.h"
+#include "store/postgres.h"
 #include "store/schema.h"
+#include "store/sqlite.h"
 #include "store/validate.h"
 
 namespace kmem {
@@ -15,14 +18,6 @@ namespace {
 
 constexpr int kCurrentVersion = static_cast<int>(kMigrations.size());
 
-Result<int> schema_version(sqlite::Connection& db) {
-  auto query = db.prepare("PRAGMA user_version");
-  if (!query) return query.error();
-  auto row = query->step();
-  if (!row) return row.error();
-  return query->integer(0);
-}
-
 Error newer_schema(const std::string& path, int version) {
   return Error(fmt::format("{}: schema version {} is newer than this kmem understands ({})", path, version,
                            kCurrentVersion));
@@ -30,13 +25,13 @@ Error newer_schema(const std::string& path, int version) {
 
 // Runs the next migration, if the schema needs one, inside the caller's
 // transaction: true when one ran, false when the schema is current.
-Result<bool> next_migration(sqlite::Connection& db) {
-  auto version = schema_version(db);
+Result<bool> next_migration(sql::Connection& db) {
+  auto version = db.schema_version();
   if (!version) return version.error();
   if (*version > kCurrentVersion) return newer_schema(db.path(), *version);
   if (*version == kCurrentVersion) return false;
-  Status s = db.exec(kMigrations[*version]);
-  if (s) s = db.exec(fmt::format("PRAGMA user_version = {}", *version + 1));
+  Status s = db.exec(migration_sql(*version, db.dialect()));
+  if (s) s = db.set_schema_version(*version + 1);
   if (!s) return s.error().wrap(fmt::format("migration {}", *version + 1));
   return true;
 }
@@ -44,20 +39,39 @@ Result<bool> next_migration(sqlite::Connection& db) {
 // Brings the schema to the current version, one migration per transaction.
 // The version is read inside the transaction, so processes opening a fresh
 // database at once take turns instead of racing.
-Status migrate(sqlite::Connection& db) {
+Status migrate(sql::Connection& db) {
   while (true) {
-    if (Status s = db.exec("BEGIN IMMEDIATE"); !s) return s;
-    auto ran = next_migration(db);
-    if (!ran) {
-      (void)db.exec("ROLLBACK");
-      return ran.error();
-    }
-    if (Status s = db.exec("COMMIT"); !s) return s;
-    if (!*ran) return Status::success();
+    bool ran = false;
+    Status s = sql::in_exclusive_transaction(db, [&]() -> Status {
+      auto next = next_migration(db);
+      if (!next) return next.error();
+      ran = *next;
+      return Status::success();
+    });
+    if (!s) return s;
+    if (!ran) return Status::success();
   }
 }
 
-Status insert_problem(sqlite::Statement& insert, const Problem& p) {
+// A read-only PostgreSQL session on a kmem database of the current schema;
+// an older one is refused (a server's database is migrated by the first
+// command that writes to it, never in a private copy).
+Result<std::unique_ptr<sql::Connection>> connect_existing_postgres(const std::string& url) {
+  auto connection = postgres::connect(url, /*read_only=*/true);
+  if (!connection) return connection.error();
+  auto version = (*connection)->schema_version();
+  if (!version) return version.error();
+  const std::string& name = (*connection)->path();
+  if (*version == 0) return Error(name + ": not a kmem database");
+  if (*version > kCurrentVersion) return newer_schema(name, *version);
+  if (*version < kCurrentVersion)
+    return Error(fmt::format("{}: schema version {} is older than this kmem's ({}); a command that writes to the "
+                             "database (kmem import, kmem worker) migrates it",
+                             name, *version, kCurrentVersion));
+  return connection;
+}
+
+Status insert_problem(sql::Statement& insert, const Problem& p) {
   return insert.bind(1, p.id).bind(2, p.level).bind(3, p.number).bind(4, p.name).bind(5, p.category).run();
 }
 
@@ -66,7 +80,7 @@ constexpr const char* kUpsertProblem =
     "ON CONFLICT(id) DO UPDATE SET level = excluded.level, number = excluded.number, "
     "name = excluded.name, category = excluded.category";
 
-Status write_items(sqlite::Connection& db, const std::vector<Item>& items) {
+Status write_items(sql::Connection& db, const std::vector<Item>& items) {
   auto insert = db.prepare(
       "INSERT INTO items(position, id, kind, category, item_order, source, speedup, text, text_no_numbers, code, "
       "state, origin, reader, evaluator, gpu, verified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
@@ -121,7 +135,7 @@ Status write_items(sqlite::Connection& db, const std::vector<Item>& items) {
   return Status::success();
 }
 
-Status write_memory(sqlite::Connection& db, const Memory& memory) {
+Status write_memory(sql::Connection& db, const Memory& memory) {
   for (const char* table : {"item_measurements", "item_values", "item_history", "item_labels", "items", "baseline_provenance", "targets", "problem_baselines", "group_baselines", "problems",
                             "readers", "store"})
     if (Status s = db.exec(fmt::format("DELETE FROM {}", table)); !s) return s;
@@ -167,7 +181,7 @@ Status write_memory(sqlite::Connection& db, const Memory& memory) {
 }
 
 // Reads one problem row: "SELECT rowid, id, level, number, name, category".
-Result<Problem> read_problem(sqlite::Statement& q, const std::string& where) {
+Result<Problem> read_problem(sql::Statement& q, const std::string& where) {
   RowReader r(q, fmt::format("{} row {}", where, q.integer64(0)));
   Problem p;
   p.id = r.text(1, "id");
@@ -180,9 +194,9 @@ Result<Problem> read_problem(sqlite::Statement& q, const std::string& where) {
   return p;
 }
 
-Status read_problems(sqlite::Connection& db, std::map<std::string, Problem>& problems) {
+Status read_problems(sql::Connection& db, std::map<std::string, Problem>& problems) {
   return for_each_row(db, "SELECT rowid, id, level, number, name, category FROM problems",
-                      [&](sqlite::Statement& q) -> Status {
+                      [&](sql::Statement& q) -> Status {
                         auto p = read_problem(q, db.path() + ": problems");
                         if (!p) return p.error();
                         std::string id = p->id;
@@ -193,9 +207,9 @@ Status read_problems(sqlite::Connection& db, std::map<std::string, Problem>& pro
 }
 
 // The store row: author, score cap and whether targets are stored.
-Status read_store(sqlite::Connection& db, Memory& memory, bool& has_targets) {
+Status read_store(sql::Connection& db, Memory& memory, bool& has_targets) {
   int rows = 0;
-  Status s = for_each_row(db, "SELECT rowid, author, score_cap, has_targets FROM store", [&](sqlite::Statement& q) {
+  Status s = for_each_row(db, "SELECT rowid, author, score_cap, has_targets FROM store", [&](sql::Statement& q) {
     RowReader r(q, fmt::format("{}: store row {}", db.path(), q.integer64(0)));
     if (++rows > 1) r.fail("the store table holds more than one row");
     memory.author = r.text(1, "author");
@@ -208,8 +222,8 @@ Status read_store(sqlite::Connection& db, Memory& memory, bool& has_targets) {
   return Status::success();
 }
 
-Status read_readers(sqlite::Connection& db, Memory& memory) {
-  return for_each_row(db, "SELECT rowid, id, display, has_baseline FROM readers", [&](sqlite::Statement& q) {
+Status read_readers(sql::Connection& db, Memory& memory) {
+  return for_each_row(db, "SELECT rowid, id, display, has_baseline FROM readers", [&](sql::Statement& q) {
     RowReader r(q, fmt::format("{}: readers row {}", db.path(), q.integer64(0)));
     Reader reader{r.text(1, "id"), r.text(2, "display")};
     bool has_baseline = r.flag(3, "has_baseline");
@@ -221,10 +235,10 @@ Status read_readers(sqlite::Connection& db, Memory& memory) {
   });
 }
 
-Status read_targets(sqlite::Connection& db, bool has_targets, Memory& memory) {
+Status read_targets(sql::Connection& db, bool has_targets, Memory& memory) {
   if (has_targets) memory.targets.emplace();
   return for_each_row(db, "SELECT rowid, position, problem_id FROM targets ORDER BY position",
-                      [&](sqlite::Statement& q) {
+                      [&](sql::Statement& q) {
                         RowReader r(q, fmt::format("{}: targets row {}", db.path(), q.integer64(0)));
                         int position = r.integer(1, "position");
                         std::string id = r.text(2, "problem_id");
@@ -241,7 +255,7 @@ Status read_targets(sqlite::Connection& db, bool has_targets, Memory& memory) {
 // One items row: rowid, position, id, kind, category, item_order, source,
 // speedup, text, text_no_numbers, code. Each column its kind has is
 // required; the others must be NULL (or empty, as validate_memory checks).
-Status read_item(sqlite::Statement& q, const std::string& db_path, Memory& memory) {
+Status read_item(sql::Statement& q, const std::string& db_path, Memory& memory) {
   RowReader r(q, fmt::format("{}: items row {}", db_path, q.integer64(0)));
   int position = r.integer(1, "position");
   Item item;
@@ -276,17 +290,17 @@ Status read_item(sqlite::Statement& q, const std::string& db_path, Memory& memor
   return Status::success();
 }
 
-Status read_items(sqlite::Connection& db, Memory& memory) {
+Status read_items(sql::Connection& db, Memory& memory) {
   Status s = for_each_row(db,
                           "SELECT rowid, position, id, kind, category, item_order, source, speedup, text, "
                           "text_no_numbers, code, state, origin, reader, evaluator, gpu, verified_at "
                           "FROM items ORDER BY position",
-                          [&](sqlite::Statement& q) { return read_item(q, db.path(), memory); });
+                          [&](sql::Statement& q) { return read_item(q, db.path(), memory); });
   if (!s) return s;
   std::map<std::string, Item*> by_id;
   for (Item& item : memory.items) by_id.emplace(item.id, &item);
   s = for_each_row(db, "SELECT rowid, item_id, label FROM item_labels ORDER BY item_id, position",
-                      [&](sqlite::Statement& q) {
+                      [&](sql::Statement& q) {
                         RowReader r(q, fmt::format("{}: item_labels row {}", db.path(), q.integer64(0)));
                         std::string id = r.text(1, "item_id");
                         std::string label = r.text(2, "label");
@@ -326,7 +340,7 @@ Status read_items(sqlite::Connection& db, Memory& memory) {
       db,
       "SELECT rowid, item_id, at, action, reason, from_state, to_state, speedup_before, speedup_after "
       "FROM item_history ORDER BY item_id, position",
-      [&](sqlite::Statement& q) {
+      [&](sql::Statement& q) {
         RowReader r(q, fmt::format("{}: item_history row {}", db.path(), q.integer64(0)));
         std::string id = r.text(1, "item_id");
         HistoryEntry h;
@@ -350,10 +364,10 @@ Status read_items(sqlite::Connection& db, Memory& memory) {
 
 // Where each problem baseline came from: rowid, reader_id, problem_id, origin,
 // reader, evaluator, gpu, verified_at.
-Status read_baseline_provenance(sqlite::Connection& db, Memory& memory) {
+Status read_baseline_provenance(sql::Connection& db, Memory& memory) {
   return for_each_row(
       db, "SELECT rowid, reader_id, problem_id, origin, reader, evaluator, gpu, verified_at FROM baseline_provenance",
-      [&](sqlite::Statement& q) {
+      [&](sql::Statement& q) {
         RowReader r(q, fmt::format("{}: baseline_provenance row {}", db.path(), q.integer64(0)));
         std::string reader = r.text(1, "reader_id"), problem = r.text(2, "problem_id");
         Provenance p{r.text(3, "origin"), r.text(4, "reader"), r.text(5, "evaluator"), r.text(6, "gpu"),
@@ -367,10 +381,10 @@ Status read_baseline_provenance(sqlite::Connection& db, Memory& memory) {
 }
 
 // problem_baselines or group_baselines: rowid, reader_id, key, score.
-Status read_baselines(sqlite::Connection& db, const char* table, const char* key_column, Memory& memory,
+Status read_baselines(sql::Connection& db, const char* table, const char* key_column, Memory& memory,
                       std::map<std::string, double> Baseline::*values) {
   return for_each_row(db, fmt::format("SELECT rowid, reader_id, {}, score FROM {}", key_column, table),
-                      [&](sqlite::Statement& q) {
+                      [&](sql::Statement& q) {
                         RowReader r(q, fmt::format("{}: {} row {}", db.path(), table, q.integer64(0)));
                         std::string reader = r.text(1, "reader_id");
                         std::string key = r.text(2, key_column);
@@ -385,7 +399,7 @@ Status read_baselines(sqlite::Connection& db, const char* table, const char* key
 
 // Reads the memory row by row, each row checked as it is read, then the
 // whole by validate_memory: as strict as parse_memory_json.
-Result<Memory> read_memory(sqlite::Connection& db) {
+Result<Memory> read_memory(sql::Connection& db) {
   Memory memory;
   bool has_targets = false;
   Status s = read_store(db, memory, has_targets);
@@ -403,66 +417,86 @@ Result<Memory> read_memory(sqlite::Connection& db) {
 
 }  // namespace
 
+Result<std::unique_ptr<sql::Connection>> open_writable(const std::string& db) {
+  std::unique_ptr<sql::Connection> connection;
+  if (postgres::is_url(db)) {
+    auto pg = postgres::connect(db, /*read_only=*/false);
+    if (!pg) return pg.error();
+    connection = std::move(*pg);
+  } else {
+    auto file = sqlite::Connection::open(db, sqlite::Connection::Mode::kReadWrite);
+    if (!file) return file.error();
+    if (Status s = (*file)->use_wal(); !s) return s.error();
+    if (Status s = (*file)->exec("PRAGMA foreign_keys = ON"); !s) return s.error();
+    connection = std::move(*file);
+  }
+  if (Status s = migrate(*connection); !s) return s.error();
+  return connection;
+}
+
 Database::Database(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Database::Database(Database&&) noexcept = default;
 Database& Database::operator=(Database&&) noexcept = default;
 Database::~Database() = default;
 
 Result<Database> Database::open(const std::string& path) {
-  auto connection = sqlite::Connection::open(path, sqlite::Connection::Mode::kReadWrite);
+  auto connection = open_writable(path);
   if (!connection) return connection.error();
-  if (Status s = connection->use_wal(); !s) return s.error();
-  if (Status s = connection->exec("PRAGMA foreign_keys = ON"); !s) return s.error();
-  if (Status s = migrate(*connection); !s) return s.error();
   return Database(std::make_unique<Impl>(Impl{std::move(*connection)}));
 }
 
 Result<Database> Database::open_existing(const std::string& path) {
-  auto connection = sqlite::Connection::open(path, sqlite::Connection::Mode::kReadOnly);
-  if (!connection) return connection.error();
-  auto version = schema_version(*connection);
+  if (postgres::is_url(path)) {
+    auto connection = connect_existing_postgres(path);
+    if (!connection) return connection.error();
+    return Database(std::make_unique<Impl>(Impl{std::move(*connection)}));
+  }
+  auto file = sqlite::Connection::open(path, sqlite::Connection::Mode::kReadOnly);
+  if (!file) return file.error();
+  std::unique_ptr<sqlite::Connection> connection = std::move(*file);
+  auto version = connection->schema_version();
   if (!version) return version.error();
   if (*version == 0) return Error(path + ": not a kmem database");
   if (*version > kCurrentVersion) return newer_schema(path, *version);
   if (*version < kCurrentVersion) {  // migrated in memory; the file stays as it is
     auto copy = connection->copy_in_memory();
     if (!copy) return copy.error();
-    if (Status s = migrate(*copy); !s) return s.error();
-    connection = std::move(copy);
+    if (Status s = migrate(**copy); !s) return s.error();
+    connection = std::move(*copy);
   }
   // The in-memory copy too must refuse writes, which would be lost.
   if (Status s = connection->exec("PRAGMA query_only = ON"); !s) return s.error();
-  return Database(std::make_unique<Impl>(Impl{std::move(*connection)}));
+  return Database(std::make_unique<Impl>(Impl{std::move(connection)}));
 }
 
 Status Database::replace(const Memory& memory) {
   // A Memory built in code passes the same checks as a store file.
   if (Status s = validate_memory(memory, path()); !s) return s;
-  return in_transaction(impl_->connection, [&] { return write_memory(impl_->connection, memory); });
+  return in_transaction(*impl_->connection, [&] { return write_memory(*impl_->connection, memory); });
 }
 
-Result<Memory> Database::read() const { return read_memory(impl_->connection); }
+Result<Memory> Database::read() const { return read_memory(*impl_->connection); }
 
 Status Database::update(const std::function<Result<Memory>(const Memory&)>& change) {
-  return in_transaction(impl_->connection, [&]() -> Status {
-    auto before = read_memory(impl_->connection);
+  return in_transaction(*impl_->connection, [&]() -> Status {
+    auto before = read_memory(*impl_->connection);
     if (!before) return before.error();
     auto after = change(*before);
     if (!after) return after.error();
     if (Status s = validate_memory(*after, path()); !s) return s;
-    return write_memory(impl_->connection, *after);
+    return write_memory(*impl_->connection, *after);
   });
 }
 
 Result<std::map<std::string, Problem>> Database::problems() const {
   std::map<std::string, Problem> problems;
-  if (Status s = read_problems(impl_->connection, problems); !s) return s.error();
+  if (Status s = read_problems(*impl_->connection, problems); !s) return s.error();
   return problems;
 }
 
 Status Database::upsert_problems(const std::vector<Problem>& problems) {
-  return in_transaction(impl_->connection, [&]() -> Status {
-    auto upsert = impl_->connection.prepare(kUpsertProblem);
+  return in_transaction(*impl_->connection, [&]() -> Status {
+    auto upsert = impl_->connection->prepare(kUpsertProblem);
     if (!upsert) return upsert.error();
     for (const Problem& p : problems) {
       if (Status s = check_problem(p); !s) return s.error().wrap(fmt::format("{}: problem {}", path(), p.id));
@@ -472,6 +506,6 @@ Status Database::upsert_problems(const std::vector<Problem>& problems) {
   });
 }
 
-const std::string& Database::path() const { return impl_->connection.path(); }
+const std::string& Database::path() const { return impl_->connection->path(); }
 
 }  // namespace kmem

@@ -1,35 +1,31 @@
-// What the files of the Database class share: its connection and the
-// helpers that run a transaction and walk a query's rows.
+// What the files of the Database class share: its connection (either
+// engine, store/sql.h) and the helpers that run a transaction and walk a
+// query's rows.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <type_traits>
 
 #include "kmem/store.h"
-#include "store/sqlite.h"
+#include "store/sql.h"
 
 namespace kmem {
 
 struct Database::Impl {
-  sqlite::Connection connection;
+  std::unique_ptr<sql::Connection> connection;
 };
 
-// Runs `body` inside one transaction, rolling back on any error.
+// Runs `body` inside one transaction that writers take in turn, rolling back on any error.
 template <typename Body>
-Status in_transaction(sqlite::Connection& db, Body body) {
-  if (Status s = db.exec("BEGIN IMMEDIATE"); !s) return s;
-  Status s = body();
-  if (!s) {
-    (void)db.exec("ROLLBACK");
-    return s;
-  }
-  return db.exec("COMMIT");
+Status in_transaction(sql::Connection& db, Body body) {
+  return sql::in_exclusive_transaction(db, body);
 }
 
 // Runs `sql` and calls `row(statement)` for each row it returns; a `row`
 // that returns a Status stops the walk at its first error.
 template <typename Row>
-Status for_each_row(sqlite::Connection& db, const std::string& sql, Row row) {
+Status for_each_row(sql::Connection& db, const std::string& sql, Row row) {
   auto query = db.prepare(sql);
   if (!query) return query.error();
   while (true) {

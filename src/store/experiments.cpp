@@ -30,7 +30,7 @@ std::string prompt_json(const std::vector<ChatMessage>& messages) {
   return out.dump();
 }
 
-Status write_turn(sqlite::Statement& insert, long long episode, const Turn& t) {
+Status write_turn(sql::Statement& insert, long long episode, const Turn& t) {
   insert.bind(1, static_cast<int>(episode)).bind(2, t.index).bind(3, t.action).bind(4, t.verdict).bind(5, t.stage);
   insert.bind(6, t.message).bind(7, t.reply).bind(8, t.feedback).bind(9, t.exchange.request);
   insert.bind(10, t.exchange.response).bind(11, t.exchange.http_status).bind(12, t.exchange.attempts);
@@ -40,7 +40,7 @@ Status write_turn(sqlite::Statement& insert, long long episode, const Turn& t) {
   return Status::success();
 }
 
-Status write_evaluation(sqlite::Statement& insert, long long episode, const Turn& t) {
+Status write_evaluation(sql::Statement& insert, long long episode, const Turn& t) {
   insert.bind(1, static_cast<int>(episode)).bind(2, t.index).bind(3, t.candidate).bind(4, t.verdict);
   insert.bind(5, t.message).bind(6, t.detail).bind(7, t.log_tail);
   if (t.reference_ms) insert.bind(8, *t.reference_ms); else insert.bind_null(8);
@@ -54,14 +54,14 @@ Status write_evaluation(sqlite::Statement& insert, long long episode, const Turn
 
 // Inserts the episode row; sets `stored` false (and writes nothing more)
 // when the key is already there.
-Status write_episode(sqlite::Connection& db, const std::string& experiment, const EpisodeKey& key,
+Status write_episode(sql::Connection& db, const std::string& experiment, const EpisodeKey& key,
                      const Problem& problem, const EpisodeOutcome& o, bool& stored) {
   auto insert = db.prepare(
       "INSERT INTO episodes(experiment_id, reader, policy, problem_id, sample, category, level, model, device, "
       "max_turns, end_reason, submitted, correct, score, speedup, best_turn, best_speedup, best_candidate, "
       "memory_text, shown_item_ids, prompt, error, wall_s, prompt_tokens, completion_tokens, finished_at) "
       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-      "ON CONFLICT(experiment_id, reader, policy, problem_id, sample) DO NOTHING");
+      "ON CONFLICT(experiment_id, reader, policy, problem_id, sample) DO NOTHING RETURNING id");
   if (!insert) return insert.error();
   insert->bind(1, experiment).bind(2, key.reader).bind(3, key.policy).bind(4, key.problem).bind(5, key.sample);
   insert->bind(6, problem.category).bind(7, problem.level).bind(8, o.model).bind(9, o.device).bind(10, o.max_turns);
@@ -72,10 +72,11 @@ Status write_episode(sqlite::Connection& db, const std::string& experiment, cons
   insert->bind(20, nlohmann::json(o.shown_item_ids).dump()).bind(21, prompt_json(o.prompt)).bind(22, o.error);
   insert->bind(23, o.wall_s).bind(24, static_cast<int>(o.prompt_tokens)).bind(25, static_cast<int>(o.completion_tokens));
   insert->bind(26, utc_now());
-  if (Status s = insert->run(); !s) return s;
-  stored = db.changes() == 1;
+  auto inserted = insert->step();  // the new row's id; no row when the key was there
+  if (!inserted) return inserted.error();
+  stored = *inserted;
   if (!stored) return Status::success();
-  long long episode = db.last_insert_rowid();
+  long long episode = insert->integer64(0);
   auto turn = db.prepare(
       "INSERT INTO turns(episode_id, turn, action, verdict, stage, message, reply, feedback, request, response, "
       "http_status, attempts, latency_s, prompt_tokens, completion_tokens, error) "
@@ -97,7 +98,7 @@ Status write_episode(sqlite::Connection& db, const std::string& experiment, cons
 }  // namespace
 
 Status Database::begin_experiment(const std::string& id, const std::string& spec_json) {
-  auto& db = impl_->connection;
+  auto& db = *impl_->connection;
   return in_transaction(db, [&]() -> Status {
     auto existing = experiment_spec(id);
     if (existing) {
@@ -112,7 +113,7 @@ Status Database::begin_experiment(const std::string& id, const std::string& spec
 }
 
 Result<std::string> Database::experiment_spec(const std::string& id) const {
-  auto query = impl_->connection.prepare("SELECT spec FROM experiments WHERE id = ?");
+  auto query = impl_->connection->prepare("SELECT spec FROM experiments WHERE id = ?");
   if (!query) return query.error();
   query->bind(1, id);
   auto row = query->step();
@@ -122,7 +123,7 @@ Result<std::string> Database::experiment_spec(const std::string& id) const {
 }
 
 Result<std::set<EpisodeKey>> Database::recorded_episodes(const std::string& experiment) const {
-  auto query = impl_->connection.prepare(
+  auto query = impl_->connection->prepare(
       "SELECT reader, policy, problem_id, sample FROM episodes WHERE experiment_id = ?");
   if (!query) return query.error();
   query->bind(1, experiment);
@@ -138,8 +139,8 @@ Result<std::set<EpisodeKey>> Database::recorded_episodes(const std::string& expe
 Result<bool> Database::record_episode(const std::string& experiment, const EpisodeKey& key, const Problem& problem,
                                       const EpisodeOutcome& outcome) {
   bool stored = false;
-  Status s = in_transaction(impl_->connection, [&] {
-    return write_episode(impl_->connection, experiment, key, problem, outcome, stored);
+  Status s = in_transaction(*impl_->connection, [&] {
+    return write_episode(*impl_->connection, experiment, key, problem, outcome, stored);
   });
   if (!s)
     return s.error().wrap(fmt::format("episode {}/{}/{}/{}", key.reader, key.policy, key.problem, key.sample));
@@ -149,7 +150,7 @@ Result<bool> Database::record_episode(const std::string& experiment, const Episo
 Result<std::vector<StoredEpisode>> Database::experiment_episodes(const std::string& experiment) const {
   if (auto spec = experiment_spec(experiment); !spec) return spec.error();
   std::vector<StoredEpisode> out;
-  auto query = impl_->connection.prepare(
+  auto query = impl_->connection->prepare(
       "SELECT e.id, e.reader, e.policy, e.problem_id, e.sample, e.category, e.level, e.end_reason, "
       "e.submitted, e.correct, e.score, e.speedup, e.wall_s, e.error, "
       "(SELECT COUNT(*) FROM turns t WHERE t.episode_id = e.id), "
@@ -190,8 +191,8 @@ Result<std::vector<StoredEpisode>> Database::experiment_episodes(const std::stri
 
 Result<std::vector<std::string>> Database::experiments() const {
   std::vector<std::string> ids;
-  Status s = for_each_row(impl_->connection, "SELECT id FROM experiments ORDER BY id",
-                          [&](sqlite::Statement& q) { ids.push_back(q.text(0)); });
+  Status s = for_each_row(*impl_->connection, "SELECT id FROM experiments ORDER BY id",
+                          [&](sql::Statement& q) { ids.push_back(q.text(0)); });
   if (!s) return s.error();
   return ids;
 }
@@ -205,8 +206,8 @@ Result<std::vector<LearnedEpisode>> Database::learning_episodes(const std::strin
     index[e.key] = out.size();
     out.push_back(LearnedEpisode{std::move(e), experiment, "", {}, {}});
   }
-  auto& db = impl_->connection;
-  auto key_of = [](sqlite::Statement& q) { return EpisodeKey{q.text(0), q.text(1), q.text(2), q.integer(3)}; };
+  auto& db = *impl_->connection;
+  auto key_of = [](sql::Statement& q) { return EpisodeKey{q.text(0), q.text(1), q.text(2), q.integer(3)}; };
   auto shown = db.prepare(
       "SELECT reader, policy, problem_id, sample, device, shown_item_ids FROM episodes WHERE experiment_id = ?");
   if (!shown) return shown.error();

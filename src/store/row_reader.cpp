@@ -9,20 +9,6 @@
 #include "kmem/limits.h"
 
 namespace kmem {
-namespace {
-
-const char* type_name(int type) {
-  switch (type) {
-    case SQLITE_INTEGER: return "INTEGER";
-    case SQLITE_FLOAT: return "REAL";
-    case SQLITE_TEXT: return "TEXT";
-    case SQLITE_BLOB: return "BLOB";
-    default: return "NULL";
-  }
-}
-
-}  // namespace
-
 void RowReader::fail(const std::string& what) {
   if (!failure_) failure_ = what;
 }
@@ -32,15 +18,15 @@ Status RowReader::status() const {
   return Status::success();
 }
 
-bool RowReader::expect(int column, const char* name, int type, const char* expected) {
-  int actual = row_.type(column);
-  if (actual == type || (type == SQLITE_FLOAT && actual == SQLITE_INTEGER)) return true;
-  fail(fmt::format("column '{}' must be {}, not {}", name, expected, type_name(actual)));
+bool RowReader::expect(int column, const char* name, sql::Type type, const char* expected) {
+  sql::Type actual = row_.type(column);
+  if (actual == type || (type == sql::Type::kReal && actual == sql::Type::kInteger)) return true;
+  fail(fmt::format("column '{}' must be {}, not {}", name, expected, sql::type_name(actual)));
   return false;
 }
 
 std::string RowReader::text(int column, const char* name) {
-  if (!expect(column, name, SQLITE_TEXT, "text")) return "";
+  if (!expect(column, name, sql::Type::kText, "text")) return "";
   std::string value = row_.text(column);
   if (Status s = limits::check_utf8(value); !s) fail(fmt::format("column '{}' {}", name, s.error().message()));
   return value;
@@ -52,7 +38,7 @@ std::optional<std::string> RowReader::optional_text(int column, const char* name
 }
 
 int RowReader::integer(int column, const char* name) {
-  if (!expect(column, name, SQLITE_INTEGER, "an integer")) return 0;
+  if (!expect(column, name, sql::Type::kInteger, "an integer")) return 0;
   long long value = row_.integer64(column);
   if (value < INT_MIN || value > INT_MAX) {
     fail(fmt::format("column '{}' holds {}, beyond the range of int", name, value));
@@ -67,7 +53,7 @@ std::optional<int> RowReader::optional_integer(int column, const char* name) {
 }
 
 double RowReader::real(int column, const char* name) {
-  if (!expect(column, name, SQLITE_FLOAT, "a number")) return 0.0;
+  if (!expect(column, name, sql::Type::kReal, "a number")) return 0.0;
   double value = row_.real(column);
   if (!std::isfinite(value)) {
     fail(fmt::format("column '{}' holds {}, not a finite number", name, value));

@@ -1,6 +1,6 @@
 // Reading one row of a query with every column checked, so a crafted or
 // damaged database is refused as strictly as a bad store file: each read
-// checks the value's SQLite type (TEXT, INTEGER, REAL or NULL where allowed),
+// checks the value's type (TEXT, INTEGER, REAL or NULL where allowed),
 // UTF-8 in texts, int range in integers and finiteness in reals. The first
 // failure is kept; the row's error names the database, the table and the row:
 //   "kmem.db: items row 4 (id 'x'): column 'speedup' must be a number, not TEXT"
@@ -10,14 +10,14 @@
 #include <string>
 
 #include "kmem/result.h"
-#include "store/sqlite.h"
+#include "store/sql.h"
 
 namespace kmem {
 
 class RowReader {
  public:
   // `where` names the row ("kmem.db: items row 4").
-  RowReader(const sqlite::Statement& row, std::string where) : row_(row), where_(std::move(where)) {}
+  RowReader(const sql::Statement& row, std::string where) : row_(row), where_(std::move(where)) {}
 
   // Adds to the row's name, e.g. " (id 'x')" once the id is read.
   void name(const std::string& more) { where_ += more; }
@@ -37,9 +37,9 @@ class RowReader {
   Status status() const;
 
  private:
-  bool expect(int column, const char* name, int type, const char* expected);
+  bool expect(int column, const char* name, sql::Type type, const char* expected);
 
-  const sqlite::Statement& row_;
+  const sql::Statement& row_;
   std::string where_;
   std::optional<std::string> failure_;
 };

@@ -1,8 +1,15 @@
 // The database schema as an ordered list of migrations: migration i brings a
-// database from PRAGMA user_version i to i + 1. Append, never edit.
+// database from schema version i to i + 1. Append, never edit. One text
+// serves both engines: it is written in SQLite's dialect, and
+// migration_sql gives PostgreSQL's by a few fixed substitutions (REAL is
+// DOUBLE PRECISION; an INTEGER PRIMARY KEY is an identity; every table gets
+// the `rowid` column SQLite has implicitly).
 #pragma once
 
 #include <array>
+#include <string>
+
+#include "store/sql.h"
 
 namespace kmem {
 
@@ -200,6 +207,33 @@ CREATE TABLE item_values (
   PRIMARY KEY (item_id, reader)
 );
 )sql",
+    // 7: the job queue (docs/scale-out.md): evaluation jobs and episodes that
+    // workers claim under a lease. Times are seconds since the epoch on the
+    // database's clock; `claims` counts claims (a lease's token), `attempts`
+    // the claims that did not end in a release.
+    R"sql(
+CREATE TABLE jobs (
+  id INTEGER PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('eval', 'episode')),
+  batch TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('queued', 'claimed', 'done', 'failed')),
+  lease_owner TEXT NOT NULL DEFAULT '',
+  lease_expires_at REAL NOT NULL DEFAULT 0,
+  heartbeat_at REAL NOT NULL DEFAULT 0,
+  claims INTEGER NOT NULL DEFAULT 0,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  outcome TEXT NOT NULL DEFAULT '',
+  error TEXT NOT NULL DEFAULT '',
+  created_at REAL NOT NULL,
+  finished_at REAL NOT NULL DEFAULT 0
+);
+CREATE INDEX jobs_claimable ON jobs(kind, state, id);
+CREATE INDEX jobs_by_batch ON jobs(batch, id);
+)sql",
 };
+
+// Migration `index` (0 for the first) in the dialect of `dialect`.
+std::string migration_sql(size_t index, sql::Dialect dialect);
 
 }  // namespace kmem

@@ -1,21 +1,68 @@
-// The SQLite RAII layer.
+// The SQLite engine of the store's seam.
 #include "store/sqlite.h"
 
 #include <fmt/format.h>
 
-#include "util/file.h"
-
 #include <chrono>
 #include <thread>
 
+#include "util/file.h"
+
 namespace kmem::sqlite {
+
+namespace {
 
 // How long a connection waits for another one's lock before failing.
 constexpr int kBusyTimeoutMs = 5000;
 
+class Cursor final : public sql::Cursor {
+ public:
+  Cursor(sqlite3_stmt* stmt, const Connection* connection) : stmt_(stmt, sqlite3_finalize), connection_(connection) {}
+
+  void bind_text(int index, const std::string& value) override {
+    sqlite3_bind_text(stmt_.get(), index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+  }
+  void bind_real(int index, double value) override { sqlite3_bind_double(stmt_.get(), index, value); }
+  void bind_integer(int index, long long value) override { sqlite3_bind_int64(stmt_.get(), index, value); }
+  void bind_null(int index) override { sqlite3_bind_null(stmt_.get(), index); }
+
+  Result<bool> step() override {
+    int rc = sqlite3_step(stmt_.get());
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    return connection_->error("statement failed");
+  }
+  void reset() override {
+    sqlite3_reset(stmt_.get());
+    sqlite3_clear_bindings(stmt_.get());
+  }
+
+  std::string text(int column) const override {
+    const unsigned char* s = sqlite3_column_text(stmt_.get(), column);
+    return s ? std::string(reinterpret_cast<const char*>(s), sqlite3_column_bytes(stmt_.get(), column)) : "";
+  }
+  double real(int column) const override { return sqlite3_column_double(stmt_.get(), column); }
+  long long integer64(int column) const override { return sqlite3_column_int64(stmt_.get(), column); }
+  sql::Type type(int column) const override {
+    switch (sqlite3_column_type(stmt_.get(), column)) {
+      case SQLITE_INTEGER: return sql::Type::kInteger;
+      case SQLITE_FLOAT: return sql::Type::kReal;
+      case SQLITE_TEXT: return sql::Type::kText;
+      case SQLITE_BLOB: return sql::Type::kBlob;
+      default: return sql::Type::kNull;
+    }
+  }
+
+ private:
+  std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> stmt_;
+  const Connection* connection_;
+};
+
+}  // namespace
+
 Connection::Connection(sqlite3* db, std::string path) : db_(db, sqlite3_close), path_(std::move(path)) {}
 
-Result<Connection> Connection::open(const std::string& path, Mode mode) {
+Result<std::unique_ptr<Connection>> Connection::open(const std::string& path, Mode mode) {
   if (path.empty() || path == ":memory:")
     return Error(fmt::format("'{}': not a database file (SQLite would keep nothing there)", path));
   // A FIFO or device would block or mean nothing as a database.
@@ -24,21 +71,21 @@ Result<Connection> Connection::open(const std::string& path, Mode mode) {
   int flags = mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
   sqlite3* db = nullptr;
   int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
-  Connection connection(db, path);
-  if (rc != SQLITE_OK) return connection.error("cannot open database");
+  std::unique_ptr<Connection> connection(new Connection(db, path));
+  if (rc != SQLITE_OK) return connection->error("cannot open database");
   sqlite3_busy_timeout(db, kBusyTimeoutMs);
   return connection;
 }
 
-Result<Connection> Connection::copy_in_memory() const {
+Result<std::unique_ptr<Connection>> Connection::copy_in_memory() const {
   sqlite3* db = nullptr;
   int rc = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE, nullptr);
-  Connection copy(db, path_);
-  if (rc != SQLITE_OK) return copy.error("cannot open an in-memory copy");
+  std::unique_ptr<Connection> copy(new Connection(db, path_));
+  if (rc != SQLITE_OK) return copy->error("cannot open an in-memory copy");
   sqlite3_backup* backup = sqlite3_backup_init(db, "main", db_.get(), "main");
-  if (backup == nullptr) return copy.error("cannot copy the database");
+  if (backup == nullptr) return copy->error("cannot copy the database");
   sqlite3_backup_step(backup, -1);
-  if (sqlite3_backup_finish(backup) != SQLITE_OK) return copy.error("cannot copy the database");
+  if (sqlite3_backup_finish(backup) != SQLITE_OK) return copy->error("cannot copy the database");
   return copy;
 }
 
@@ -69,56 +116,21 @@ Status Connection::use_wal() {
   }
 }
 
-Result<Statement> Connection::prepare(const std::string& sql) {
+Result<sql::Statement> Connection::prepare(const std::string& sql) {
   sqlite3_stmt* stmt = nullptr;
   if (sqlite3_prepare_v2(db_.get(), sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
     return error("cannot prepare '" + sql + "'");
-  return Statement(stmt, this);
+  return sql::Statement(std::make_unique<Cursor>(stmt, this));
 }
 
-Statement::Statement(sqlite3_stmt* stmt, const Connection* connection)
-    : stmt_(stmt, sqlite3_finalize), connection_(connection) {}
-
-Statement& Statement::bind(int index, const std::string& value) {
-  sqlite3_bind_text(stmt_.get(), index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
-  return *this;
-}
-Statement& Statement::bind(int index, double value) {
-  sqlite3_bind_double(stmt_.get(), index, value);
-  return *this;
-}
-Statement& Statement::bind(int index, int value) {
-  sqlite3_bind_int(stmt_.get(), index, value);
-  return *this;
-}
-Statement& Statement::bind_null(int index) {
-  sqlite3_bind_null(stmt_.get(), index);
-  return *this;
-}
-
-Result<bool> Statement::step() {
-  int rc = sqlite3_step(stmt_.get());
-  if (rc == SQLITE_ROW) return true;
-  if (rc == SQLITE_DONE) return false;
-  return connection_->error("statement failed");
-}
-
-Status Statement::run() {
-  Result<bool> row = step();
-  sqlite3_reset(stmt_.get());
-  sqlite3_clear_bindings(stmt_.get());
+Result<int> Connection::schema_version() {
+  auto query = prepare("PRAGMA user_version");
+  if (!query) return query.error();
+  auto row = query->step();
   if (!row) return row.error();
-  return Status::success();
+  return query->integer(0);
 }
 
-std::string Statement::text(int column) const {
-  const unsigned char* s = sqlite3_column_text(stmt_.get(), column);
-  return s ? std::string(reinterpret_cast<const char*>(s), sqlite3_column_bytes(stmt_.get(), column)) : "";
-}
-double Statement::real(int column) const { return sqlite3_column_double(stmt_.get(), column); }
-int Statement::integer(int column) const { return sqlite3_column_int(stmt_.get(), column); }
-long long Statement::integer64(int column) const { return sqlite3_column_int64(stmt_.get(), column); }
-int Statement::type(int column) const { return sqlite3_column_type(stmt_.get(), column); }
-bool Statement::is_null(int column) const { return sqlite3_column_type(stmt_.get(), column) == SQLITE_NULL; }
+Status Connection::set_schema_version(int version) { return exec(fmt::format("PRAGMA user_version = {}", version)); }
 
 }  // namespace kmem::sqlite

@@ -1,20 +1,18 @@
-// A thin RAII layer over the SQLite C API: a connection and prepared
-// statements whose failures come back as kmem::Error with the database path.
+// The SQLite engine of the store's seam (store/sql.h): a thin RAII layer over
+// the SQLite C API whose failures come back as kmem::Error with the path.
 #pragma once
 
 #include <sqlite3.h>
 
 #include <memory>
-#include <optional>
 #include <string>
 
 #include "kmem/result.h"
+#include "store/sql.h"
 
 namespace kmem::sqlite {
 
-class Statement;
-
-class Connection {
+class Connection final : public sql::Connection {
  public:
   enum class Mode {
     kReadWrite,  // created if missing
@@ -22,54 +20,33 @@ class Connection {
   };
   // Opens the file at `path`; an empty path or ":memory:" (SQLite's names for
   // databases that keep nothing) is refused.
-  static Result<Connection> open(const std::string& path, Mode mode);
+  static Result<std::unique_ptr<Connection>> open(const std::string& path, Mode mode);
 
   // A writable in-memory copy of this database; its errors still name path().
-  Result<Connection> copy_in_memory() const;
+  Result<std::unique_ptr<Connection>> copy_in_memory() const;
 
-  Status exec(const std::string& sql);
   // Switches the file to WAL mode (a no-op when it is already). Switching
   // needs exclusive access and SQLite runs no busy handler for it, so this
   // retries while other connections hold the file, up to the busy timeout.
   Status use_wal();
-  Result<Statement> prepare(const std::string& sql);
   Error error(const std::string& what) const;
-  const std::string& path() const { return path_; }
-  // The rowid of the last row inserted, and the rows the last statement changed.
-  long long last_insert_rowid() const { return sqlite3_last_insert_rowid(db_.get()); }
-  int changes() const { return sqlite3_changes(db_.get()); }
+
+  sql::Dialect dialect() const override { return sql::Dialect::kSqlite; }
+  const std::string& path() const override { return path_; }
+  Status exec(const std::string& sql) override;
+  Result<sql::Statement> prepare(const std::string& sql) override;
+  Status begin_exclusive() override { return exec("BEGIN IMMEDIATE"); }
+  Status begin_claiming() override { return exec("BEGIN IMMEDIATE"); }
+  const char* claim_lock_sql() const override { return ""; }
+  const char* now_sql() const override { return "((julianday('now') - 2440587.5) * 86400.0)"; }
+  Result<int> schema_version() override;  // PRAGMA user_version
+  Status set_schema_version(int version) override;
+  bool broken() const override { return false; }
 
  private:
   Connection(sqlite3* db, std::string path);
   std::unique_ptr<sqlite3, int (*)(sqlite3*)> db_;
   std::string path_;
-};
-
-class Statement {
- public:
-  Statement(sqlite3_stmt* stmt, const Connection* connection);
-
-  Statement& bind(int index, const std::string& value);
-  Statement& bind(int index, double value);
-  Statement& bind(int index, int value);
-  Statement& bind_null(int index);
-
-  // Advances to the next row: true for a row, false when done.
-  Result<bool> step();
-  // Runs a statement that returns no rows, then resets it for reuse.
-  Status run();
-
-  std::string text(int column) const;
-  double real(int column) const;
-  int integer(int column) const;
-  long long integer64(int column) const;
-  bool is_null(int column) const;
-  // SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB or SQLITE_NULL.
-  int type(int column) const;
-
- private:
-  std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> stmt_;
-  const Connection* connection_;
 };
 
 }  // namespace kmem::sqlite

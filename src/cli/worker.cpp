@@ -1,0 +1,121 @@
+// `kmem worker --store URL --device cpu|cuda|cuda:N`: drains the job queue of a
+// kmem database (docs/scale-out.md), one job at a time, on one device; run
+// one per GPU, on as many machines as reach the database. On SIGINT or
+// SIGTERM it gives its job back to the queue (the next worker claims it at
+// once) and ends every process it started.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+#include "commands.h"
+#include "worker_command.h"
+#include "interrupt.h"
+#include "kmem/queue.h"
+#include "queue/worker.h"
+
+namespace kmem::cli {
+
+namespace {
+
+struct WorkerArgs {
+  std::string db, device = "cpu";
+  bool no_sandbox = false;
+  WorkerOptions options;
+};
+
+void say(const std::string& line) { fmt::print(stderr, "kmem worker: {}\n", line); }
+
+// "cpu", or "cuda" with CUDA_VISIBLE_DEVICES set for "cuda:N".
+Result<std::string> device_of(const std::string& device, const EvalOptions& options) {
+  if (device == "cpu") return device;
+  if (device.starts_with("cuda:")) {
+    std::string index = device.substr(5);
+    if (index.empty() || index.find_first_not_of("0123456789") != std::string::npos)
+      return Error("--device " + device + ": expected cpu, cuda or cuda:N");
+    setenv("CUDA_VISIBLE_DEVICES", index.c_str(), 1);
+  } else if (device != "cuda") {
+    return Error("--device " + device + ": expected cpu, cuda or cuda:N");
+  }
+  if (Status usable = cuda_available(options); !usable) return usable.error();
+  return std::string("cuda");
+}
+
+std::string default_name() {
+  char host[HOST_NAME_MAX + 1] = {};
+  gethostname(host, sizeof host - 1);
+  return fmt::format("{}:{}", host, getpid());
+}
+
+int run(WorkerArgs& args) {
+  WorkerOptions& o = args.options;
+  o.db = args.db;
+  if (o.name.empty()) o.name = default_name();
+  EvalOptions& e = o.eval;
+  if (e.python.empty()) e.python = default_python();
+  if (e.cache_dir.empty()) e.cache_dir = default_cache_dir();
+  e.cache_dir = std::filesystem::absolute(e.cache_dir).string();
+  e.python_dir = python_dir();
+  e.sandbox = !args.no_sandbox;
+  auto device = device_of(args.device, e);
+  if (!device) return report_error("worker", device.error());
+  e.device = *device;
+  if (e.sandbox)
+    if (Status s = sandbox_available(e); !s) return report_error("worker", s.error());
+  o.log = say;
+
+  std::atomic<bool> stop = false;
+  CurrentLease current;
+  InterruptGuard guard([&](int signal) {
+    // A job cut short goes back to the queue now rather than when its lease ends.
+    if (auto lease = current.get()) {
+      auto queue = JobQueue::open(o.db, o.queue);
+      bool released = queue && (*queue)->release(*lease).ok();
+      say(fmt::format("{}: job {} {}", strsignal(signal), lease->job_id,
+                      released ? "given back to the queue" : "left to its lease's expiry"));
+    } else {
+      say(fmt::format("{}: stopped", strsignal(signal)));
+    }
+  });
+  say(fmt::format("{} on {}, lease {} s", o.name, e.device, o.queue.lease_s));
+  auto tally = run_worker(o, stop, current, guard.writes());
+  if (!tally) return report_error("worker", tally.error());
+  say(fmt::format("queue drained: {} outcome{} stored, {} dropped, {} failed", tally->completed,
+                  tally->completed == 1 ? "" : "s", tally->dropped, tally->failed));
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_worker_command(CLI::App& app, CommandSet& commands) {
+  auto args = std::make_shared<WorkerArgs>();
+  WorkerOptions& o = args->options;
+  auto* cmd = app.add_subcommand("worker", "Evaluate the jobs of a database's queue (docs/scale-out.md)");
+  cmd->footer("Exit codes: 0 the queue was drained (--exit-when-idle), 2 usage error or the database unreachable "
+              "at start, 128+N stopped by signal N (its job given back to the queue).");
+  cmd->add_option("--store,--db", args->db, "kmem database: postgresql://... (many machines) or an SQLite file")->required();
+  cmd->add_option("--device", args->device, "cpu, cuda or cuda:N (one worker per GPU)")->capture_default_str();
+  cmd->add_option("--name", o.name, "this worker's name in leases (default: host:pid)");
+  cmd->add_option("--lease", o.queue.lease_s, "seconds a claim holds a job without a heartbeat")
+      ->check(CLI::Range(1.0, 86400.0))
+      ->capture_default_str();
+  cmd->add_option("--max-attempts", o.queue.max_attempts, "leases a job may outlive before it fails")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  cmd->add_option("--poll", o.poll_s, "seconds between claims while the queue is empty")
+      ->check(CLI::Range(0.01, 3600.0))
+      ->capture_default_str();
+  cmd->add_flag("--exit-when-idle", o.exit_when_idle, "end once no job is left to claim");
+  cmd->add_flag("--no-sandbox", args->no_sandbox,
+                "run candidate workers outside the sandbox (every outcome is flagged unsandboxed)");
+  cmd->add_option("--python", o.eval.python, "Python interpreter with torch (default: $KMEM_PYTHON, /usr/bin/python3)");
+  cmd->add_option("--cache-dir", o.eval.cache_dir,
+                  "build caches, reference times and scratch (default: $KMEM_CACHE_DIR, ~/.cache/kmem)");
+  cmd->callback([args, &commands] { commands.set_exit_code(run(*args)); });
+}
+
+}  // namespace kmem::cli
