@@ -313,7 +313,7 @@ Status read_items(sql::Connection& db, Memory& memory) {
   s = for_each_row(
       db, "SELECT rowid, item_id, at, speedup, gpu, evaluator, reference_retimed FROM item_measurements "
           "ORDER BY item_id, position",
-      [&](sqlite::Statement& q) {
+      [&](sql::Statement& q) {
         RowReader r(q, fmt::format("{}: item_measurements row {}", db.path(), q.integer64(0)));
         std::string id = r.text(1, "item_id");
         Measurement m{r.text(2, "at"), r.real(3, "speedup"), r.text(4, "gpu"), r.text(5, "evaluator"),
@@ -326,7 +326,7 @@ Status read_items(sql::Connection& db, Memory& memory) {
   if (!s) return s;
   s = for_each_row(
       db, "SELECT rowid, item_id, reader, experiment, problems, difference FROM item_values ORDER BY item_id, reader",
-      [&](sqlite::Statement& q) {
+      [&](sql::Statement& q) {
         RowReader r(q, fmt::format("{}: item_values row {}", db.path(), q.integer64(0)));
         std::string id = r.text(1, "item_id"), reader = r.text(2, "reader");
         MeasuredValue v{r.text(3, "experiment"), r.integer(4, "problems"), r.real(5, "difference")};
