@@ -14,7 +14,7 @@
 #include "kmem/learn.h"
 #include "kmem/store.h"
 #include "learn_args.h"
-#include "store/item_kind.h"
+#include "kmem/item_kind.h"
 
 namespace kmem::cli {
 

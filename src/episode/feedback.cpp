@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "memory/template.h"
+#include "kmem/template.h"
 
 namespace kmem {
 namespace {

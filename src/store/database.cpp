@@ -4,7 +4,7 @@
 
 #include "kmem/store.h"
 #include "store/database_impl.h"
-#include "store/item_kind.h"
+#include "kmem/item_kind.h"
 #include "store/row_reader.h"
 #include "store/schema.h"
 #include "store/validate.h"
