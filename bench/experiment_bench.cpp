@@ -16,7 +16,7 @@
 #include <sstream>
 #include <thread>
 
-#include "episode/scripted_endpoint.h"
+#include "kmem/scripted_endpoint.h"
 #include "kmem/experiment.h"
 
 namespace fs = std::filesystem;

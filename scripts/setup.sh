@@ -12,7 +12,7 @@ packages=(build-essential cmake ninja-build pkg-config git
   libgtest-dev libgmock-dev libbenchmark-dev libtree-sitter-dev
   libcurl4-openssl-dev libcpp-httplib-dev libtomlplusplus-dev libjs-chart.js chromium
   python3 python3-dev python3-numpy python3-torch libtorch-dev
-  clang libclang-rt-14-dev
+  clang clang-format libclang-rt-14-dev
   bubblewrap libseccomp-dev
   wrk python3-pip python3-setuptools python3-wheel
   postgresql libpq-dev)

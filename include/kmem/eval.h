@@ -164,6 +164,17 @@ Status sandbox_available(const EvalOptions& options);
 // the error is one line saying what is missing.
 Status cuda_available(const EvalOptions& options);
 
+// The evaluator that verified something: its version (a hash of the worker's
+// code and the torch, Triton and CUDA versions) and the GPU model or "cpu".
+struct EvaluatorIdentity {
+  std::string version;
+  std::string gpu;
+};
+
+// Asks the worker's Python (`python -m kmem_worker.identity`) who it is on
+// `options.device`. An error names what failed.
+Result<EvaluatorIdentity> probe_evaluator_identity(const EvalOptions& options);
+
 // Jobs file: one JSON object per line, {"id", "problem", "candidate"}, paths
 // relative to the file's folder.
 Result<std::vector<EvalJob>> read_jobs(const std::string& path);

@@ -23,17 +23,6 @@
 
 namespace kmem {
 
-// The evaluator that verified something: its version (a hash of the worker's
-// code and the torch, Triton and CUDA versions) and the GPU model or "cpu".
-struct EvaluatorIdentity {
-  std::string version;
-  std::string gpu;
-};
-
-// Asks the worker's Python (`python -m kmem_worker.identity`) who it is on
-// `options.device`. An error names what failed.
-Result<EvaluatorIdentity> probe_evaluator_identity(const EvalOptions& options);
-
 // One evaluated candidate, wherever it was evaluated.
 struct VerifiedCandidate {
   std::string problem;  // problem id (a problem of the memory)

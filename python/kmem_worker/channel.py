@@ -54,8 +54,7 @@ class Channel:
         is not pinned there: on a virtual machine one CPU can slow down for
         seconds (the host's doing), and a pinned thread cannot move away; a
         launch-bound model timed pinned to one CPU took 10-21 ms from one
-        process to the next, unpinned 9.7-12 ms (docs/benchmarks.md, fifth
-        session)."""
+        process to the next, unpinned 9.7-12 ms (docs/benchmarks.md)."""
         self.send("time_request")
         granted = self.receive()
         if granted is None or granted.get("cmd") != "time":

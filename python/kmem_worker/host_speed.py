@@ -1,7 +1,7 @@
 """How fast the host runs Python at the moment. On a virtual machine a CPU
 can run at about half its usual speed for a second or more at a time (the
-host's doing: a loop of Python alone ran 1.5 ms or 3 ms, docs/benchmarks.md,
-seventh session), and a model bound by the host (a Python loop launching
+host's doing: a loop of Python alone ran 1.5 ms or 3 ms, docs/benchmarks.md),
+and a model bound by the host (a Python loop launching
 small kernels, any model on the CPU) is then timed as that much slower. A
 short fixed loop timed between windows of timed calls tells the windows run
 at the host's usual speed from the others: timing.measure keeps the former.

@@ -21,7 +21,7 @@ the `time` module's clocks or torch's synchronise or events afterwards
 changes nothing measured (the runtime guards still report such patches:
 guards.py). Its results carry the native clock's own tally of every call
 timed, which the orchestrator checks against its own clock over the timing
-lock (docs/evaluator.md, forged_timing)."""
+lock (docs/measurement.md, forged_timing)."""
 import collections
 import functools
 import os

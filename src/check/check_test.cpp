@@ -136,7 +136,7 @@ TEST(Check, DynamicGetattr) {
   EXPECT_CODES(candidate("", "getattr(self, f'{w}1')\nreturn x"), "dynamic_getattr");
   EXPECT_CODES(candidate("", "getattr(self, f'_w{1}')\nreturn x"), "dynamic_getattr");
   EXPECT_CODES(candidate("", "getattr(torch, f'w{1}')\nreturn x"), "dynamic_getattr");
-  // The method's own submodules by an f-string with a public prefix (issue 18).
+  // The method's own submodules by an f-string with a public prefix.
   EXPECT_CLEAN(candidate("", "layer = getattr(self, f'fc{1}')\nreturn x"));
   EXPECT_CODES(candidate("", "getattr(self, 'w' 'x')\nreturn x"), "dynamic_getattr");
 }

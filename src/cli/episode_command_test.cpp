@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command_test_support.h"
-#include "episode/scripted_endpoint.h"
+#include "kmem/scripted_endpoint.h"
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include <fstream>
 #include <thread>
 
-#include "episode/scripted_endpoint.h"
+#include "kmem/scripted_endpoint.h"
 #include "kmem/store.h"
 
 namespace kmem {

@@ -15,7 +15,7 @@
 #include "kmem/learn.h"
 #include "kmem/store.h"
 #include "learn_args.h"
-#include "store/item_kind.h"
+#include "kmem/item_kind.h"
 #include "store_option.h"
 
 namespace kmem::cli {

@@ -10,7 +10,7 @@
 #include <fstream>
 
 #include "command_test_support.h"
-#include "episode/scripted_endpoint.h"
+#include "kmem/scripted_endpoint.h"
 
 namespace {
 

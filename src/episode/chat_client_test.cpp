@@ -10,7 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "episode/scripted_endpoint.h"
+#include "kmem/scripted_endpoint.h"
 #include "kmem/episode.h"
 
 namespace kmem {

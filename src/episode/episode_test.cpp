@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "episode/feedback.h"
-#include "episode/scripted_endpoint.h"
+#include "kmem/scripted_endpoint.h"
 #include "kmem/episode.h"
 #include "kmem/store.h"
 

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <vector>
 
-#include "memory/template.h"
+#include "kmem/template.h"
 
 namespace kmem {
 namespace {

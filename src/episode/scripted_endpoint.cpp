@@ -1,6 +1,6 @@
 // The scripted endpoint (scripted_endpoint.h): the script parser, the choice
 // of reply for a request, and the cpp-httplib server that sends it.
-#include "episode/scripted_endpoint.h"
+#include "kmem/scripted_endpoint.h"
 
 #include <fmt/format.h>
 #include <httplib.h>

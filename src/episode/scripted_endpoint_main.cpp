@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "episode/scripted_endpoint.h"
+#include "kmem/scripted_endpoint.h"
 #include "util/file.h"
 
 int main(int argc, char** argv) {

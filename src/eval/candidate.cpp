@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "protocol.h"
-#include "reference.h"
+#include "secret_random.h"
 
 namespace kmem::eval {
 

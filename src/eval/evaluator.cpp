@@ -23,6 +23,7 @@
 #include "reference.h"
 #include "reference_hosts.h"
 #include "screen.h"
+#include "secret_random.h"
 #include "share_gate.h"
 #include "verdict.h"
 #include "worker_pool.h"

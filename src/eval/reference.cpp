@@ -2,19 +2,12 @@
 #include "reference.h"
 
 #include <algorithm>
-#include <random>
 
 #include "protocol.h"
+#include "secret_random.h"
 #include "timing_check.h"
 
 namespace kmem::eval {
-
-uint64_t secret_random() {
-  std::random_device device;  // /dev/urandom on Linux
-  return (static_cast<uint64_t>(device()) << 32) ^ device();
-}
-
-uint64_t random_seed() { return secret_random() % (1ULL << 62); }
 
 namespace {
 

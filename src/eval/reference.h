@@ -85,9 +85,4 @@ class Reference {
   Json seconds_ = Json::object();
 };
 
-// 64 bits from the operating system's random source.
-uint64_t secret_random();
-// A random seed that torch.manual_seed and JSON both take.
-uint64_t random_seed();
-
 }  // namespace kmem::eval

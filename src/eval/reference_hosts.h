@@ -1,7 +1,7 @@
 // The reference worker processes of a batch. A reference runs only the
 // problem's own (trusted) code, so one process hosts several problems at
 // once, each under a handle of its own: fewer processes, so fewer CUDA
-// contexts, which the driver creates one at a time (docs/evaluator.md). A
+// contexts, which the driver creates one at a time (docs/measurement.md). A
 // new problem goes to the host holding the fewest, once `count` hosts run.
 // A host answers one command at a time; one that fails to answer is killed,
 // and the problems it held fail with it.

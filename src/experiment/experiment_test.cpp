@@ -13,7 +13,7 @@
 #include <sstream>
 #include <thread>
 
-#include "episode/scripted_endpoint.h"
+#include "kmem/scripted_endpoint.h"
 #include "kmem/experiment.h"
 #include "kmem/store.h"
 

@@ -15,7 +15,7 @@
 #include <sstream>
 #include <thread>
 
-#include "episode/scripted_endpoint.h"
+#include "kmem/scripted_endpoint.h"
 #include "kmem/experiment.h"
 #include "kmem/learn.h"
 #include "kmem/limits.h"

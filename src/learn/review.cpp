@@ -4,7 +4,7 @@
 
 #include "kmem/learn.h"
 #include "learn/items.h"
-#include "store/item_kind.h"
+#include "kmem/item_kind.h"
 
 namespace kmem {
 

@@ -10,7 +10,7 @@
 
 #include "kmem/learn.h"
 #include "learn/items.h"
-#include "memory/template.h"
+#include "kmem/template.h"
 
 namespace kmem {
 namespace {

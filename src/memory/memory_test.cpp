@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "kmem/memory.h"
-#include "memory/template.h"
+#include "kmem/template.h"
 
 namespace kmem {
 namespace {

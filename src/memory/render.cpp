@@ -6,7 +6,7 @@
 #include "kmem/memory.h"
 #include "memory/needed_texts.h"
 #include "memory/policy.h"
-#include "memory/template.h"
+#include "kmem/template.h"
 
 namespace kmem {
 namespace {

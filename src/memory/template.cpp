@@ -1,5 +1,5 @@
 // Template filling for pack texts.
-#include "memory/template.h"
+#include "kmem/template.h"
 
 namespace kmem {
 

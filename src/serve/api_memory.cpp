@@ -11,7 +11,7 @@
 #include "kmem/memory.h"
 #include "kmem/store.h"
 #include "serve/api.h"
-#include "store/item_kind.h"
+#include "kmem/item_kind.h"
 #include "util/file.h"
 #include "util/json_fields.h"
 

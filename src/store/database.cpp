@@ -5,7 +5,7 @@
 #include "kmem/store.h"
 #include "store/connect.h"
 #include "store/database_impl.h"
-#include "store/item_kind.h"
+#include "kmem/item_kind.h"
 #include "store/row_reader.h"
 #include "store/postgres.h"
 #include "store/schema.h"

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kmem/store.h"
-#include "store/item_kind.h"
+#include "kmem/item_kind.h"
 #include "util/json_fields.h"
 #include "util/strict_json.h"
 

@@ -10,7 +10,7 @@
 
 #include "kmem/limits.h"
 #include "kmem/store.h"
-#include "store/item_kind.h"
+#include "kmem/item_kind.h"
 #include "store/validate.h"
 
 namespace kmem {

@@ -1,4 +1,6 @@
-# Honest patterns the checker once rejected (issue 18, item 9).
+# Honest patterns near the rules that the checker must not reject: TF32 turned off, a lock, a
+# thread count in native code, a helper named compile, ctx attributes, a submodule by f-string,
+# a half-precision input converted to fp32.
 import torch
 import torch.nn as nn
 import threading

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "eval/process.h"
-#include "kmem/learn.h"
+#include "kmem/eval.h"
+#include "process.h"
 
 namespace kmem {
 
