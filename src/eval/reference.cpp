@@ -45,16 +45,14 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
     if (!ready) return ready.error();
     Fields fields("reference", "ready", *ready);  // checked strictly (trusted): every field is of its type
     reference->reference_ms_ = fields.number("reference_ms");
-    reference->inputs_ms_ = fields.number("inputs_ms");
     reference->degenerate_ = fields.flag("degenerate");
     reference->reference_cached_ = fields.flag("cached");
     reference->timing_steady_ = fields.flag("timing_steady", true);
     timing_lock.note_host_probe(fields.number("host_probe_ms"));
     // A reference timed now shows the harness's overhead per call
-    // (timing_check.h), less the drawing of each call's inputs, which the
-    // check allows per problem (inputs_ms).
+    // (timing_check.h); its inputs, like a candidate's, were drawn before.
     if (auto overhead = call_overhead_ms(fields.json("timing_tally"), info.held_s))
-      timing_lock.note_call_overhead(std::max(0.0, *overhead - reference->inputs_ms_));
+      timing_lock.note_call_overhead(std::max(0.0, *overhead));
     reference->seconds_ = fields.json("seconds");
     return reference;
   }
@@ -78,12 +76,10 @@ Status Reference::release(const std::string& folder, TimingLock& timing_lock, bo
 Reference::~Reference() { place_.host->drop(place_.handle, options_.run_timeout_s); }
 
 Result<Judgement> Reference::judge(const std::string& folder, const CandidateRun& run,
-                                   const std::string& outputs_path, const std::string& sketches_path,
-                                   TimingLock& timing_lock, bool* out_of_memory) {
+                                   const std::string& outputs_path, TimingLock& timing_lock, bool* out_of_memory) {
   Json command{{"cmd", "judge"},
                {"folder", folder},
                {"outputs", run.outputs_in_slots ? "slots" : outputs_path},
-               {"sketches", sketches_path},
                {"inputs_changed", run.inputs_changed},
                {"tolerance", options_.tolerance}};
   auto verdict = request(command, "verdict", options_.run_timeout_s,

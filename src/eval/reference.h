@@ -40,9 +40,10 @@ class Reference {
   Result<std::string> share(const std::string& folder, TimingLock& timing_lock, bool* out_of_memory = nullptr);
   // Judges the outputs of the candidate that worked in `folder` and ended
   // with `run` (its trials' in the slots shared with it, or saved at
-  // `outputs_path`; its timed calls' sketches saved at `sketches_path`).
+  // `outputs_path`; its warm-up and timed calls' input sets and judged
+  // outputs in the memory the reference shared with it).
   Result<Judgement> judge(const std::string& folder, const CandidateRun& run, const std::string& outputs_path,
-                          const std::string& sketches_path, TimingLock& timing_lock, bool* out_of_memory = nullptr);
+                          TimingLock& timing_lock, bool* out_of_memory = nullptr);
   // Drops the copy shared with `folder`'s candidate, once it is done.
   Status release(const std::string& folder, TimingLock& timing_lock, bool* out_of_memory = nullptr);
 
@@ -56,9 +57,6 @@ class Reference {
   // slow (python/kmem_worker/host_speed.py).
   bool timing_steady() const { return timing_steady_; }
   bool degenerate() const { return degenerate_; }
-  // Milliseconds the worker took to draw one input set (the median over the
-  // trials'), which every call of a candidate does afresh.
-  double inputs_ms() const { return inputs_ms_; }
   // The worker's stage timings while preparing.
   const Json& prepare_seconds() const { return seconds_; }
 
@@ -81,7 +79,6 @@ class Reference {
   bool reference_cached_ = false;
   bool timing_steady_ = true;
   bool degenerate_ = false;
-  double inputs_ms_ = 0.0;
   Json seconds_ = Json::object();
 };
 

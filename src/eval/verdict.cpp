@@ -158,7 +158,6 @@ const std::vector<Rule>& rules() {
          claim.held_s = f.run.timing_lock_held_s;
          claim.min_calls = f.min_timed_calls;
          claim.call_overhead_ms = f.call_overhead_ms;
-         claim.inputs_ms = f.inputs_ms;
          claim.on_gpu = f.on_gpu;
          return impossible_timing(claim);
        }},
