@@ -22,6 +22,7 @@ CHUNK_WORDS = 1 << 20  # the checksum's weights: one int64 per int32 word of a c
 DEFAULT_BUDGET_MB = {"cuda": 1024, "cpu": 32}  # KMEM_TUNE_CALL_SETS_MB: bytes of call sets per candidate
 BUDGET_VARIABLE = "KMEM_TUNE_CALL_SETS_MB"
 MAX_SETS = 1024  # call sets per candidate at most (small inputs): timing.MAX_TIMED_CALLS and the warm-up
+REPORT_FIELDS = 16  # float64s the candidate's harness writes its measurement into (harness.cpp, write_report)
 DTYPES = {str(d): d for d in vars(torch).values() if isinstance(d, torch.dtype)}
 
 
@@ -77,7 +78,7 @@ class CallSets:
         per_set = set_bytes(sets[0])
         slot_bytes = sum(_aligned(v.numel() * v.element_size()) for v in outputs_like)
         self.inputs_bytes = per_set * count
-        total = self.inputs_bytes + slot_bytes * judged + _aligned(8 * max(judged, 1))
+        total = self.inputs_bytes + slot_bytes * judged + _aligned(8 * max(judged, 1)) + 8 * REPORT_FIELDS
         path = ""
         if device != "cuda":
             hidden = os.path.join(folder, "calls-" + secrets.token_hex(16))
@@ -112,6 +113,9 @@ class CallSets:
             self.slots.append(entries)
         self.slot_calls_entry = ("tensor", 0, offset, "torch.int64", [judged], [1])
         self._view(offset, torch.empty(judged, dtype=torch.int64)).fill_(-1)
+        offset += _aligned(8 * max(judged, 1))
+        self.report_entry = ("tensor", 0, offset, "torch.float64", [REPORT_FIELDS], [1])
+        self._view(offset, torch.empty(REPORT_FIELDS, dtype=torch.float64)).fill_(0.0)
         problem.synchronize(device)
         self._weights = None
         self._checksum = self._inputs_checksum()
@@ -135,7 +139,8 @@ class CallSets:
         """What the candidate's native harness maps (pickled: only bytes,
         strings, numbers and lists reach the candidate)."""
         return pickle.dumps({"regions": [(bytes(self.region.handle), self.region.bytes)], "calls": self.calls,
-                             "warm": self.warm, "slots": self.slots, "slot_calls": self.slot_calls_entry})
+                             "warm": self.warm, "slots": self.slots, "slot_calls": self.slot_calls_entry,
+                             "report": self.report_entry})
 
     def _inputs_checksum(self):
         """A keyed sum of the input sets' bytes as int32 words, each chunk of
@@ -164,6 +169,17 @@ class CallSets:
         """(slot, set) of every judged call the candidate's harness filled."""
         filled = self.region.tensor(self.slot_calls_entry[2], torch.int64, [len(self.slots)], [1]).tolist()
         return [(k, s) for k, s in enumerate(filled) if s >= 0]
+
+    def measured(self):
+        """What the candidate's native harness measured, from the report
+        slot it wrote (protocol: the verdict's `measured`), or None when it
+        never finished a measurement."""
+        r = self.region.tensor(self.report_entry[2], torch.float64, [REPORT_FIELDS], [1]).tolist()
+        if r[0] != 1.0:
+            return None
+        return {"candidate_ms": r[1], "calls": int(r[2]), "measured_ms": r[3], "fastest_ms": r[4],
+                "slowest_ms": r[5], "same_storage": r[6] == 1.0, "host_bound": r[7] == 1.0, "steady": r[8] == 1.0,
+                "calls_without_own_kernel": {"warmup": int(r[9]), "timed": int(r[10])}}
 
     def release(self):
         self.region = None

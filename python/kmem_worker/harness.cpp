@@ -21,7 +21,10 @@
 // the call for judgement (a reservoir of the timed calls: decided after the
 // call returned), copied into a judged-output slot with Python dispatch keys
 // excluded. Between calls only the launch counter and the host probe given
-// at construction (kmem's own functions) run in Python.
+// at construction (kmem's own functions) run in Python. After every
+// measurement the harness writes what it measured (the median, its tally of
+// every call, ...) into the reference's report slot: the orchestrator takes
+// the candidate's time from there, not from the candidate's own record.
 #include <ATen/ATen.h>
 #include <c10/core/impl/LocalDispatchKeySet.h>
 #include <pybind11/pybind11.h>
@@ -323,7 +326,7 @@ class Harness {
   // receiving the set each judged slot holds; `devices`: the reference's
   // output device types.
   void load(const std::string& device, py::list regions, py::list layout, int64_t warm_sets, py::list slots,
-            py::object slot_calls, py::list devices) {
+            py::object slot_calls, py::object report, py::list devices) {
     std::vector<std::shared_ptr<Region>> opened;
     for (const auto& entry : regions) {
       auto fields = py::reinterpret_borrow<py::tuple>(entry);
@@ -331,6 +334,7 @@ class Harness {
     }
     use(call_sets(layout, opened), warm_sets, call_sets(slots, opened),
         slot_calls.is_none() ? at::Tensor() : argument(slot_calls, opened).tensor, devices);
+    report_ = report.is_none() ? at::Tensor() : argument(report, opened).tensor;
   }
 
   // The same with the sets given as tensors (the reference's own timing).
@@ -393,16 +397,29 @@ class Harness {
       }
     }
     bool steady = static_cast<int64_t>(kept.size()) >= iters;
+    total_.calls += tally.calls;
+    total_.measured_ms += tally.measured_ms;
+    if (tally.calls > 0) {
+      total_.fastest_ms = total_.calls == tally.calls ? tally.fastest_ms : std::min(total_.fastest_ms, tally.fastest_ms);
+      total_.slowest_ms = std::max(total_.slowest_ms, tally.slowest_ms);
+    }
+    missing_warm_ += missing_warm;
+    missing_timed_ += missing_timed;
     py::dict missing;
     missing["warmup"] = missing_warm;
     missing["timed"] = missing_timed;
     py::tuple counted = py::make_tuple(tally.calls, tally.measured_ms, tally.fastest_ms, tally.slowest_ms);
     py::object fastest = fastest_ > 0 ? py::object(py::float_(fastest_)) : py::object(py::none());
-    if (gave_up || (patient && !steady)) return py::make_tuple(py::none(), counted, missing, fastest);
+    if (gave_up || (patient && !steady)) {
+      write_report(std::nan(""), host_bound, false);
+      return py::make_tuple(py::none(), counted, missing, fastest);
+    }
     std::vector<double> all = kept;
     if (!steady) all.insert(all.end(), unsteady.begin(), unsteady.end());
     if (all.empty()) throw std::runtime_error("kmem harness: no timed call (too few call sets)");
-    py::tuple result = py::make_tuple(median(all), same_storage_, host_bound, steady);
+    double ms = median(all);
+    write_report(ms, host_bound, steady);
+    py::tuple result = py::make_tuple(ms, same_storage_, host_bound, steady);
     return py::make_tuple(result, counted, missing, fastest);
   }
 
@@ -416,6 +433,7 @@ class Harness {
     sets_.clear();
     slots_.clear();
     slot_calls_ = at::Tensor();
+    report_ = at::Tensor();
   }
 
  private:
@@ -441,6 +459,28 @@ class Harness {
     for (const auto& device : devices) devices_.push_back(device.cast<std::string>());
     previous_.clear();
     same_storage_ = false;
+  }
+
+  // The report slot: [measured (1/0), median ms, calls, measured ms, fastest
+  // ms, slowest ms, same storage, host-bound, steady, warm-up calls without a
+  // launch, timed calls without a launch], every measurement so far counted.
+  void write_report(double ms, bool host_bound, bool steady) {
+    if (!report_.defined()) return;
+    c10::impl::ExcludeDispatchKeyGuard guard(python_keys());
+    std::vector<double> values = {std::isnan(ms) ? 0.0 : 1.0,
+                                  std::isnan(ms) ? 0.0 : ms,
+                                  static_cast<double>(total_.calls),
+                                  total_.measured_ms,
+                                  total_.fastest_ms,
+                                  total_.slowest_ms,
+                                  same_storage_ ? 1.0 : 0.0,
+                                  host_bound ? 1.0 : 0.0,
+                                  steady ? 1.0 : 0.0,
+                                  static_cast<double>(missing_warm_),
+                                  static_cast<double>(missing_timed_)};
+    at::Tensor source = at::tensor(values, at::TensorOptions().dtype(at::kDouble));
+    report_.narrow(0, 0, static_cast<int64_t>(values.size())).copy_(source);
+    synchronize();
   }
 
   void learn(double ms) {
@@ -601,7 +641,9 @@ class Harness {
   at::Tensor flush_;
   void *start_ = nullptr, *end_ = nullptr;
   std::vector<CallSet> sets_, slots_;
-  at::Tensor slot_calls_;
+  at::Tensor slot_calls_, report_;
+  Tally total_;
+  int64_t missing_warm_ = 0, missing_timed_ = 0;
   std::vector<std::string> devices_;
   int64_t warm_sets_ = 0, next_ = 0;
   std::vector<at::Tensor> previous_;  // the last call's outputs

@@ -227,6 +227,12 @@ class Reference:
             raise compare.Mismatch("timed", f"timed call {sets[failed] - calls.warm}: its output differs from "
                                             f"the reference's for the same inputs beyond tolerance {tolerance:g}")
 
+    def measured(self, folder):
+        """What the native harness of the candidate that worked in `folder`
+        measured, from the report slot it wrote (callsets.CallSets.measured)."""
+        calls = self.calls.get(folder)
+        return calls.measured() if calls is not None else None
+
     def judge(self, folder, outputs, inputs_changed, tolerance):
         """The facts of one candidate's trial outputs (see
         candidate_outputs) and its report of changed inputs against the
@@ -359,7 +365,8 @@ def answer(references, cmd, channel):
         channel.send("released")
     elif name == "judge":
         reference.complete_floor()
-        channel.send("verdict", roofline_ms=reference.roofline_ms,
+        measured = reference.measured(cmd["folder"])
+        channel.send("verdict", roofline_ms=reference.roofline_ms, **({"measured": measured} if measured else {}),
                      **finite(reference.judge(cmd["folder"], cmd["outputs"], cmd["inputs_changed"],
                                               cmd["tolerance"])))
     else:

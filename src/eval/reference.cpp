@@ -94,6 +94,17 @@ Result<Judgement> Reference::judge(const std::string& folder, const CandidateRun
   judgement.correctness.max_abs_error = e.number("max_abs_error");
   judgement.correctness.max_rel_error = e.number("max_rel_error");
   if (auto floor = e.maybe_number("roofline_ms"); floor && *floor >= 0) judgement.roofline_ms = floor;
+  if (!e.json("measured").is_null()) {
+    Fields m = e.object("measured");
+    MeasuredTiming measured;
+    measured.candidate_ms = m.number("candidate_ms");
+    measured.tally = {{"calls", m.number("calls")}, {"measured_ms", m.number("measured_ms")},
+                      {"fastest_ms", m.number("fastest_ms")}, {"slowest_ms", m.number("slowest_ms")}};
+    measured.same_storage = m.flag("same_storage");
+    measured.host_bound = m.flag("host_bound");
+    measured.steady = m.flag("steady", true);
+    judgement.measured = measured;
+  }
   return judgement;
 }
 

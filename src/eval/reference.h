@@ -17,12 +17,23 @@
 namespace kmem::eval {
 
 // The reference's facts about one candidate's outputs.
+// What the candidate's native harness measured, as the reference read it from
+// the report slot the harness wrote in memory the reference shared (so no
+// code in the candidate's process could rewrite it on the way, as it could
+// the candidate's own record).
+struct MeasuredTiming {
+  double candidate_ms = 0.0;
+  nlohmann::json tally;  // {"calls", "measured_ms", "fastest_ms", "slowest_ms"}, as the observation timing_tally
+  bool same_storage = false, host_bound = false, steady = true;
+};
+
 struct Judgement {
   bool correct = false;
   std::string failure;  // shape, type, dtype, mutation, values, timed, missing, unreadable
   std::string detail;
   Correctness correctness;
   std::optional<double> roofline_ms;  // the problem's floor, when it could be computed
+  std::optional<MeasuredTiming> measured;  // absent when the harness finished no measurement
 };
 
 class Reference {
