@@ -46,8 +46,12 @@ class Reference:
         # Input sets per candidate (and for the reference's own timing):
         # as many as the byte budget holds, within callsets' bounds.
         self.warm = timing.warm_sets(self.warmup)
-        self.set_count = callsets.set_count(callsets.set_bytes(self.trial_inputs[0]) if self.trial_inputs else 0,
-                                            callsets.budget_bytes(self.device), self.warm, self.iters)
+        per_set = callsets.set_bytes(self.trial_inputs[0]) if self.trial_inputs else 0
+        budget = callsets.budget_bytes(self.device)
+        self.set_count = callsets.set_count(per_set, budget, self.warm, self.iters)
+        # Sets drawn ahead are held beside a candidate's copy: only while
+        # within the budget (problems with huge inputs draw at `share`).
+        self.draws_ahead = self.set_count * per_set <= budget
         self.ahead = None  # input sets drawn for the next candidate
         self.expected = [self._outputs(inputs) for inputs in self.trial_inputs]
         clock.lap("expected")
@@ -92,7 +96,7 @@ class Reference:
         """Draws the next candidate's input sets now, between commands. It
         never raises (it runs after an answer was sent): a failure leaves
         the drawing to the next `share`."""
-        if self.ahead is None:
+        if self.ahead is None and self.draws_ahead:
             try:
                 self.ahead = self.draw_sets()
                 problem.synchronize(self.device)

@@ -87,6 +87,10 @@ class HarnessTest(unittest.TestCase):
         self.assertGreaterEqual(measured.calls, 1 + 39)
         self.assertTrue(measured.fastest_ms <= measured.ms <= measured.slowest_ms)
         self.assertFalse(measured.same_storage)
+        # The report slot in the trusted side's memory says the same.
+        report = self.sets.calls.measured()
+        self.assertEqual(report["candidate_ms"], measured.ms)
+        self.assertEqual((report["calls"], report["measured_ms"]), (measured.calls, measured.measured_ms))
 
     def test_the_judged_calls_outputs_are_in_the_slots_with_their_sets(self):
         harness = self.sets.harness()
@@ -209,21 +213,41 @@ class HostSpeedTest(unittest.TestCase):
         self.assertTrue(0.01 < host_speed.probe_ms() < 20.0)
 
 
+CANDIDATE = """
+import sys, torch
+from kmem_worker import host_speed, timing
+torch.zeros(1, device="cuda")  # the context, as a worker's warm-up makes it
+harness = timing.Harness("cuda")
+with open(sys.argv[1], "rb") as f:
+    harness.load("cuda", f.read(), ["cuda"])
+measured = harness.measure_once(lambda x, y: x + y, 1, 5, host_speed.HostSpeed(host_speed.probe_ms))
+print(measured.ms)
+"""
+
+
 @unittest.skipUnless(torch.cuda.is_available(), "no CUDA device")
 class CudaTest(unittest.TestCase):
-    def test_device_call_sets_shared_by_ipc_are_timed_and_judged(self):
+    def test_device_call_sets_shared_by_ipc_with_another_process_are_timed_judged_and_reported(self):
+        import os
+        import subprocess
+        import sys
         with tempfile.TemporaryDirectory() as folder:
             sets = [[torch.randn(256, 256, device="cuda"), torch.randn(256, 256, device="cuda")] for _ in range(30)]
             calls = callsets.CallSets(timing.NATIVE, "cuda", folder, sets, 1, [torch.empty(256, 256, device="cuda")], 4)
-            harness = timing.Harness("cuda")
-            harness.load("cuda", calls.description(), ["cuda"])
-            measured = harness.measure_once(add, 1, 5, host_speed.HostSpeed(host_speed.probe_ms))
-            self.assertGreater(measured.ms, 0)
+            path = os.path.join(folder, "calls")
+            with open(path, "wb") as out:
+                out.write(calls.description())
+            run = subprocess.run([sys.executable, "-c", CANDIDATE, path], capture_output=True, text=True,
+                                 env={**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(__file__))})
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertEqual(len(calls.judged_calls()), 4)
             for slot, index in calls.judged_calls():
                 x, y = calls.tensors(calls.calls[index])
                 self.assertTrue(torch.equal(calls.tensors(calls.slots[slot])[0], x + y))
             self.assertTrue(calls.inputs_unchanged())
-            harness.native.unload()
+            measured = calls.measured()
+            self.assertAlmostEqual(measured["candidate_ms"], float(run.stdout.split()[-1]), places=9)
+            self.assertGreaterEqual(measured["calls"], 1 + 29)
             calls.release()
 
 
