@@ -11,7 +11,6 @@ runs only trusted code, so one process hosts several problems at once, each
 under the handle the orchestrator gave it in `prepare` and named in every
 later command, until `drop`."""
 import gc
-import statistics
 import sys
 import time
 import traceback
@@ -42,7 +41,8 @@ class Reference:
         spec = cmd["timing"]
         self.warmup, self.iters = spec["warmup"], spec["iters"]
         self.draw = problem.input_drawer(self.module, self.device)
-        self.trial_inputs, self.inputs_ms = self._draw_trials(cmd["secret_seed"], cmd["trials"])
+        self.trial_inputs = [problem.draw_inputs(self.module, problem.trial_seed(cmd["secret_seed"], i), self.device)
+                             for i in range(cmd["trials"])]
         # Input sets per candidate (and for the reference's own timing):
         # as many as the byte budget holds, within callsets' bounds.
         self.warm = timing.warm_sets(self.warmup)
@@ -74,19 +74,6 @@ class Reference:
                         "output_devices": [v.device.type for v in self.expected[0]] if self.expected else []}
         self.shared = {}  # candidate folder -> its SharedInputs
         self.calls = {}  # candidate folder -> its CallSets
-
-    def _draw_trials(self, secret_seed, count):
-        """The trials' input sets (seeded with the secret seed) and the
-        median milliseconds a set takes to draw (device work included): the
-        orchestrator allows that much per timed call of a candidate, which
-        draws its inputs inside its holds of the timing lock."""
-        sets, took = [], []
-        for i in range(count):
-            begin = time.perf_counter()
-            sets.append(problem.draw_inputs(self.module, problem.trial_seed(secret_seed, i), self.device))
-            problem.synchronize(self.device)
-            took.append((time.perf_counter() - begin) * 1e3)
-        return sets, (statistics.median(took) if took else 0.0)
 
     def draw_sets(self):
         """set_count input sets from fresh seeds (drawn on the device where the problem allows)."""
@@ -231,7 +218,7 @@ class Reference:
             raise compare.Mismatch("timed", f"timed call {sets[failed] - calls.warm}: its output differs from "
                                             f"the reference's for the same inputs beyond tolerance {tolerance:g}")
 
-    def measured(self, folder):
+    def harness_report(self, folder):
         """What the native harness of the candidate that worked in `folder`
         measured, from the report slot it wrote (callsets.CallSets.measured)."""
         calls = self.calls.get(folder)
@@ -335,7 +322,6 @@ def prepare(references, cmd, channel, clock, host):
         free_memory()
         raise
     channel.send("ready", reference_ms=reference.reference_ms, cached=not reference.measured,
-                 inputs_ms=reference.inputs_ms,
                  timing_steady=reference.steady, host_probe_ms=host.fastest_ms,
                  degenerate=reference.degenerate(cmd["tolerance"]), seconds=clock.seconds,
                  **({"timing_tally": reference.tally} if reference.tally else {}))
@@ -369,7 +355,7 @@ def answer(references, cmd, channel):
         channel.send("released")
     elif name == "judge":
         reference.complete_floor()
-        measured = reference.measured(cmd["folder"])
+        measured = reference.harness_report(cmd["folder"])
         channel.send("verdict", roofline_ms=reference.roofline_ms, **({"measured": measured} if measured else {}),
                      **finite(reference.judge(cmd["folder"], cmd["outputs"], cmd["inputs_changed"],
                                               cmd["tolerance"])))
