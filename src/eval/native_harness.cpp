@@ -9,7 +9,7 @@ namespace kmem::eval {
 
 namespace {
 constexpr auto kBuildLimit = std::chrono::minutes(10);
-constexpr size_t kLogTail = 4000;
+constexpr size_t kBuildLogTail = 4000;
 }  // namespace
 
 Status build_native_harness(const EvalOptions& options, const std::string& log_path) {
@@ -26,7 +26,7 @@ Status build_native_harness(const EvalOptions& options, const std::string& log_p
   ExitStatus status = (*process)->wait_then_kill(Clock::now() + kBuildLimit);
   if (status.signaled || status.code != 0)
     return Error("the native harness (python/kmem_worker/harness.cpp) could not be built (" + status.describe() +
-                 "): " + read_tail(log_path, kLogTail));
+                 "): " + read_tail(log_path, kBuildLogTail));
   return Status::success();
 }
 

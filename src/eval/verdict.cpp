@@ -228,8 +228,9 @@ EvalOutcome decide(const EvalJob& job, const Facts& facts) {
   if (facts.run.end == CandidateRun::End::kResult) {
     outcome.reference_ms = facts.reference_ms;
     outcome.reference_cached = facts.reference_cached;
-    outcome.candidate_ms = candidate_ms(facts);
-    if (outcome.candidate_ms > 0) outcome.speedup = facts.reference_ms / outcome.candidate_ms;
+    const double ms = candidate_ms(facts);
+    outcome.candidate_ms = ms;
+    if (ms > 0) outcome.speedup = facts.reference_ms / ms;
   }
   for (const auto& rule : rules()) {
     auto detail = rule.applies(facts);
@@ -241,7 +242,7 @@ EvalOutcome decide(const EvalJob& job, const Facts& facts) {
   outcome.message = verdict_message(outcome.verdict);
   if (outcome.passed()) {
     outcome.score = std::min(outcome.speedup, kScoreCap);
-    if (facts.judgement && facts.judgement->roofline_ms && outcome.candidate_ms < *facts.judgement->roofline_ms)
+    if (facts.judgement && facts.judgement->roofline_ms && candidate_ms(facts) < *facts.judgement->roofline_ms)
       outcome.flags.push_back("implausible_speedup");
     Fields seen = observed(facts);
     const MeasuredTiming* m = measured(facts);
