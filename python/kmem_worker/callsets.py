@@ -84,7 +84,13 @@ class CallSets:
             hidden = os.path.join(folder, "calls-" + secrets.token_hex(16))
             os.mkdir(hidden, 0o300)
             path = os.path.join(hidden, secrets.token_hex(16))
-        self.region = harness.Region.create(device, total, path)
+        try:
+            self.region = harness.Region.create(device, total, path)
+        except RuntimeError:  # the driver's memory held in torch's cache: give it back and try once more
+            if device != "cuda":
+                raise
+            torch.cuda.empty_cache()
+            self.region = harness.Region.create(device, total, path)
         self.calls, offset = [], 0
         for i in range(count):
             values = sets[i]

@@ -360,6 +360,9 @@ class Harness {
       shares.push_back(outcome.ms > 0 ? outcome.returned_ms / outcome.ms : 1.0);
     }
     bool host_bound = !cuda_ || median(shares) >= settings_.host_bound_share;
+    // A last turn that finds fewer sets left than it needs (earlier patient
+    // turns used them) takes the timed sets again from the first.
+    if (!patient && static_cast<int64_t>(sets_.size()) - next_ < iters) next_ = warm_sets_;
     std::vector<double> kept, unsteady;
     int64_t windows = 0;
     double since = now_ms();
@@ -424,7 +427,7 @@ class Harness {
   }
 
   // Timed calls made so far (sets used after the warm-up sets).
-  int64_t timed_calls() const { return next_ - warm_sets_; }
+  int64_t timed_calls() const { return timed_seen_; }
   int64_t judged() const { return std::min<int64_t>(timed_calls(), static_cast<int64_t>(slots_.size())); }
 
   // Drops the call sets and slots (their regions are unmapped once unused).
@@ -453,6 +456,7 @@ class Harness {
     sets_ = std::move(sets);
     warm_sets_ = warm_sets;
     next_ = warm_sets;
+    timed_seen_ = 0;
     slots_ = std::move(slots);
     slot_calls_ = slot_calls;
     devices_.clear();
@@ -599,8 +603,8 @@ class Harness {
   // Reservoir sampling of the timed calls into the judged slots, decided
   // after the call returned: every timed call is equally likely to be judged.
   void judge(const std::vector<at::Tensor>& values, int64_t index) {
+    int64_t seen = ++timed_seen_;  // timed calls so far, this one included
     if (slots_.empty()) return;
-    int64_t seen = index - warm_sets_ + 1;  // timed calls so far, this one included
     int64_t k = static_cast<int64_t>(slots_.size());
     int64_t slot = seen <= k ? seen - 1 : static_cast<int64_t>(random_word() % static_cast<uint64_t>(seen));
     if (slot >= k) return;
@@ -645,7 +649,7 @@ class Harness {
   Tally total_;
   int64_t missing_warm_ = 0, missing_timed_ = 0;
   std::vector<std::string> devices_;
-  int64_t warm_sets_ = 0, next_ = 0;
+  int64_t warm_sets_ = 0, next_ = 0, timed_seen_ = 0;
   std::vector<at::Tensor> previous_;  // the last call's outputs
   bool same_storage_ = false;
   double fastest_ = 0;
