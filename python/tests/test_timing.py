@@ -83,8 +83,10 @@ class HarnessTest(unittest.TestCase):
     def test_every_timed_call_gets_a_set_of_its_own_and_the_sets_bound_the_calls(self):
         harness = self.sets.harness()
         measured = harness.measure_once(add, 1, 5, host_speed.HostSpeed(host_speed.probe_ms))
-        self.assertEqual(harness.native.timed_calls(), 39)  # every set after the warm-up one: small calls want more
-        self.assertGreaterEqual(measured.calls, 1 + 39)
+        # Small calls want 1,000: the 39 sets after the warm-up one bound them
+        # (or the 1 s cap, on a loaded machine).
+        self.assertTrue(5 <= harness.native.timed_calls() <= 39, harness.native.timed_calls())
+        self.assertGreaterEqual(measured.calls, 1 + harness.native.timed_calls())
         self.assertTrue(measured.fastest_ms <= measured.ms <= measured.slowest_ms)
         self.assertFalse(measured.same_storage)
         # The report slot in the trusted side's memory says the same.
