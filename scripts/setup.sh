@@ -11,7 +11,7 @@ packages=(build-essential cmake ninja-build pkg-config git
   libsqlite3-dev nlohmann-json3-dev libcli11-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev libtree-sitter-dev
   libcurl4-openssl-dev libcpp-httplib-dev libtomlplusplus-dev libjs-chart.js chromium
-  python3 python3-dev python3-numpy python3-torch libtorch-dev
+  python3 python3-dev python3-numpy python3-torch libtorch-dev pybind11-dev
   clang clang-format libclang-rt-14-dev
   bubblewrap libseccomp-dev
   wrk python3-pip python3-setuptools python3-wheel

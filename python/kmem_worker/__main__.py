@@ -1,6 +1,8 @@
 """Entry point: `python3 -m kmem_worker reference|candidate [cpu|cuda]` runs
 one worker; `python3 -m kmem_worker zygote reference|candidate cpu|cuda`
-imports once and forks such workers on request (zygote.py). With a device,
+imports once and forks such workers on request (zygote.py);
+`python3 -m kmem_worker harness` builds kmem's native harness if it is not
+built yet and prints its path (native_harness.py). With a device,
 a worker sets itself up for it before it reads its first command (see
 warmup.py)."""
 import sys
@@ -11,7 +13,8 @@ STARTED = time.monotonic()  # before torch is imported: the timeline counts the 
 ROLES = ("reference", "candidate")
 DEVICES = ("cpu", "cuda")
 USAGE = "usage: python3 -m kmem_worker reference|candidate [cpu|cuda]\n" \
-        "       python3 -m kmem_worker zygote reference|candidate cpu|cuda"
+        "       python3 -m kmem_worker zygote reference|candidate cpu|cuda\n" \
+        "       python3 -m kmem_worker harness"
 
 
 def run_worker(role, device, started, turn=None):
@@ -42,6 +45,9 @@ def run_worker(role, device, started, turn=None):
 
 
 def main(args):
+    if args == ["harness"]:
+        from . import native_harness
+        return native_harness.main()
     if len(args) == 3 and args[0] == "zygote" and args[1] in ROLES and args[2] in DEVICES:
         from . import zygote
         return zygote.serve(args[1], args[2], run_worker)

@@ -1,29 +1,32 @@
 """The untrusted candidate role: imports the candidate (its extensions built
 through the intercepted load_inline), builds ModelNew, runs the correctness
-trials on clones of the reference's inputs, times it under the orchestrator's
-timing lock on inputs drawn afresh for every call (from the problem's own
-get_inputs, loaded before the candidate) and hands its outputs and the
-sketches of its timed calls to the reference to judge (outputs.py,
-sketch.py). Every output is checked by identity before anything touches it
-(problem.checked_outputs).
+trials on clones of the reference's inputs, and has kmem's native harness
+(timing.py, harness.cpp) time it under the orchestrator's timing lock on
+input sets the reference drew ahead, one per call (callsets.py): the
+candidate's process never draws inputs. The harness copies the outputs of
+the judged timed calls into the reference's slots; the trial outputs are
+handed over by outputs.py. Every output is checked by identity before
+anything touches it (problem.checked_outputs, harness.cpp).
 Reports facts (observations, runtime guards among them: guards.py) only; the
 last record it writes carries the nonce."""
 import os
-import sys
 import threading
 import time
 import traceback
 
 import torch
 
-from . import compare, failures, guards, host_speed, kernels, outputs, problem, sandbox, sketch, timing, transfer
+from . import compare, failures, guards, host_speed, kernels, outputs, problem, sandbox, timing, transfer
 
 
 class StageError(Exception):
     """An error of `stage`; an output refused by its check is its own stage."""
 
     def __init__(self, stage, error):
-        stage = error.stage if isinstance(error, problem.OutputRejected) else stage
+        if isinstance(error, problem.OutputRejected):
+            stage = error.stage
+        elif isinstance(error, timing.NATIVE.OutputError):  # the native harness's check: (stage, message)
+            stage = error.args[0]
         super().__init__(f"{type(error).__name__}: {error}")
         self.stage = stage
         self.trace = "".join(traceback.format_exception(type(error), error, error.__traceback__))
@@ -62,7 +65,7 @@ def forward_trials(model, trial_inputs, device, kept, launches, check):
 
 def event_share(model, inputs, own_time):
     """(own GPU milliseconds, their share of the forward's GPU time) in one
-    forward on `inputs` (fresh ones), by CUDA events around the calls of
+    forward on `inputs` (clones of a trial's), by CUDA events around the calls of
     the candidate's own kernels; None for the share when nothing ran."""
     def call():
         with torch.no_grad():
@@ -73,20 +76,13 @@ def event_share(model, inputs, own_time):
 
 def profiled_launches(model, inputs, names):
     """(launches of kernels called `names`, their GPU milliseconds, their
-    share of the GPU time) in one profiled forward on `inputs` (fresh ones).
+    share of the GPU time) in one profiled forward on `inputs` (clones of a trial's).
     Run after timing: the profiler is slow to start and is kept away from
     the timed calls."""
     def call():
         with torch.no_grad():
             model(*inputs)
     return kernels.own_launches_and_share(kernels.profiled_kernels(call), names)
-
-
-def timed_sketches(measured, path):
-    """Saves the seeds and output sketches of the timed calls at `path`
-    (torch.save, read by the reference with weights_only)."""
-    seeds, sketches = measured.timed
-    torch.save({"seeds": seeds, "sketches": [s.cpu() for s in sketches]}, path)
 
 
 def run(channel, clock):
@@ -100,12 +96,7 @@ def run(channel, clock):
     clock.lap("confine")
     watch = kernels.KernelWatch(os.environ.get("TORCH_EXTENSIONS_DIR", cmd["workdir"]))
     watch.install()
-    # The problem's get_inputs, bound before any candidate code: each call
-    # gets inputs drawn afresh (the reference draws them again to judge).
-    inputs_module = problem.load_module(cmd["problem"], "kmem_inputs")
-    sys.modules.pop("kmem_inputs", None)
-    draw = problem.input_drawer(inputs_module, device)
-    problem.reset_torch_state()  # whatever the problem's module set; strict fp32
+    problem.reset_torch_state()  # strict fp32
     found = []  # the TritonLaunches of the candidate's namespace, once imported
 
     def own_launches():
@@ -114,13 +105,10 @@ def run(channel, clock):
 
     def check(output, checked_outputs=problem.checked_outputs):
         return checked_outputs(output, devices)
-
-    def sketched(values, sketch_one=sketch.sketch):
-        return [sketch_one(v) for v in values]
-    # Bound before any candidate code: its timing cannot be replaced (timing.py).
-    harness = timing.Harness(device, launches=own_launches, check=check, sketch=sketched)
+    # Made before any candidate code: its timing cannot be replaced (timing.py).
+    harness = timing.Harness(device, launches=own_launches)
     guarded = guards.Guards()  # after our own patch of load_inline, before any candidate code
-    clock.lap("harness")  # the problem's inputs, the kernel watch, the timer and the guards
+    clock.lap("harness")  # the kernel watch, the native harness and the guards
     try:
         module = stage("build", lambda: problem.load_module(cmd["candidate"], "kmem_candidate"))
         clock.lap("build")
@@ -131,6 +119,8 @@ def run(channel, clock):
             raise StageError("protocol", RuntimeError("no inputs command"))
         saved = stage("inputs", lambda: transfer.load(go["path"], device))
         devices.extend(saved["output_devices"])
+        # The warm-up and timed calls' sets go to the native harness only.
+        stage("inputs", lambda: harness.load(device, saved.pop("calls"), devices))
         clock.lap("load_inputs")
         triton = stage("kernels", lambda: kernels.TritonLaunches(vars(module), watch.own_time))
         found.append(triton)
@@ -157,8 +147,8 @@ def run(channel, clock):
         spec = cmd["timing"]
         host = host_speed.HostSpeed(host_speed.probe_ms)
         measured = stage("timing", lambda: harness.measure_in_turns(
-            channel, clock, model, draw, spec["warmup"], spec["iters"], host))
-        stage("timing", lambda: timed_sketches(measured, cmd["sketches"]))
+            channel, clock, model, spec["warmup"], spec["iters"], host))
+        harness.native.unload()
         clock.lap("timing")
         # The share of a forward's time in its own kernels and their time in
         # one forward: on CUDA by events around its launches (or the
@@ -172,14 +162,14 @@ def run(channel, clock):
         needs_count = launches == 0 and bool(watch.cuda_kernel_names or triton.uncounted)
         if device == "cuda" and own_names and (launches or needs_count):
             own_ms, own_share = stage("forward", lambda: event_share(
-                model, draw(problem.fresh_seed()), watch.own_time))
+                model, problem.clone_inputs(saved["trials"][-1]), watch.own_time))
             clock.lap("share")
             # A profile (seconds to start) only where it is needed: to see a
             # CUDA extension's kernels launch; its device times then give the
             # share too.
             if needs_count:
                 profiled, profiled_ms, profiled_share = stage(
-                    "forward", lambda: profiled_launches(model, draw(problem.fresh_seed()), own_names))
+                    "forward", lambda: profiled_launches(model, problem.clone_inputs(saved["trials"][-1]), own_names))
                 launches = profiled
                 if profiled_share is not None:
                     own_ms, own_share = profiled_ms, profiled_share

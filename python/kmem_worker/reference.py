@@ -1,23 +1,23 @@
 """The trusted reference role: draws the trials' input sets from the secret
-seed, computes and keeps the expected outputs, times the reference on
-inputs drawn afresh for every call (or takes its time from the facts
-cache), gives each candidate its own copy of the trials' inputs (never the
-expected outputs) and, by CUDA IPC, blank output slots, then judges the
-outputs candidates put in those slots or saved to a file, and the
-sketches of their timed calls against its own outputs for the same seeds. A
-reference worker runs only trusted code, so one process hosts several
-problems at once, each under the handle the orchestrator gave it in
-`prepare` and named in every later command, until `drop`."""
+seed, computes and keeps the expected outputs, times the reference on input
+sets drawn ahead (or takes its time from the facts cache), gives each
+candidate its own copy of the trials' inputs (never the expected outputs),
+by CUDA IPC blank output slots, and the input sets of its warm-up and timed
+calls, drawn here from seeds no one else learns (callsets.py). It then judges
+the outputs candidates put in those slots or saved to a file, checks that no
+warm-up or timed call changed its inputs and compares the judged timed
+calls' outputs in full with its own for the same sets. A reference worker
+runs only trusted code, so one process hosts several problems at once, each
+under the handle the orchestrator gave it in `prepare` and named in every
+later command, until `drop`."""
 import gc
-import random
-import statistics
 import sys
 import time
 import traceback
 
 import torch
 
-from . import compare, compile_baseline, facts_cache, failures, host_speed, problem, roofline, sketch, timing, transfer
+from . import callsets, compare, compile_baseline, facts_cache, failures, host_speed, problem, roofline, timing, transfer
 from .stopwatch import Stopwatch
 
 
@@ -25,12 +25,6 @@ from .stopwatch import Stopwatch
 # learns the host's usual speed from trusted workers even when no reference
 # is timed (host_speed.py); the fastest is remembered in the facts cache.
 PREPARE_PROBES = 3
-# Sketched timed calls of a candidate (timing.SKETCHED_FIRST) that are
-# judged: all of them up to this many, else this many drawn at random after
-# the candidate is gone. A candidate changing its outputs in a share f of its
-# sketched calls escapes with probability (1 - f) ** JUDGED_TIMED_CALLS at
-# most: 1e-6 for f = 1/3, while moving the median takes f >= 1/2.
-JUDGED_TIMED_CALLS = 32
 
 
 class Reference:
@@ -45,9 +39,20 @@ class Reference:
         problem.reset_torch_state()
         clock.lap("load")
         spec = cmd["timing"]
-        self.iters = spec["iters"]
+        self.warmup, self.iters = spec["warmup"], spec["iters"]
         self.draw = problem.input_drawer(self.module, self.device)
-        self.trial_inputs, self.inputs_ms = self._draw_trials(cmd["secret_seed"], cmd["trials"])
+        self.trial_inputs = [problem.draw_inputs(self.module, problem.trial_seed(cmd["secret_seed"], i), self.device)
+                             for i in range(cmd["trials"])]
+        # Input sets per candidate (and for the reference's own timing):
+        # as many as the byte budget holds, within callsets' bounds.
+        self.warm = timing.warm_sets(self.warmup)
+        per_set = callsets.set_bytes(self.trial_inputs[0]) if self.trial_inputs else 0
+        budget = callsets.budget_bytes(self.device)
+        self.set_count = callsets.set_count(per_set, budget, self.warm, self.iters)
+        # Sets drawn ahead are held beside a candidate's copy: only while
+        # within the budget (problems with huge inputs draw at `share`).
+        self.draws_ahead = self.set_count * per_set <= budget
+        self.ahead = None  # input sets drawn for the next candidate
         self.expected = [self._outputs(inputs) for inputs in self.trial_inputs]
         clock.lap("expected")
         self.cache = facts_cache.FactsCache(
@@ -75,33 +80,47 @@ class Reference:
                         "trials": self.trial_inputs,
                         "output_devices": [v.device.type for v in self.expected[0]] if self.expected else []}
         self.shared = {}  # candidate folder -> its SharedInputs
+        self.calls = {}  # candidate folder -> its CallSets
 
-    def _draw_trials(self, secret_seed, count):
-        """The trials' input sets (seeded with the secret seed) and the
-        median milliseconds a set takes to draw (device work included): the
-        orchestrator allows that much per timed call of a candidate, which
-        draws its inputs inside its holds of the timing lock."""
-        sets, took = [], []
-        for i in range(count):
-            begin = time.perf_counter()
-            sets.append(problem.draw_inputs(self.module, problem.trial_seed(secret_seed, i), self.device))
-            problem.synchronize(self.device)
-            took.append((time.perf_counter() - begin) * 1e3)
-        return sets, (statistics.median(took) if took else 0.0)
+    def draw_sets(self):
+        """set_count input sets from fresh seeds (drawn on the device where the problem allows)."""
+        return [self.draw(problem.fresh_seed()) for _ in range(self.set_count)]
+
+    def draw_ahead(self):
+        """Draws the next candidate's input sets now, between commands. It
+        never raises (it runs after an answer was sent): a failure leaves
+        the drawing to the next `share`."""
+        if self.ahead is None and self.draws_ahead:
+            try:
+                self.ahead = self.draw_sets()
+                problem.synchronize(self.device)
+            except Exception as error:  # e.g. out of memory
+                print(f"kmem: no input sets drawn ahead: {type(error).__name__}: {error}", file=sys.stderr)
+                self.ahead = None
+                free_memory()
 
     def _measure(self, channel, clock, spec, host):
         """The reference's time and whether it is steady (timing.Measurement)."""
-        measured = timing.Harness(self.device, check=problem.as_output_list).measure_in_turns(
-            channel, clock, self.model, self.draw, spec["warmup"], spec["iters"], host)
+        measured = self._timed(self.model, channel, clock, spec, host)
         self.tally = {"calls": measured.calls, "measured_ms": measured.measured_ms}
         return measured.ms, measured.steady
+
+    def _timed(self, model, channel, clock, spec, host):
+        """timing.Measurement of `model` on input sets drawn before it takes
+        the timing lock, as candidates are."""
+        harness = timing.Harness(self.device, strict=False)
+        harness.load_local(self.draw_sets(), self.warm)
+        problem.synchronize(self.device)
+        try:
+            return harness.measure_in_turns(channel, clock, model, spec["warmup"], spec["iters"], host)
+        finally:
+            harness.native.unload()
 
     def _compile_baseline(self, channel, clock, spec, host):
         """(compile_ms, None) of the reference under torch.compile, timed as
         the eager one is; (None, reason) when there is none (compile_baseline.py)."""
         def timed(fast):
-            return timing.Harness(self.device, check=problem.as_output_list).measure_in_turns(
-                channel, clock, fast, self.draw, spec["warmup"], spec["iters"], host).ms
+            return self._timed(fast, channel, clock, spec, host).ms
         try:
             return compile_baseline.measure(self.model, problem.clone_inputs(self.trial_inputs[0]), timed)
         finally:
@@ -141,19 +160,29 @@ class Reference:
     def share(self, folder, ipc):
         """A copy of the inputs for the candidate working in `folder`."""
         self.release(folder)
-        self.shared[folder] = transfer.SharedInputs(self.payload, folder, self.device, ipc, {"trials": self.expected})
+        sets, self.ahead = self.ahead or self.draw_sets(), None
+        calls = self.calls[folder] = callsets.CallSets(
+            timing.NATIVE, self.device, folder, sets, self.warm, self.expected[0] if self.expected else [],
+            timing.JUDGED_CALLS)
+        del sets
+        self.shared[folder] = transfer.SharedInputs(
+            {**self.payload, "calls": calls.description()}, folder, self.device, ipc, {"trials": self.expected})
         return self.shared[folder].path
 
     def release(self, folder):
         shared = self.shared.pop(folder, None)
         if shared is not None:
             shared.release()
+        calls = self.calls.pop(folder, None)
+        if calls is not None:
+            calls.release()
 
     def close(self):
         """Drops every copy still shared and the problem's module; the caller
         drops the reference."""
         for folder in list(self.shared):
             self.release(folder)
+        self.ahead = None
         sys.modules.pop(self.module_name, None)
 
     def _outputs(self, inputs):
@@ -190,49 +219,42 @@ class Reference:
             raise ValueError(f"{outputs} holds no list of outputs per call")
         return trials
 
-    def timed_sketches(self, path):
-        """(seeds, sketches per output) of a candidate's timed calls, from
-        the file its worker saved at `path`, checked for form: one int64
-        seed per call, all different, at least the first `iters` calls
-        (timing.SKETCHED_FIRST at most), and for each
-        expected output a float64 [calls, blocks, 3] tensor."""
-        saved = torch.load(path, map_location="cpu", weights_only=True)
-        seeds, sketches = saved["seeds"], saved["sketches"]
-        if type(seeds) is not torch.Tensor or seeds.dtype != torch.int64 or seeds.dim() != 1:
-            raise ValueError("no seed per timed call")
-        calls = seeds.numel()
-        if calls < min(self.iters, timing.SKETCHED_FIRST):
-            raise ValueError(f"{calls} timed calls sketched, fewer than the first {self.iters} timed")
-        if torch.unique(seeds).numel() != calls:
-            raise ValueError("timed calls drew the same seed twice")
-        if not isinstance(sketches, list) or len(sketches) != len(self.expected[0]):
-            raise ValueError(f"sketches of {len(self.expected[0])} outputs expected")
-        for expected, got in zip(self.expected[0], sketches):
-            blocks = sketch.block_counts(expected.numel()).numel()
-            if type(got) is not torch.Tensor or got.dtype != torch.float64 or tuple(got.shape) != (calls, blocks, 3):
-                raise ValueError("a sketch of the wrong form")
-        return seeds.tolist(), sketches
+    def judge_calls(self, folder, tolerance):
+        """Checks that no warm-up or timed call of the candidate that worked
+        in `folder` changed its inputs (the sets' keyed checksum), and
+        compares the outputs of its judged timed calls (timing.JUDGED_CALLS,
+        picked by its native harness after each call returned) in full with
+        the reference's own for the same sets. Raises compare.Mismatch."""
+        calls = self.calls.get(folder)
+        if calls is None:
+            raise compare.Mismatch("unreadable", f"no call sets were shared with {folder}")
+        if not calls.inputs_unchanged():
+            raise compare.Mismatch("mutation", "a warm-up or timed call changed its inputs "
+                                               "(the input sets differ from those handed out)")
+        judged = calls.judged_calls()
+        sets = [s for _, s in judged]
+        needed = min(timing.JUDGED_CALLS, self.iters)
+        if len(judged) < needed:
+            raise compare.Mismatch("timed", f"{len(judged)} timed calls judged, fewer than {needed}")
+        if any(not calls.warm <= s < calls.count for s in sets):
+            raise compare.Mismatch("timed", "the judged calls name input sets of no timed call")
+        expected = [self._outputs(calls.tensors(calls.calls[s])) for s in sets]
+        actual = [calls.tensors(calls.slots[k]) for k, _ in judged]
+        failed = compare.first_not_close(compare.read_calls(expected, actual, tolerance))
+        if failed is not None:
+            raise compare.Mismatch("timed", f"timed call {sets[failed] - calls.warm}: its output differs from "
+                                            f"the reference's for the same inputs beyond tolerance {tolerance:g}")
 
-    def judge_timed(self, path, tolerance):
-        """Draws the inputs of the judged timed calls (JUDGED_TIMED_CALLS)
-        again from their seeds, runs the reference on them and compares its
-        outputs' sketches with the candidate's. Raises compare.Mismatch."""
-        try:
-            seeds, sketches = self.timed_sketches(path)
-        except Exception as error:
-            raise compare.Mismatch("unreadable", f"sketches of the timed calls unreadable: {error}") from error
-        judged = sorted(random.SystemRandom().sample(range(len(seeds)), min(len(seeds), JUDGED_TIMED_CALLS)))
-        for call in judged:
-            expected = self._outputs(self.draw(seeds[call]))
-            for o, output in enumerate(expected):
-                if not sketch.close(sketch.sketch(output), sketches[o][call], output.numel(), tolerance):
-                    raise compare.Mismatch("timed", f"timed call {call}: output {o} differs from the reference's "
-                                                    f"for the same inputs beyond tolerance {tolerance:g}")
+    def harness_report(self, folder):
+        """What the native harness of the candidate that worked in `folder`
+        measured, from the report slot it wrote (callsets.CallSets.measured)."""
+        calls = self.calls.get(folder)
+        return calls.measured() if calls is not None else None
 
-    def judge(self, folder, outputs, sketches, inputs_changed, tolerance):
+    def judge(self, folder, outputs, inputs_changed, tolerance):
         """The facts of one candidate's trial outputs (see
-        candidate_outputs), its report of changed inputs and its timed
-        calls' sketches (saved at `sketches`) against the expected ones."""
+        candidate_outputs) and its report of changed inputs against the
+        expected ones, then its warm-up and timed calls (judge_calls)."""
         try:
             trials = self.candidate_outputs(folder, outputs)
         except Exception as error:
@@ -258,7 +280,7 @@ class Reference:
                 if facts is not None:
                     verdict["mismatch"] = {"trial": failed, **facts}
                 raise compare.Mismatch("values", f"trial {failed}: values differ beyond tolerance {tolerance:g}")
-            self.judge_timed(sketches, tolerance)
+            self.judge_calls(folder, tolerance)
         except compare.Mismatch as mismatch:
             return {**verdict, "correct": False, "failure": mismatch.kind, "detail": mismatch.detail}
         return {**verdict, "correct": True}
@@ -331,12 +353,12 @@ def prepare(references, cmd, channel, clock, host):
         raise
     channel.send("ready", reference_ms=reference.reference_ms, cached=not reference.measured,
                  compile_ms=reference.compile_ms,
-                 inputs_ms=reference.inputs_ms,
                  timing_steady=reference.steady, host_probe_ms=host.fastest_ms,
                  degenerate=reference.degenerate(cmd["tolerance"]), seconds=clock.seconds,
                  **({"timing_tally": reference.tally} if reference.tally else {}))
     facts_cache.remember_host_probe(cmd.get("facts_cache"), host.fastest_ms)
     reference.store_facts()
+    reference.draw_ahead()  # the first candidate's input sets, while it builds
 
 
 def answer(references, cmd, channel):
@@ -358,13 +380,15 @@ def answer(references, cmd, channel):
     elif name == "share":
         channel.send("shared", path=reference.share(cmd["folder"], cmd.get("ipc", False)))
         reference.complete_floor()
+        reference.draw_ahead()  # the next candidate's input sets, while this one runs
     elif name == "release":
         reference.release(cmd["folder"])
         channel.send("released")
     elif name == "judge":
         reference.complete_floor()
-        channel.send("verdict", roofline_ms=reference.roofline_ms,
-                     **finite(reference.judge(cmd["folder"], cmd["outputs"], cmd["sketches"], cmd["inputs_changed"],
+        measured = reference.harness_report(cmd["folder"])
+        channel.send("verdict", roofline_ms=reference.roofline_ms, **({"measured": measured} if measured else {}),
+                     **finite(reference.judge(cmd["folder"], cmd["outputs"], cmd["inputs_changed"],
                                               cmd["tolerance"])))
     else:
         channel.send("error", stage="protocol", message=f"unexpected command {name!r}", kind="exception")

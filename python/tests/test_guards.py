@@ -38,12 +38,12 @@ class GuardsTest(unittest.TestCase):
 
     def test_a_fake_dressed_as_the_original_is_still_a_patch(self):
         guarded = guards.Guards()
-        original = timing.shares_storage
-        timing.shares_storage = functools.update_wrapper(lambda a, b: False, original)
+        original = timing.cache_bytes
+        timing.cache_bytes = functools.update_wrapper(lambda device: 0, original)
         try:
-            self.assertEqual(guarded.facts()["patched"], ["timing.shares_storage"])
+            self.assertEqual(guarded.facts()["patched"], ["timing.cache_bytes"])
         finally:
-            timing.shares_storage = original
+            timing.cache_bytes = original
 
     def test_a_module_swapped_in_the_module_table_is_a_patch(self):
         guarded = guards.Guards()

@@ -5,8 +5,8 @@ problem is computed in strict fp32 whatever its own code switched on; its
 time is stored at once and its roofline floor once a candidate has its
 inputs, kept when only the time is measured again, and never a reason for a
 second answer; torch's settings are put back before every command; the
-timed calls are judged on their sketches, on inputs drawn again from
-their seeds."""
+input sets of the warm-up and timed calls are drawn by the reference and
+checked afterwards, and the judged timed calls are compared in full."""
 import json
 import os
 import sys
@@ -16,7 +16,7 @@ from unittest import mock
 
 import torch
 
-from kmem_worker import compile_baseline, facts_cache, problem, reference, sketch
+from kmem_worker import compile_baseline, facts_cache, host_speed, problem, reference, timing
 from kmem_worker.stopwatch import Stopwatch
 
 PROBLEMS = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "eval", "problems")
@@ -30,6 +30,10 @@ class FakeChannel:
         self.events = []
 
     def receive(self):
+        """The next command; a function in the list is called with the
+        channel first (a candidate acting between two commands)."""
+        while self._commands and callable(self._commands[0]):
+            self._commands.pop(0)(self)
         return self._commands.pop(0) if self._commands else None
 
     def send(self, event, **fields):
@@ -115,7 +119,7 @@ class ServeTest(unittest.TestCase):
             command["facts_cache"] = folder
             cache, path = cache_entry(command)
             cache.write({"reference_ms": 9.0, "roofline_ms": 123.0, "steady": True})
-            events = self.serve([command, {"cmd": "judge", "ref": 1, "folder": folder, "outputs": "/nonexistent", "sketches": "/nonexistent",
+            events = self.serve([command, {"cmd": "judge", "ref": 1, "folder": folder, "outputs": "/nonexistent",
                                            "inputs_changed": [], "tolerance": 1e-4}])
             self.assertFalse(events[0]["cached"])
             self.assertNotEqual(events[1]["roofline_ms"], 123.0)
@@ -145,7 +149,7 @@ class ServeTest(unittest.TestCase):
             scratch = os.path.join(folder, "candidate")
             os.mkdir(scratch)
             events = self.serve([prepare(1, "scale_add.py"), {"cmd": "share", "ref": 1, "folder": scratch},
-                                 {"cmd": "judge", "ref": 1, "folder": scratch, "outputs": "/nonexistent", "sketches": "/nonexistent",
+                                 {"cmd": "judge", "ref": 1, "folder": scratch, "outputs": "/nonexistent",
                                   "inputs_changed": [], "tolerance": 1e-4},
                                  {"cmd": "release", "ref": 1, "folder": scratch}])
         self.assertEqual([e["event"] for e in events], ["ready", "shared", "verdict", "released"])
@@ -171,7 +175,7 @@ class ServeTest(unittest.TestCase):
             outputs = os.path.join(scratch, "outputs.pt")
             torch.save({"trials": [[1], [2]], "timed": [[3]]}, outputs)
             events = self.serve([prepare(1, "scale_add.py"), {"cmd": "share", "ref": 1, "folder": scratch},
-                                 {"cmd": "judge", "ref": 1, "folder": scratch, "outputs": outputs, "sketches": "/nonexistent",
+                                 {"cmd": "judge", "ref": 1, "folder": scratch, "outputs": outputs,
                                   "inputs_changed": [False, False], "tolerance": 1e-4}])
         self.assertEqual([e["event"] for e in events], ["ready", "shared", "verdict"])
         self.assertFalse(events[2]["correct"])
@@ -189,7 +193,7 @@ class ServeTest(unittest.TestCase):
             torch.save({"trials": trials}, outputs)
             events = self.serve([prepare(1, "scale_add.py"), {"cmd": "share", "ref": 1, "folder": scratch},
                                  {"cmd": "judge", "ref": 1, "folder": scratch, "outputs": outputs,
-                                  "sketches": "/nonexistent", "inputs_changed": [False, False], "tolerance": 1e-4}])
+                                  "inputs_changed": [False, False], "tolerance": 1e-4}])
         verdict = events[2]
         self.assertEqual(verdict["failure"], "values")
         facts = verdict["mismatch"]
@@ -242,55 +246,64 @@ class ServeTest(unittest.TestCase):
         finally:
             torch.backends.cudnn.allow_tf32 = saved
 
-    def judge_timed(self, outputs_of_seed, seeds):
-        """The verdict on a candidate whose trials are right and whose timed
-        calls drew `seeds` and returned outputs_of_seed(seed)."""
+    def judge_calls(self, model):
+        """The verdict on a candidate whose trials are right and whose
+        warm-up and timed calls (by the native harness, on the sets the
+        reference drew) were calls of `model`."""
         with tempfile.TemporaryDirectory() as folder:
             scratch = os.path.join(folder, "candidate")
             os.mkdir(scratch)
-            events = self.serve([prepare(1, "scale_add.py"), {"cmd": "share", "ref": 1, "folder": scratch}])
-            shared = torch.load(events[1]["path"], weights_only=False)  # written by the reference
             outputs = os.path.join(scratch, "outputs.pt")
-            torch.save({"trials": [[2.0 * x + y] for x, y in shared["trials"]]}, outputs)
-            sketches = os.path.join(scratch, "sketches.pt")
-            torch.save({"seeds": torch.tensor(seeds, dtype=torch.int64),
-                        "sketches": [torch.stack([sketch.sketch(outputs_of_seed(s)) for s in seeds])]}, sketches)
-            events = self.serve([prepare(1, "scale_add.py"), {"cmd": "share", "ref": 1, "folder": scratch},
+
+            def candidate(channel):
+                shared = torch.load(channel.events[-1]["path"], weights_only=False)  # written by the reference
+                torch.save({"trials": [[2.0 * x + y] for x, y in shared["trials"]]}, outputs)
+                harness = timing.Harness("cpu")
+                harness.load("cpu", shared["calls"], shared["output_devices"])
+                harness.measure_once(model, 1, 2, host_speed.HostSpeed(host_speed.probe_ms))
+                harness.native.unload()
+            events = self.serve([prepare(1, "scale_add.py"), {"cmd": "share", "ref": 1, "folder": scratch}, candidate,
                                  {"cmd": "judge", "ref": 1, "folder": scratch, "outputs": outputs,
-                                  "sketches": sketches, "inputs_changed": [False, False], "tolerance": 1e-4}])
+                                  "inputs_changed": [False, False], "tolerance": 1e-4}])
+        self.assertEqual([e["event"] for e in events], ["ready", "shared", "verdict"], events)
         return events[2]
 
-    @staticmethod
-    def scale_add_of(seed):
-        x, y = problem.draw_inputs(problem.load_module(os.path.join(PROBLEMS, "scale_add.py"), "kmem_test_inputs"),
-                                   seed, "cpu")
-        return 2.0 * x + y
+    def test_honest_timed_calls_pass_within_the_tolerance(self):
+        self.assertTrue(self.judge_calls(lambda x, y: 2.0 * x + y)["correct"])
+        self.assertTrue(self.judge_calls(lambda x, y: (2.0 * x + y) * (1 + 5e-5))["correct"])
 
-    def test_timed_calls_are_judged_on_the_inputs_of_their_own_seeds(self):
-        seeds = list(range(100, 140))
-        verdict = self.judge_timed(self.scale_add_of, seeds)
-        self.assertTrue(verdict["correct"], verdict)
-        # Within the tolerance: every element off by a little.
-        self.assertTrue(self.judge_timed(lambda s: self.scale_add_of(s) * (1 + 5e-5), seeds)["correct"])
+    def test_a_wrong_timed_output_is_a_timed_mismatch_even_when_its_block_sums_are_right(self):
+        def permuted(x, y):  # the right values, two neighbours swapped: every block's sums and maximum kept
+            out = (2.0 * x + y).reshape(-1, 2)
+            return out.flip(1).reshape(x.shape)
+        verdict = self.judge_calls(permuted)
+        self.assertEqual(verdict["failure"], "timed", verdict)
 
-    def test_outputs_cached_from_other_inputs_are_a_timed_mismatch(self):
-        seeds = list(range(100, 140))
-        # Two buffers in turn: each call returns the output of the call two before.
-        verdict = self.judge_timed(lambda s: self.scale_add_of(s - 2 if s >= 102 else s), seeds)
-        self.assertFalse(verdict["correct"])
-        self.assertEqual(verdict["failure"], "timed", verdict["detail"])
-        # One block of the output left as it was.
-        def one_block_stale(s):
-            out = self.scale_add_of(s)
-            out.view(-1)[:16] = self.scale_add_of(s + 1).view(-1)[:16]
+        def paired_errors(x, y):  # +-0.05 in pairs
+            out = 2.0 * x + y
+            out.view(-1)[0::2] += 0.05
+            out.view(-1)[1::2] -= 0.05
             return out
-        self.assertEqual(self.judge_timed(one_block_stale, seeds)["failure"], "timed")
+        self.assertEqual(self.judge_calls(paired_errors)["failure"], "timed")
 
-    def test_seeds_drawn_twice_or_too_few_calls_are_unreadable(self):
-        verdict = self.judge_timed(self.scale_add_of, [7, 7, 8])
-        self.assertEqual(verdict["failure"], "unreadable", verdict["detail"])
-        self.assertIn("same seed twice", verdict["detail"])
-        self.assertEqual(self.judge_timed(self.scale_add_of, [7])["failure"], "unreadable")
+    def test_a_timed_call_that_changes_its_inputs_is_an_input_mutation(self):
+        def writes_into_input(x, y):
+            x.mul_(2.0).add_(y)
+            return x
+        verdict = self.judge_calls(writes_into_input)
+        self.assertEqual(verdict["failure"], "mutation", verdict)
+
+    def test_outputs_computed_after_the_call_by_a_patched_tensor_method_are_not_what_is_judged(self):
+        original = torch.Tensor.detach
+
+        def detach(self):  # what a sketch or a copy in Python would have called after the clock
+            return original(self)
+        torch.Tensor.detach = detach
+        try:
+            verdict = self.judge_calls(lambda x, y: torch.empty_like(x))
+        finally:
+            torch.Tensor.detach = original
+        self.assertEqual(verdict["failure"], "timed", verdict)
 
     def test_torch_settings_a_problem_changed_are_put_back_before_every_command(self):
         with open(os.path.join(PROBLEMS, "scale_add.py")) as source:

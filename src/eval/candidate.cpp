@@ -27,30 +27,26 @@ Result<std::unique_ptr<CandidateProcess>> CandidateProcess::start(const EvalJob&
   auto worker = pool.take("candidate");
   if (!worker) return worker.error().wrap(job.candidate);
   // In the sandbox the worker sees nothing of the machine's files but its
-  // scratch folder (and the read-only system): the candidate goes there, and
-  // the problem, whose get_inputs draws the inputs of its timed calls.
-  std::string candidate = job.candidate, problem = job.problem;
+  // scratch folder (and the read-only system): the candidate goes there. The
+  // problem's code never runs in its process (the reference draws every
+  // call's inputs).
+  std::string candidate = job.candidate;
   if (options.sandbox) {
     candidate = scratch + "/candidate.py";
-    problem = scratch + "/problem.py";
-    for (const auto& [from, to] : {std::pair{job.candidate, candidate}, std::pair{job.problem, problem}}) {
-      std::error_code ec;
-      std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing, ec);
-      if (ec) return Error(from + ": cannot copy into the scratch folder: " + ec.message());
-    }
+    std::error_code ec;
+    std::filesystem::copy_file(job.candidate, candidate, std::filesystem::copy_options::overwrite_existing, ec);
+    if (ec) return Error(job.candidate + ": cannot copy into the scratch folder: " + ec.message());
   }
   std::string nonce = fmt::format("{:016x}{:016x}", secret_random(), secret_random());
   std::unique_ptr<CandidateProcess> run(new CandidateProcess(std::move(*worker), options, scratch, nonce));
   bool sent = run->worker_->send(Json{
       {"cmd", "run"},
       {"candidate", candidate},
-      {"problem", problem},
       {"device", options.device},
       {"init_seed", init_seed},
       {"timing", {{"warmup", options.warmup}, {"iters", options.iters}}},
       {"workdir", scratch},
       {"outputs", run->outputs_path()},
-      {"sketches", run->sketches_path()},
       {"nonce", nonce},
   });
   if (!sent)  // it died waiting in the pool: the evaluator's failure, not the candidate's

@@ -46,8 +46,6 @@ class CandidateProcess {
 
   // Where the candidate saves outputs that do not fit the reference's slots.
   std::string outputs_path() const { return scratch_ + "/outputs.pt"; }
-  // Where the candidate saves the seeds and output sketches of its timed calls.
-  std::string sketches_path() const { return scratch_ + "/sketches.pt"; }
 
  private:
   CandidateProcess(std::unique_ptr<Worker> worker, const EvalOptions& options, std::string scratch,

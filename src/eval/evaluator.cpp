@@ -290,14 +290,12 @@ class Batch {
     facts.reference_timing_steady = reference->timing_steady();
     facts.on_gpu = options_.device == "cuda";
     facts.min_timed_calls = options_.warmup + options_.iters;
-    facts.inputs_ms = reference->inputs_ms();
     facts.call_overhead_ms = timing_lock_.call_overhead_ms();
     facts.degenerate = reference->degenerate();
     double judge_seconds = 0.0;
     if (facts.run.end == eval::CandidateRun::End::kResult) {
       auto judging = Clock::now();
-      auto judgement = reference->judge(scratch, facts.run, (*candidate)->outputs_path(),
-                                        (*candidate)->sketches_path());
+      auto judgement = reference->judge(scratch, facts.run, (*candidate)->outputs_path());
       if (!judgement) {
         (void)reference->release(scratch);  // the judging error is the one to report
         return failed(job, judgement.error());

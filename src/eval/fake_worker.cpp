@@ -125,7 +125,7 @@ class FakeWorker : public LineProcess {
         say({{"event", "error"}, {"stage", "prepare"}, {"message", "OutOfMemoryError: fake"},
              {"traceback", ""}, {"kind", "out_of_memory"}});
       } else if (problem.find("reference_bad_ready") != std::string::npos) {
-        say({{"event", "ready"}, {"reference_ms", "fast"}, {"inputs_ms", 0.0}, {"cached", false}, {"timing_steady", true},
+        say({{"event", "ready"}, {"reference_ms", "fast"}, {"cached", false}, {"timing_steady", true},
              {"host_probe_ms", nullptr}, {"degenerate", false}, {"seconds", Json::object()}});
       } else {
         owes_ready_ = true;
@@ -135,7 +135,7 @@ class FakeWorker : public LineProcess {
     } else if (name == "time" && owes_ready_) {
       owes_ready_ = false;
       say({{"event", "timed"}});
-      say({{"event", "ready"}, {"reference_ms", 0.4}, {"inputs_ms", 0.0}, {"cached", false}, {"timing_steady", true},
+      say({{"event", "ready"}, {"reference_ms", 0.4}, {"cached", false}, {"timing_steady", true},
            {"host_probe_ms", 0.3}, {"degenerate", false}, {"seconds", {{"load", 0.001}}},
            {"timing_tally", {{"calls", 4}, {"measured_ms", 1.6}}},
            {"compile_ms", compile_baseline_ ? Json(0.2) : Json(nullptr)}});

@@ -135,7 +135,7 @@ TEST(Fields, TheVerdictRulesReadOnlyDeclaredObservations) {
   facts.run.timing_lock_held_s = 0.05;
   facts.min_timed_calls = 23;
   facts.reference_ms = 1.5;
-  facts.judgement = Judgement{true, "", "", {}, std::nullopt};
+  facts.judgement = Judgement{true, "", "", {}, std::nullopt, std::nullopt};
   EvalOutcome outcome = decide({"j", "p.py", "c.py"}, facts);
   EXPECT_EQ(outcome.verdict, "pass") << outcome.detail;
 }

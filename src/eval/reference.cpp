@@ -64,17 +64,15 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
     if (!ready) return ready.error();
     Fields fields("reference", "ready", *ready);  // checked strictly (trusted): every field is of its type
     reference->reference_ms_ = fields.number("reference_ms");
-    reference->inputs_ms_ = fields.number("inputs_ms");
     reference->degenerate_ = fields.flag("degenerate");
     reference->reference_cached_ = fields.flag("cached");
     if (auto compile = fields.maybe_number("compile_ms"); compile && *compile > 0) reference->compile_ms_ = compile;
     reference->timing_steady_ = fields.flag("timing_steady", true);
     timing_lock.note_host_probe(fields.number("host_probe_ms"));
     // A reference timed now shows the harness's overhead per call
-    // (timing_check.h), less the drawing of each call's inputs, which the
-    // check allows per problem (inputs_ms).
+    // (timing_check.h); its inputs, like a candidate's, were drawn before.
     if (auto overhead = call_overhead_ms(fields.json("timing_tally"), info.held_s))
-      timing_lock.note_call_overhead(std::max(0.0, *overhead - reference->inputs_ms_));
+      timing_lock.note_call_overhead(std::max(0.0, *overhead));
     reference->seconds_ = fields.json("seconds");
     return reference;
   }
@@ -97,11 +95,10 @@ Status Reference::release(const std::string& folder) {
 Reference::~Reference() { place_.host->drop(place_.handle, options_.run_timeout_s); }
 
 Result<Judgement> Reference::judge(const std::string& folder, const CandidateRun& run,
-                                   const std::string& outputs_path, const std::string& sketches_path) {
+                                   const std::string& outputs_path) {
   Json command{{"cmd", "judge"},
                {"folder", folder},
                {"outputs", run.outputs_in_slots ? "slots" : outputs_path},
-               {"sketches", sketches_path},
                {"inputs_changed", run.inputs_changed},
                {"tolerance", options_.tolerance}};
   auto verdict = request(command, "verdict", options_.run_timeout_s,
@@ -117,6 +114,17 @@ Result<Judgement> Reference::judge(const std::string& folder, const CandidateRun
   judgement.correctness.max_rel_error = e.number("max_rel_error");
   if (auto floor = e.maybe_number("roofline_ms"); floor && *floor >= 0) judgement.roofline_ms = floor;
   if (const Json& mismatch = e.json("mismatch"); mismatch.is_object()) judgement.mismatch = mismatch_facts(mismatch);
+  if (!e.json("measured").is_null()) {
+    Fields m = e.object("measured");
+    MeasuredTiming measured;
+    measured.candidate_ms = m.number("candidate_ms");
+    measured.tally = {{"calls", m.number("calls")}, {"measured_ms", m.number("measured_ms")},
+                      {"fastest_ms", m.number("fastest_ms")}, {"slowest_ms", m.number("slowest_ms")}};
+    measured.same_storage = m.flag("same_storage");
+    measured.host_bound = m.flag("host_bound");
+    measured.steady = m.flag("steady", true);
+    judgement.measured = measured;
+  }
   return judgement;
 }
 

@@ -17,6 +17,16 @@
 namespace kmem::eval {
 
 // The reference's facts about one candidate's outputs.
+// What the candidate's native harness measured, as the reference read it from
+// the report slot the harness wrote in memory the reference shared (so no
+// code in the candidate's process could rewrite it on the way, as it could
+// the candidate's own record).
+struct MeasuredTiming {
+  double candidate_ms = 0.0;
+  nlohmann::json tally;  // {"calls", "measured_ms", "fastest_ms", "slowest_ms"}, as the observation timing_tally
+  bool same_storage = false, host_bound = false, steady = true;
+};
+
 struct Judgement {
   bool correct = false;
   std::string failure;  // shape, type, dtype, mutation, values, timed, missing, unreadable
@@ -24,6 +34,7 @@ struct Judgement {
   Correctness correctness;
   std::optional<double> roofline_ms;  // the problem's floor, when it could be computed
   std::optional<MismatchFacts> mismatch;  // where the values differ (failure "values")
+  std::optional<MeasuredTiming> measured;  // absent when the harness finished no measurement
 };
 
 class Reference {
@@ -41,9 +52,9 @@ class Reference {
   Result<std::string> share(const std::string& folder);
   // Judges the outputs of the candidate that worked in `folder` and ended
   // with `run` (its trials' in the slots shared with it, or saved at
-  // `outputs_path`; its timed calls' sketches saved at `sketches_path`).
-  Result<Judgement> judge(const std::string& folder, const CandidateRun& run, const std::string& outputs_path,
-                          const std::string& sketches_path);
+  // `outputs_path`; its warm-up and timed calls' input sets and judged
+  // outputs in the memory the reference shared with it).
+  Result<Judgement> judge(const std::string& folder, const CandidateRun& run, const std::string& outputs_path);
   // Drops the copy shared with `folder`'s candidate, once it is done.
   Status release(const std::string& folder);
 
@@ -59,9 +70,6 @@ class Reference {
   // slow (python/kmem_worker/host_speed.py).
   bool timing_steady() const { return timing_steady_; }
   bool degenerate() const { return degenerate_; }
-  // Milliseconds the worker took to draw one input set (the median over the
-  // trials'), which every call of a candidate does afresh.
-  double inputs_ms() const { return inputs_ms_; }
   // The worker's stage timings while preparing.
   const Json& prepare_seconds() const { return seconds_; }
 
@@ -81,7 +89,6 @@ class Reference {
   std::optional<double> compile_ms_;
   bool timing_steady_ = true;
   bool degenerate_ = false;
-  double inputs_ms_ = 0.0;
   Json seconds_ = Json::object();
 };
 

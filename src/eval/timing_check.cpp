@@ -70,9 +70,6 @@ std::optional<std::string> impossible_timing(const TimingClaim& claim) {
                         ? std::max(kCalibrationFactor * claim.call_overhead_ms,
                                    gpu ? kFloorOverheadMsGpu : kFloorOverheadMsCpu)
                         : (gpu ? kDefaultOverheadMsGpu : kDefaultOverheadMsCpu);
-  // Each call draws fresh inputs inside the hold: as long as the reference
-  // worker took, with the calibration's factor.
-  overhead += kCalibrationFactor * std::max(0.0, claim.inputs_ms);
   double allowed = (gpu ? kWallFactorGpu : kWallFactorCpu) * (measured + calls * overhead) +
                    (gpu ? kWallAllowanceMsGpu : kWallAllowanceMsCpu);
   if (wall > allowed)

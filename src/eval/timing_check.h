@@ -24,7 +24,6 @@ struct TimingClaim {
   double held_s = 0.0;             // the orchestrator's wall time of the candidate's holds
   int min_calls = 1;               // the fewest calls the harness makes (warm-up and iters)
   double call_overhead_ms = 0.0;   // calibrated harness overhead per call (0: none; the device's default)
-  double inputs_ms = 0.0;          // drawing one call's inputs, as the reference worker took (trusted)
   bool on_gpu = false;
 };
 

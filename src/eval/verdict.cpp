@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <vector>
@@ -95,6 +96,31 @@ std::string judgement_code(const std::string& failure) {
 // The candidate's observations, read by the types the worker protocol declares.
 Fields observed(const Facts& f) { return Fields("candidate", "result", f.run.observations, "observations"); }
 
+// What the candidate's harness measured, as the reference read it (trusted;
+// absent when no measurement finished or the run ended without a result).
+const MeasuredTiming* measured(const Facts& f) {
+  return f.judgement && f.judgement->measured ? &*f.judgement->measured : nullptr;
+}
+
+// The candidate's median: the harness's own, else the candidate's report.
+double candidate_ms(const Facts& f) { return measured(f) ? measured(f)->candidate_ms : f.run.candidate_ms; }
+
+// Where the candidate's record disagrees with what its harness wrote.
+std::optional<std::string> rewritten_report(const Facts& f) {
+  const MeasuredTiming* m = measured(f);
+  if (m == nullptr) return std::nullopt;
+  auto differs = [](double a, double b) { return std::abs(a - b) > 1e-9 * std::max(1.0, std::abs(b)); };
+  if (differs(f.run.candidate_ms, m->candidate_ms))
+    return fmt::format("the candidate reported a median of {:g} ms, its harness measured {:g} ms", f.run.candidate_ms,
+                       m->candidate_ms);
+  const Json& tally = observed(f).json("timing_tally");
+  for (const char* key : {"calls", "measured_ms"})
+    if (!tally.is_object() || !tally.contains(key) || !tally[key].is_number() ||
+        differs(tally[key].get<double>(), m->tally[key].get<double>()))
+      return fmt::format("the candidate's timing tally disagrees with its harness's ({})", m->tally.dump());
+  return std::nullopt;
+}
+
 bool nonempty(const Json& value) { return (value.is_array() || value.is_object()) && !value.empty(); }
 
 struct Rule {
@@ -153,18 +179,20 @@ const std::vector<Rule>& rules() {
        }},
       {"forged_timing",
        [](const Facts& f) {
+         if (auto rewritten = rewritten_report(f)) return rewritten;
          TimingClaim claim;
-         claim.candidate_ms = f.run.candidate_ms;
-         claim.tally = observed(f).json("timing_tally");
+         claim.candidate_ms = candidate_ms(f);
+         claim.tally = measured(f) ? measured(f)->tally : observed(f).json("timing_tally");
          claim.held_s = f.run.timing_lock_held_s;
          claim.min_calls = f.min_timed_calls;
          claim.call_overhead_ms = f.call_overhead_ms;
-         claim.inputs_ms = f.inputs_ms;
          claim.on_gpu = f.on_gpu;
          return impossible_timing(claim);
        }},
       {"stale_output",
-       [](const Facts& f) { return when(observed(f).flag("same_storage_across_calls"), ""); }},
+       [](const Facts& f) {
+         return when(measured(f) ? measured(f)->same_storage : observed(f).flag("same_storage_across_calls"), "");
+       }},
       {"background_work",
        [](const Facts& f) {
          double extra = observed(f).number("threads_after_forward");
@@ -201,8 +229,9 @@ EvalOutcome decide(const EvalJob& job, const Facts& facts) {
   if (facts.run.end == CandidateRun::End::kResult) {
     outcome.reference_ms = facts.reference_ms;
     outcome.reference_cached = facts.reference_cached;
-    outcome.candidate_ms = facts.run.candidate_ms;
-    if (facts.run.candidate_ms > 0) outcome.speedup = facts.reference_ms / facts.run.candidate_ms;
+    const double ms = candidate_ms(facts);
+    outcome.candidate_ms = ms;
+    if (ms > 0) outcome.speedup = facts.reference_ms / ms;
   }
   for (const auto& rule : rules()) {
     auto detail = rule.applies(facts);
@@ -218,7 +247,7 @@ EvalOutcome decide(const EvalJob& job, const Facts& facts) {
   }
   if (facts.compile_ms && *facts.compile_ms > 0) {
     outcome.compile_ms = facts.compile_ms;
-    if (outcome.passed() && facts.run.candidate_ms > 0) outcome.speedup_vs_compile = *facts.compile_ms / facts.run.candidate_ms;
+    if (outcome.passed() && candidate_ms(facts) > 0) outcome.speedup_vs_compile = *facts.compile_ms / candidate_ms(facts);
   }
   if (outcome.passed()) {
     Fields seen = observed(facts);
@@ -227,10 +256,11 @@ EvalOutcome decide(const EvalJob& job, const Facts& facts) {
     for (const Json& name : seen.json("own_kernels"))
       if (name.is_string()) outcome.profile.own_kernels.push_back(name.get<std::string>());
     outcome.score = std::min(outcome.speedup, kScoreCap);
-    if (facts.judgement && facts.judgement->roofline_ms && facts.run.candidate_ms < *facts.judgement->roofline_ms)
+    if (facts.judgement && facts.judgement->roofline_ms && candidate_ms(facts) < *facts.judgement->roofline_ms)
       outcome.flags.push_back("implausible_speedup");
-    if (!seen.flag("timing_steady", true)) outcome.flags.push_back("unsteady_timing");
-    if (facts.on_gpu && seen.flag("host_bound", false)) outcome.flags.push_back("host_bound_timing");
+    const MeasuredTiming* m = measured(facts);
+    if (!(m ? m->steady : seen.flag("timing_steady", true))) outcome.flags.push_back("unsteady_timing");
+    if (facts.on_gpu && (m ? m->host_bound : seen.flag("host_bound", false))) outcome.flags.push_back("host_bound_timing");
     if (!facts.reference_timing_steady) outcome.flags.push_back("unsteady_reference_timing");
     if (negligible_own_work(facts)) outcome.flags.push_back("negligible_own_work");
   } else if (facts.run.end != CandidateRun::End::kResult) {

@@ -22,7 +22,6 @@ struct Facts {
   bool degenerate = false;
   bool on_gpu = false;  // on the CPU every model is bound by the host, so that says nothing
   int min_timed_calls = 1;        // the fewest calls the harness makes (warm-up, then iters)
-  double inputs_ms = 0.0;         // the reference worker's time to draw one input set (each call draws one)
   double call_overhead_ms = 0.0;  // the reference workers' harness overhead per call (0: none seen)
 };
 

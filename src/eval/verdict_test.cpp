@@ -213,5 +213,42 @@ TEST(ForgedTiming, AMedianOutsideTheNativeTallyIsRejected) {
   EXPECT_EQ(decide(job, facts).verdict, "forged_timing") << "a worker of ours always reports its tally";
 }
 
+// What the candidate's native harness wrote into the reference's report slot.
+MeasuredTiming measured_as_reported(const Facts& facts) {
+  MeasuredTiming measured;
+  measured.candidate_ms = facts.run.candidate_ms;
+  measured.tally = facts.run.observations["timing_tally"];
+  return measured;
+}
+
+TEST(ForgedTiming, ARecordThatDisagreesWithTheHarnesssReportIsRejected) {
+  EvalJob job{"j", "problem.py", "candidate.py"};
+  Facts facts = passed_facts();
+  facts.judgement->measured = measured_as_reported(facts);
+  EXPECT_EQ(decide(job, facts).verdict, "pass");
+  // The record rewritten consistently (median and tally 40x shorter): possible
+  // by itself, but not what the harness measured.
+  facts.run.candidate_ms = 2.0 / 40;
+  facts.run.observations["timing_tally"] = {
+      {"calls", 30}, {"measured_ms", 60.0 / 40}, {"fastest_ms", 1.9 / 40}, {"slowest_ms", 2.2 / 40}};
+  auto o = decide(job, facts);
+  EXPECT_EQ(o.verdict, "forged_timing");
+  EXPECT_NE(o.detail.find("its harness measured 2 ms"), std::string::npos) << o.detail;
+}
+
+TEST(ForgedTiming, TheSpeedupAndFlagsComeFromTheHarnesssReport) {
+  EvalJob job{"j", "problem.py", "candidate.py"};
+  Facts facts = passed_facts();
+  facts.judgement->measured = measured_as_reported(facts);
+  facts.judgement->measured->steady = false;
+  facts.judgement->measured->same_storage = true;
+  EXPECT_EQ(decide(job, facts).verdict, "stale_output");
+  facts.judgement->measured->same_storage = false;
+  auto o = decide(job, facts);
+  EXPECT_EQ(o.verdict, "pass");
+  EXPECT_DOUBLE_EQ(o.speedup, 2.0);
+  EXPECT_TRUE(flagged(o, "unsteady_timing"));
+}
+
 }  // namespace
 }  // namespace kmem::eval

@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 
+#include "native_harness.h"
 #include "worker_launcher.h"
 #include "zygote.h"
 
@@ -34,9 +35,15 @@ class ZygoteLauncher : public WorkerLauncher {
   int signal_group(pid_t group, int signal) override { return killpg(group, signal); }
 
  private:
-  // The zygote of `role`, started the first time.
+  // The zygote of `role`, started the first time (after the native harness
+  // its workers load is built, once).
   Result<Zygote*> zygote(const std::string& role) {
     std::lock_guard hold(mutex_);
+    if (!harness_built_) {
+      auto built = build_native_harness(options_, run_dir_ + "/harness.log");
+      if (!built) return built.error();
+      harness_built_ = true;
+    }
     auto& zygote = zygotes_[role];
     if (!zygote) {
       auto started = Zygote::start(role, options_, run_dir_, fmt::format("{}/zygote-{}.log", run_dir_, role), cpus_);
@@ -50,6 +57,7 @@ class ZygoteLauncher : public WorkerLauncher {
   std::string run_dir_;
   std::vector<int> cpus_;
   std::mutex mutex_;
+  bool harness_built_ = false;
   std::map<std::string, std::unique_ptr<Zygote>> zygotes_;
 };
 

@@ -119,6 +119,34 @@ void expect_good_problem_after(const std::string& bad, const std::string& said, 
   EXPECT_EQ(first_on_its_worker(outcomes[1]), !same_worker) << (same_worker ? "same worker" : "new worker");
 }
 
+// The measurement out of the candidate's reach (docs/evaluator.md, "The
+// native harness"): three variants or more of each class that once passed,
+// each with the verdict the design gives it, in one batch beside an honest
+// control. Class 1: inputs drawn in the candidate's process; 2: torch's own
+// methods the harness called after the clock; 3: the clock or the report
+// swapped from Python (or Python run from native code); 4: timed calls
+// unlike the trials.
+TEST(EvalCpu, EveryRuntimeClassOfTheHarnessGetsItsVerdict) {
+  const std::map<std::string, std::string> expected = {
+      {"c1_randn_formatter", "timed_output_mismatch"},  {"c1_randn_unbound_put", "timed_output_mismatch"},
+      {"c1_seed_hook", "timed_output_mismatch"},        {"c2_detach_unbound", "timed_output_mismatch"},
+      {"c2_clone_contiguous", "timed_output_mismatch"}, {"c2_cpu_getitem_copy", "timed_output_mismatch"},
+      {"c3_closure_swap", "forged_timing"},             {"c3_native_pyrun", "forged_timing"},
+      {"c3_channel_rewrite", "forged_timing"},          {"c4_mutate_timed_only", "input_mutation"},
+      {"c4_permute_in_blocks", "timed_output_mismatch"}, {"c4_paired_errors", "timed_output_mismatch"},
+  };
+  std::vector<EvalJob> jobs = {{"honest", fixture_path(kProblem), fixture_path("candidates/pass.py")}};
+  for (const auto& [name, verdict] : expected)
+    jobs.push_back({name, fixture_path(kProblem), fixture_path("candidates/harness/" + name + ".py")});
+  EvalOptions options = test_options("cpu");
+  options.parallel = 2;
+  std::map<std::string, EvalOutcome> by_id;
+  for (auto& o : run_jobs(jobs, options)) by_id[o.job.id] = o;
+  EXPECT_EQ(by_id["honest"].verdict, "pass") << by_id["honest"].detail << by_id["honest"].log;
+  for (const auto& [name, verdict] : expected)
+    EXPECT_EQ(by_id[name].verdict, verdict) << name << ": " << by_id[name].detail << by_id[name].log;
+}
+
 TEST(EvalCpu, AProblemThatFailsToLoadLeavesItsReferenceWorkerServing) {
   expect_good_problem_after("raises_on_load.py", "this problem cannot be built", /*same_worker=*/true);
 }

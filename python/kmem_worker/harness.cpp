@@ -1,0 +1,691 @@
+// kmem's native harness: the warm-up and timed calls of a model, run in C++
+// so that no Python of the candidate's can reach what is measured or how.
+// python/kmem_worker/native_harness.py builds it once per machine and torch
+// version (cached by a hash of this source and the toolchain) and loads it
+// before any candidate code runs.
+//
+// Regions: memory shared between the trusted reference worker, which
+// creates one and lays the input sets of every warm-up and timed call out in
+// it (and the slots the judged calls' outputs go to), and the candidate's
+// worker, which maps it by its handle: a CUDA IPC handle of a device
+// allocation of its own (driver API), or a file mapped with MAP_SHARED.
+//
+// Harness: holds the call sets (tensors made here from the regions, never
+// Python objects until their call), the cache flush buffer, the CUDA events
+// and the tally of every call timed. measure() runs a whole measurement:
+// per call the set's tensors are wrapped, the cache flushed, the device
+// synchronised, the clock started, model(*set) called through the C API,
+// the device synchronised, the clock stopped; the output is checked by exact
+// type (a plain tensor, or a tuple/list/torch named tuple of them) and device,
+// unpacked without any Python attribute lookup and, when getrandom() picks
+// the call for judgement (a reservoir of the timed calls: decided after the
+// call returned), copied into a judged-output slot with Python dispatch keys
+// excluded. Between calls only the launch counter and the host probe given
+// at construction (kmem's own functions) run in Python. After every
+// measurement the harness writes what it measured (the median, its tally of
+// every call, ...) into the reference's report slot: the orchestrator takes
+// the candidate's time from there, not from the candidate's own record.
+#include <ATen/ATen.h>
+#include <c10/core/impl/LocalDispatchKeySet.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <torch/csrc/Dtype.h>
+#include <torch/csrc/autograd/python_variable.h>
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace {
+
+// ---- the CUDA driver, opened at first use ----------------------------------
+
+constexpr size_t kIpcHandleBytes = 64;  // CU_IPC_HANDLE_SIZE
+struct IpcHandle {
+  char bytes[kIpcHandleBytes];
+};
+
+struct Driver {
+  int (*ctx_synchronize)();
+  int (*ctx_get_current)(void**);
+  int (*event_create)(void**, unsigned);
+  int (*event_record)(void*, void*);
+  int (*event_synchronize)(void*);
+  int (*event_elapsed)(float*, void*, void*);
+  int (*mem_alloc)(unsigned long long*, size_t);
+  int (*mem_free)(unsigned long long);
+  int (*ipc_get)(IpcHandle*, unsigned long long);
+  int (*ipc_open)(unsigned long long*, IpcHandle, unsigned);
+  int (*ipc_close)(unsigned long long);
+};
+
+template <typename F>
+void bind(void* library, F& slot, const char* name, const char* fallback = nullptr) {
+  void* found = dlsym(library, name);
+  if (found == nullptr && fallback != nullptr) found = dlsym(library, fallback);
+  if (found == nullptr) throw std::runtime_error(std::string("kmem harness: libcuda.so.1 lacks ") + name);
+  slot = reinterpret_cast<F>(found);
+}
+
+const Driver& driver() {
+  static const Driver loaded = [] {
+    void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr) throw std::runtime_error(std::string("kmem harness: cannot open libcuda.so.1: ") + dlerror());
+    Driver d{};
+    bind(library, d.ctx_synchronize, "cuCtxSynchronize");
+    bind(library, d.ctx_get_current, "cuCtxGetCurrent");
+    bind(library, d.event_create, "cuEventCreate");
+    bind(library, d.event_record, "cuEventRecord");
+    bind(library, d.event_synchronize, "cuEventSynchronize");
+    bind(library, d.event_elapsed, "cuEventElapsedTime_v2", "cuEventElapsedTime");
+    bind(library, d.mem_alloc, "cuMemAlloc_v2", "cuMemAlloc");
+    bind(library, d.mem_free, "cuMemFree_v2", "cuMemFree");
+    bind(library, d.ipc_get, "cuIpcGetMemHandle");
+    bind(library, d.ipc_open, "cuIpcOpenMemHandle_v2", "cuIpcOpenMemHandle");
+    bind(library, d.ipc_close, "cuIpcCloseMemHandle");
+    return d;
+  }();
+  return loaded;
+}
+
+void check(int status, const char* what) {
+  if (status != 0) throw std::runtime_error(std::string("kmem harness: ") + what + " failed with CUDA driver error " +
+                                            std::to_string(status));
+}
+
+void require_context() {
+  void* context = nullptr;
+  check(driver().ctx_get_current(&context), "cuCtxGetCurrent");
+  if (context == nullptr) throw std::runtime_error("kmem harness: no current CUDA context");
+}
+
+double now_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+uint64_t random_word() {
+  uint64_t word = 0;
+  if (getrandom(&word, sizeof word, 0) != static_cast<ssize_t>(sizeof word))
+    throw std::runtime_error("kmem harness: getrandom failed");
+  return word;
+}
+
+// Python's dispatch keys (torch dispatch modes, tensor subclasses) left out
+// of the harness's own tensor work.
+c10::DispatchKeySet python_keys() {
+  return c10::DispatchKeySet({c10::DispatchKey::Python, c10::DispatchKey::PythonTLSSnapshot});
+}
+
+// ---- regions ---------------------------------------------------------------
+
+// One block of shared memory: created (owner) or opened by its handle.
+class Region {
+ public:
+  enum class Kind { device_owned, device_opened, file };
+
+  // A device allocation of `bytes` (CUDA) or a file of `bytes` at `path` (CPU).
+  static std::shared_ptr<Region> create(const std::string& device, int64_t bytes, const std::string& path) {
+    auto region = std::shared_ptr<Region>(new Region());
+    region->bytes_ = std::max<int64_t>(bytes, 1);
+    if (device == "cuda") {
+      require_context();
+      unsigned long long pointer = 0;
+      check(driver().mem_alloc(&pointer, static_cast<size_t>(region->bytes_)), "cuMemAlloc");
+      region->kind_ = Kind::device_owned;
+      region->base_ = reinterpret_cast<void*>(pointer);
+      IpcHandle handle{};
+      check(driver().ipc_get(&handle, pointer), "cuIpcGetMemHandle");
+      region->handle_.assign(handle.bytes, kIpcHandleBytes);
+    } else {
+      int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+      if (fd < 0) throw std::runtime_error("kmem harness: cannot create " + path + ": " + std::strerror(errno));
+      region->map_file(fd, path);
+      region->handle_ = path;
+    }
+    return region;
+  }
+
+  // The region another process created, by its handle (IPC handle bytes on
+  // CUDA, a path on the CPU; the file is unlinked once mapped).
+  static std::shared_ptr<Region> open(const std::string& device, const std::string& handle, int64_t bytes) {
+    auto region = std::shared_ptr<Region>(new Region());
+    region->bytes_ = std::max<int64_t>(bytes, 1);
+    if (device == "cuda") {
+      if (handle.size() != kIpcHandleBytes) throw std::runtime_error("kmem harness: an IPC handle of the wrong size");
+      require_context();
+      IpcHandle ipc{};
+      std::memcpy(ipc.bytes, handle.data(), kIpcHandleBytes);
+      unsigned long long pointer = 0;
+      check(driver().ipc_open(&pointer, ipc, 1 /* CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS */), "cuIpcOpenMemHandle");
+      region->kind_ = Kind::device_opened;
+      region->base_ = reinterpret_cast<void*>(pointer);
+    } else {
+      int fd = ::open(handle.c_str(), O_RDWR | O_CLOEXEC);
+      if (fd < 0) throw std::runtime_error("kmem harness: cannot open " + handle + ": " + std::strerror(errno));
+      region->map_file(fd, "");
+      ::unlink(handle.c_str());
+    }
+    return region;
+  }
+
+  ~Region() {
+    if (base_ == nullptr) return;
+    switch (kind_) {
+      case Kind::device_owned: driver().mem_free(reinterpret_cast<unsigned long long>(base_)); break;
+      case Kind::device_opened: driver().ipc_close(reinterpret_cast<unsigned long long>(base_)); break;
+      case Kind::file: munmap(base_, static_cast<size_t>(bytes_)); break;
+    }
+  }
+
+  // A tensor over bytes [offset, ...) of the region; it keeps the region mapped.
+  static at::Tensor tensor(const std::shared_ptr<Region>& region, int64_t offset, at::ScalarType dtype,
+                           const std::vector<int64_t>& sizes, const std::vector<int64_t>& strides) {
+    int64_t extent = 1;
+    for (size_t i = 0; i < sizes.size(); ++i)
+      if (sizes[i] == 0) extent = 0;
+    if (extent != 0) {
+      extent = 1;
+      for (size_t i = 0; i < sizes.size(); ++i) extent += (sizes[i] - 1) * strides.at(i);
+    }
+    int64_t end = offset + extent * static_cast<int64_t>(c10::elementSize(dtype));
+    if (offset < 0 || end > region->bytes_ || sizes.size() != strides.size())
+      throw std::runtime_error("kmem harness: a tensor outside its region");
+    auto options = at::TensorOptions().dtype(dtype).device(region->device());
+    std::shared_ptr<Region> keep = region;
+    return at::from_blob(static_cast<char*>(region->base_) + offset, sizes, strides, [keep](void*) {}, options);
+  }
+
+  py::bytes handle() const { return py::bytes(handle_); }
+  int64_t bytes() const { return bytes_; }
+
+ private:
+  Region() = default;
+
+  void map_file(int fd, const std::string& created) {
+    if (!created.empty() && ftruncate(fd, bytes_) != 0) {
+      ::close(fd);
+      throw std::runtime_error("kmem harness: cannot size " + created);
+    }
+    void* mapped = mmap(nullptr, static_cast<size_t>(bytes_), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    ::close(fd);
+    if (mapped == MAP_FAILED) throw std::runtime_error(std::string("kmem harness: mmap failed: ") + std::strerror(errno));
+    kind_ = Kind::file;
+    base_ = mapped;
+  }
+
+  c10::Device device() const { return kind_ == Kind::file ? c10::Device(c10::kCPU) : c10::Device(c10::kCUDA, 0); }
+
+  Kind kind_ = Kind::file;
+  void* base_ = nullptr;
+  int64_t bytes_ = 0;
+  std::string handle_;
+};
+
+at::ScalarType scalar_type(py::handle dtype) {
+  if (!THPDtype_Check(dtype.ptr())) throw std::runtime_error("kmem harness: a dtype expected");
+  return reinterpret_cast<THPDtype*>(dtype.ptr())->scalar_type;
+}
+
+// One argument of a call: a tensor (made here) or any other value.
+struct Argument {
+  bool is_tensor = false;
+  at::Tensor tensor;
+  py::object value;
+};
+
+using CallSet = std::vector<Argument>;
+
+// A layout entry, as the trusted side describes it:
+// ("tensor", region, offset, dtype, sizes, strides) | ("value", object) | a torch.Tensor.
+Argument argument(const py::handle& entry, const std::vector<std::shared_ptr<Region>>& regions) {
+  Argument made;
+  if (THPVariable_Check(entry.ptr())) {
+    made.is_tensor = true;
+    made.tensor = THPVariable_Unpack(entry.ptr());
+    return made;
+  }
+  auto fields = py::reinterpret_borrow<py::tuple>(entry);
+  std::string kind = fields[0].cast<std::string>();
+  if (kind == "value") {
+    made.value = py::reinterpret_borrow<py::object>(fields[1]);
+    return made;
+  }
+  if (kind != "tensor" || fields.size() != 6) throw std::runtime_error("kmem harness: a layout entry of no known kind");
+  size_t region = fields[1].cast<size_t>();
+  if (region >= regions.size()) throw std::runtime_error("kmem harness: a layout entry names no region");
+  made.is_tensor = true;
+  made.tensor = Region::tensor(regions[region], fields[2].cast<int64_t>(), scalar_type(fields[3]),
+                               fields[4].cast<std::vector<int64_t>>(), fields[5].cast<std::vector<int64_t>>());
+  return made;
+}
+
+std::vector<CallSet> call_sets(const py::list& layout, const std::vector<std::shared_ptr<Region>>& regions) {
+  std::vector<CallSet> sets;
+  for (const auto& call : layout) {
+    CallSet set;
+    for (const auto& entry : py::reinterpret_borrow<py::list>(call)) set.push_back(argument(entry, regions));
+    sets.push_back(std::move(set));
+  }
+  return sets;
+}
+
+// ---- the harness -----------------------------------------------------------
+
+struct Settings {
+  double warmup_s, timed_ms;
+  int64_t max_timed_calls;
+  double max_timed_s, host_bound_share, window_s;
+  int64_t patient_windows;
+  double steady_ratio;
+};
+
+class Harness {
+ public:
+  // `launches`: a callable giving the running count of the candidate's own
+  // launches, or None; `probe`: the host's speed probe (milliseconds);
+  // `named_tuples`: torch's named tuple types; `strict`: check every output
+  // (candidates) or take it as it comes (the trusted reference).
+  Harness(const std::string& device, int64_t flush_bytes, py::object launches, py::object probe,
+          py::tuple named_tuples, py::tuple settings, bool strict)
+      : cuda_(device == "cuda"), launches_(std::move(launches)), probe_(std::move(probe)), strict_(strict) {
+    for (const auto& type : named_tuples) named_tuples_.push_back(type.ptr());
+    named_tuple_refs_ = named_tuples;
+    settings_ = Settings{settings[0].cast<double>(), settings[1].cast<double>(), settings[2].cast<int64_t>(),
+                         settings[3].cast<double>(), settings[4].cast<double>(), settings[5].cast<double>(),
+                         settings[6].cast<int64_t>(), settings[7].cast<double>()};
+    c10::impl::ExcludeDispatchKeyGuard guard(python_keys());
+    auto options = at::TensorOptions().dtype(at::kFloat).device(cuda_ ? c10::Device(c10::kCUDA, 0) : c10::Device(c10::kCPU));
+    flush_ = at::empty({std::max<int64_t>(flush_bytes / 4, 1)}, options);
+    if (cuda_) {
+      require_context();
+      check(driver().event_create(&start_, 0), "cuEventCreate");
+      check(driver().event_create(&end_, 0), "cuEventCreate");
+    }
+  }
+
+  // The call sets: the first `warm_sets` serve the warm-up calls in turn, each
+  // later one a single timed call. `regions`: [(handle, bytes)] opened here;
+  // `layout`: per call, its arguments (see argument()); `slots`: per judged
+  // call, its outputs' slots (layout entries); `slot_calls`: an int64 slot
+  // receiving the set each judged slot holds; `devices`: the reference's
+  // output device types.
+  void load(const std::string& device, py::list regions, py::list layout, int64_t warm_sets, py::list slots,
+            py::object slot_calls, py::object report, py::list devices) {
+    std::vector<std::shared_ptr<Region>> opened;
+    for (const auto& entry : regions) {
+      auto fields = py::reinterpret_borrow<py::tuple>(entry);
+      opened.push_back(Region::open(device, fields[0].cast<std::string>(), fields[1].cast<int64_t>()));
+    }
+    use(call_sets(layout, opened), warm_sets, call_sets(slots, opened),
+        slot_calls.is_none() ? at::Tensor() : argument(slot_calls, opened).tensor, devices);
+    report_ = report.is_none() ? at::Tensor() : argument(report, opened).tensor;
+  }
+
+  // The same with the sets given as tensors (the reference's own timing).
+  void load_local(py::list layout, int64_t warm_sets) {
+    use(call_sets(layout, {}), warm_sets, {}, at::Tensor(), py::list());
+  }
+
+  // A measurement: see timing.py for the rules. Returns (result or None,
+  // (calls, measured_ms, fastest_ms, slowest_ms) of this measurement,
+  // {"warmup": n, "timed": n} calls without a launch, fastest probe seen).
+  py::tuple measure(py::object model, int64_t warmup, int64_t iters, py::object fastest_probe, bool patient) {
+    if (!fastest_probe.is_none()) learn(fastest_probe.cast<double>());
+    if (sets_.empty() || warm_sets_ < 1) throw std::runtime_error("kmem harness: no call sets loaded");
+    Tally tally;
+    int64_t missing_warm = 0, missing_timed = 0;
+    int64_t warm = warmup + static_cast<int64_t>(random_word() % static_cast<uint64_t>(warmup + 1));
+    std::vector<double> shares;
+    double started = now_ms();
+    int64_t w = 0;
+    while (static_cast<int64_t>(shares.size()) < warm || now_ms() - started < settings_.warmup_s * 1e3) {
+      Outcome outcome = call(model, sets_[w++ % warm_sets_], tally, -1);
+      missing_warm += outcome.missing;
+      shares.push_back(outcome.ms > 0 ? outcome.returned_ms / outcome.ms : 1.0);
+    }
+    bool host_bound = !cuda_ || median(shares) >= settings_.host_bound_share;
+    // A last turn that finds fewer sets left than it needs (earlier patient
+    // turns used them) takes the timed sets again from the first.
+    if (!patient && static_cast<int64_t>(sets_.size()) - next_ < iters) next_ = warm_sets_;
+    std::vector<double> kept, unsteady;
+    int64_t windows = 0;
+    double since = now_ms();
+    double before = host_bound ? sample() : 0.0;
+    bool gave_up = false;
+    while (true) {
+      std::vector<double> window;
+      double window_since = now_ms();
+      bool out_of_sets = false;
+      while (true) {
+        if (next_ >= static_cast<int64_t>(sets_.size())) {
+          out_of_sets = true;
+          break;
+        }
+        int64_t index = next_++;
+        Outcome outcome = call(model, sets_[index], tally, index);
+        missing_timed += outcome.missing;
+        window.push_back(outcome.ms);
+        std::vector<double> both = kept;
+        both.insert(both.end(), window.begin(), window.end());
+        if (!host_bound || now_ms() - window_since >= settings_.window_s * 1e3 || enough(both, iters)) break;
+      }
+      double after = host_bound ? sample() : 0.0;
+      bool steady = !host_bound || (before <= fastest_ * settings_.steady_ratio && after <= fastest_ * settings_.steady_ratio);
+      (steady ? kept : unsteady).insert((steady ? kept : unsteady).end(), window.begin(), window.end());
+      before = after;
+      windows += 1;
+      double elapsed = (now_ms() - since) / 1e3;
+      if (out_of_sets || enough(kept, iters) ||
+          (elapsed >= settings_.max_timed_s && static_cast<int64_t>(kept.size() + unsteady.size()) >= iters))
+        break;
+      if (patient && host_bound && kept.empty() && windows >= settings_.patient_windows) {
+        gave_up = true;
+        break;
+      }
+    }
+    bool steady = static_cast<int64_t>(kept.size()) >= iters;
+    total_.calls += tally.calls;
+    total_.measured_ms += tally.measured_ms;
+    if (tally.calls > 0) {
+      total_.fastest_ms = total_.calls == tally.calls ? tally.fastest_ms : std::min(total_.fastest_ms, tally.fastest_ms);
+      total_.slowest_ms = std::max(total_.slowest_ms, tally.slowest_ms);
+    }
+    missing_warm_ += missing_warm;
+    missing_timed_ += missing_timed;
+    py::dict missing;
+    missing["warmup"] = missing_warm;
+    missing["timed"] = missing_timed;
+    py::tuple counted = py::make_tuple(tally.calls, tally.measured_ms, tally.fastest_ms, tally.slowest_ms);
+    py::object fastest = fastest_ > 0 ? py::object(py::float_(fastest_)) : py::object(py::none());
+    if (gave_up || (patient && !steady)) {
+      write_report(std::nan(""), host_bound, false);
+      return py::make_tuple(py::none(), counted, missing, fastest);
+    }
+    std::vector<double> all = kept;
+    if (!steady) all.insert(all.end(), unsteady.begin(), unsteady.end());
+    if (all.empty()) throw std::runtime_error("kmem harness: no timed call (too few call sets)");
+    double ms = median(all);
+    write_report(ms, host_bound, steady);
+    py::tuple result = py::make_tuple(ms, same_storage_, host_bound, steady);
+    return py::make_tuple(result, counted, missing, fastest);
+  }
+
+  // Timed calls made so far (sets used after the warm-up sets).
+  int64_t timed_calls() const { return timed_seen_; }
+  int64_t judged() const { return std::min<int64_t>(timed_calls(), static_cast<int64_t>(slots_.size())); }
+
+  // Drops the call sets and slots (their regions are unmapped once unused).
+  void unload() {
+    previous_.clear();
+    sets_.clear();
+    slots_.clear();
+    slot_calls_ = at::Tensor();
+    report_ = at::Tensor();
+  }
+
+ private:
+  struct Tally {
+    int64_t calls = 0;
+    double measured_ms = 0, fastest_ms = 0, slowest_ms = 0;
+  };
+  struct Outcome {
+    double ms, returned_ms;
+    int64_t missing;
+  };
+
+  void use(std::vector<CallSet> sets, int64_t warm_sets, std::vector<CallSet> slots, at::Tensor slot_calls,
+           py::list devices) {
+    if (warm_sets < 1 || warm_sets >= static_cast<int64_t>(sets.size()))
+      throw std::runtime_error("kmem harness: warm-up sets must leave sets for timed calls");
+    sets_ = std::move(sets);
+    warm_sets_ = warm_sets;
+    next_ = warm_sets;
+    timed_seen_ = 0;
+    slots_ = std::move(slots);
+    slot_calls_ = slot_calls;
+    devices_.clear();
+    for (const auto& device : devices) devices_.push_back(device.cast<std::string>());
+    previous_.clear();
+    same_storage_ = false;
+  }
+
+  // The report slot: [measured (1/0), median ms, calls, measured ms, fastest
+  // ms, slowest ms, same storage, host-bound, steady, warm-up calls without a
+  // launch, timed calls without a launch], every measurement so far counted.
+  void write_report(double ms, bool host_bound, bool steady) {
+    if (!report_.defined()) return;
+    c10::impl::ExcludeDispatchKeyGuard guard(python_keys());
+    std::vector<double> values = {std::isnan(ms) ? 0.0 : 1.0,
+                                  std::isnan(ms) ? 0.0 : ms,
+                                  static_cast<double>(total_.calls),
+                                  total_.measured_ms,
+                                  total_.fastest_ms,
+                                  total_.slowest_ms,
+                                  same_storage_ ? 1.0 : 0.0,
+                                  host_bound ? 1.0 : 0.0,
+                                  steady ? 1.0 : 0.0,
+                                  static_cast<double>(missing_warm_),
+                                  static_cast<double>(missing_timed_)};
+    at::Tensor source = at::tensor(values, at::TensorOptions().dtype(at::kDouble));
+    report_.narrow(0, 0, static_cast<int64_t>(values.size())).copy_(source);
+    synchronize();
+  }
+
+  void learn(double ms) {
+    if (ms > 0 && (fastest_ <= 0 || ms < fastest_)) fastest_ = ms;
+  }
+
+  double sample() {
+    double ms = probe_().cast<double>();
+    learn(ms);
+    return ms;
+  }
+
+  bool enough(const std::vector<double>& times, int64_t iters) const {
+    double total = 0;
+    for (double t : times) total += t;
+    int64_t n = static_cast<int64_t>(times.size());
+    return n >= iters && (total >= settings_.timed_ms || n >= settings_.max_timed_calls);
+  }
+
+  static double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    size_t n = values.size();
+    if (n == 0) return 0;
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+  }
+
+  int64_t launches_now() {
+    if (launches_.is_none()) return 0;
+    return launches_().cast<int64_t>();
+  }
+
+  void synchronize() {
+    if (cuda_) check(driver().ctx_synchronize(), "cuCtxSynchronize");
+  }
+
+  // One call on `set` (`index`: the set's number for a timed call, -1 for warm-up).
+  Outcome call(const py::object& model, const CallSet& set, Tally& tally, int64_t index) {
+    py::tuple args(set.size());
+    for (size_t i = 0; i < set.size(); ++i)
+      args[i] = set[i].is_tensor ? py::reinterpret_steal<py::object>(THPVariable_Wrap(set[i].tensor)) : set[i].value;
+    int64_t before = launches_now();
+    {
+      c10::impl::ExcludeDispatchKeyGuard guard(python_keys());
+      flush_.fill_(1.0);
+    }
+    synchronize();
+    if (cuda_) check(driver().event_record(start_, nullptr), "cuEventRecord");
+    double begin = now_ms();
+    PyObject* returned = PyObject_Call(model.ptr(), args.ptr(), nullptr);
+    double returned_ms = now_ms() - begin;
+    if (returned == nullptr) throw py::error_already_set();
+    py::object output = py::reinterpret_steal<py::object>(returned);
+    double ms = returned_ms;
+    if (cuda_) {
+      float elapsed = 0.f;
+      synchronize();
+      check(driver().event_record(end_, nullptr), "cuEventRecord");
+      check(driver().event_synchronize(end_), "cuEventSynchronize");
+      check(driver().event_elapsed(&elapsed, start_, end_), "cuEventElapsedTime");
+      ms = elapsed;
+    }
+    if (tally.calls == 0 || ms < tally.fastest_ms) tally.fastest_ms = ms;
+    if (tally.calls == 0 || ms > tally.slowest_ms) tally.slowest_ms = ms;
+    tally.calls += 1;
+    tally.measured_ms += ms;
+    int64_t missing = 0;
+    if (strict_) {
+      std::vector<at::Tensor> values = checked(output);
+      missing = launches_now() == before ? 1 : 0;
+      // The previous call's outputs are kept alive until now, so an honest
+      // output cannot be given their freed memory.
+      for (const auto& v : values)
+        for (const auto& p : previous_)
+          if (v.numel() > 0 && p.numel() > 0 && v.storage().data() == p.storage().data()) same_storage_ = true;
+      previous_ = values;
+      if (index >= 0) judge(values, index);
+    } else {
+      missing = launches_now() == before ? 1 : 0;
+    }
+    args = py::tuple();
+    return Outcome{ms, returned_ms, missing};
+  }
+
+  // The output as plain tensors, checked by exact type and device; raises
+  // OutputRejected-like errors the Python side turns into their stages.
+  std::vector<at::Tensor> checked(const py::object& output) {
+    PyObject* value = output.ptr();
+    std::vector<PyObject*> items;
+    PyTypeObject* type = Py_TYPE(value);
+    if (THPVariable_CheckExact(value)) {
+      items.push_back(value);
+    } else if (type == &PyTuple_Type || type == &PyList_Type ||
+               std::find(named_tuples_.begin(), named_tuples_.end(), reinterpret_cast<PyObject*>(type)) !=
+                   named_tuples_.end()) {
+      Py_ssize_t n = type == &PyList_Type ? PyList_GET_SIZE(value) : PyTuple_GET_SIZE(value);
+      for (Py_ssize_t i = 0; i < n; ++i)
+        items.push_back(type == &PyList_Type ? PyList_GET_ITEM(value, i) : PyTuple_GET_ITEM(value, i));
+    } else {
+      throw OutputError("output_type", "the output of a timed call is no plain torch.Tensor (or tuple/list of them)");
+    }
+    std::vector<at::Tensor> values;
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (!THPVariable_CheckExact(items[i]))
+        throw OutputError("output_type", "output " + std::to_string(i) + " of a timed call is no plain torch.Tensor");
+      values.push_back(THPVariable_Unpack(items[i]));
+    }
+    for (size_t i = 0; i < values.size() && i < devices_.size(); ++i) {
+      std::string type_name = values[i].device().is_cuda() ? "cuda" : values[i].device().is_cpu() ? "cpu" : "other";
+      if (type_name != devices_[i])
+        throw OutputError("output_device", "output " + std::to_string(i) + " is on " + type_name +
+                                               ", the reference's on " + devices_[i]);
+    }
+    return values;
+  }
+
+  // Reservoir sampling of the timed calls into the judged slots, decided
+  // after the call returned: every timed call is equally likely to be judged.
+  void judge(const std::vector<at::Tensor>& values, int64_t index) {
+    int64_t seen = ++timed_seen_;  // timed calls so far, this one included
+    if (slots_.empty()) return;
+    int64_t k = static_cast<int64_t>(slots_.size());
+    int64_t slot = seen <= k ? seen - 1 : static_cast<int64_t>(random_word() % static_cast<uint64_t>(seen));
+    if (slot >= k) return;
+    c10::impl::ExcludeDispatchKeyGuard guard(python_keys());
+    CallSet& target = slots_[slot];
+    bool fits = target.size() == values.size();
+    for (size_t i = 0; fits && i < values.size(); ++i)
+      fits = target[i].tensor.sizes() == values[i].sizes() && target[i].tensor.scalar_type() == values[i].scalar_type();
+    for (size_t i = 0; i < target.size(); ++i) {
+      at::Tensor& t = target[i].tensor;
+      if (fits)
+        t.copy_(values[i].detach());
+      else if (t.is_floating_point() || t.is_complex())
+        t.fill_(std::nan(""));
+      else
+        t.fill_(-1);
+    }
+    synchronize();
+    slot_calls_[slot].fill_(index);
+    synchronize();
+  }
+
+ public:
+  // An output refused by its check, with the candidate's error stage.
+  struct OutputError : std::runtime_error {
+    OutputError(std::string stage_name, const std::string& message)
+        : std::runtime_error(message), stage(std::move(stage_name)) {}
+    std::string stage;
+  };
+
+ private:
+  bool cuda_;
+  py::object launches_, probe_;
+  bool strict_;
+  std::vector<PyObject*> named_tuples_;
+  py::tuple named_tuple_refs_;
+  Settings settings_{};
+  at::Tensor flush_;
+  void *start_ = nullptr, *end_ = nullptr;
+  std::vector<CallSet> sets_, slots_;
+  at::Tensor slot_calls_, report_;
+  Tally total_;
+  int64_t missing_warm_ = 0, missing_timed_ = 0;
+  std::vector<std::string> devices_;
+  int64_t warm_sets_ = 0, next_ = 0, timed_seen_ = 0;
+  std::vector<at::Tensor> previous_;  // the last call's outputs
+  bool same_storage_ = false;
+  double fastest_ = 0;
+};
+
+}  // namespace
+
+PYBIND11_MODULE(kmem_harness, m) {
+  m.doc() = "kmem's native harness: shared call sets and the measurement loop (harness.cpp).";
+  static py::exception<Harness::OutputError> output_error(m, "OutputError");
+  py::register_exception_translator([](std::exception_ptr raised) {
+    try {
+      if (raised) std::rethrow_exception(raised);
+    } catch (const Harness::OutputError& error) {
+      PyObject* instance = PyObject_CallFunction(output_error.ptr(), "ss", error.stage.c_str(), error.what());
+      if (instance != nullptr) {
+        PyErr_SetObject(output_error.ptr(), instance);
+        Py_DECREF(instance);
+      }
+    }
+  });
+  py::class_<Region, std::shared_ptr<Region>>(m, "Region")
+      .def_static("create", &Region::create, py::arg("device"), py::arg("bytes"), py::arg("path") = "")
+      .def_property_readonly("handle", &Region::handle)
+      .def_property_readonly("bytes", &Region::bytes)
+      .def("tensor", [](const std::shared_ptr<Region>& self, int64_t offset, py::object dtype, std::vector<int64_t> sizes,
+                        std::vector<int64_t> strides) {
+        return py::reinterpret_steal<py::object>(
+            THPVariable_Wrap(Region::tensor(self, offset, scalar_type(dtype), sizes, strides)));
+      });
+  py::class_<Harness>(m, "Harness")
+      .def(py::init<const std::string&, int64_t, py::object, py::object, py::tuple, py::tuple, bool>())
+      .def("load", &Harness::load)
+      .def("load_local", &Harness::load_local)
+      .def("measure", &Harness::measure)
+      .def("timed_calls", &Harness::timed_calls)
+      .def("judged", &Harness::judged)
+      .def("unload", &Harness::unload);
+}
