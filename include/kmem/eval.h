@@ -31,6 +31,9 @@ struct EvalOptions {
     // CUDA: hand inputs to candidates by IPC handles (docs/evaluator.md);
     // false: as files (always the case on the CPU).
     bool inputs_by_ipc = true;
+    // MiB of warm-up and timed calls' input sets per candidate; 0: 1024 on
+    // CUDA, 32 on the CPU (docs/evaluator.md, "Inputs and outputs of every call").
+    int call_sets_mb = 0;
   };
 
   // What is evaluated and how strictly.

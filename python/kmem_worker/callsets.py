@@ -19,28 +19,35 @@ from . import problem
 
 ALIGN = 256  # bytes: every tensor starts at a multiple (alignment for any dtype and vector loads)
 CHUNK_WORDS = 1 << 20  # the checksum's weights: one int64 per int32 word of a chunk
-DEFAULT_BUDGET_MB = {"cuda": 1024, "cpu": 32}  # KMEM_TUNE_CALL_SETS_MB: bytes of call sets per candidate
-BUDGET_VARIABLE = "KMEM_TUNE_CALL_SETS_MB"
+DEFAULT_BUDGET_MB = {"cuda": 1024, "cpu": 32}  # MiB of call sets per candidate (KMEM_TUNE_CALL_SETS_MB: 0)
 MAX_SETS = 1024  # call sets per candidate at most (small inputs): timing.MAX_TIMED_CALLS and the warm-up
+# Timed sets per candidate at least, whatever the budget: a problem whose
+# inputs are large gets this many timed calls (each GPU-bound, and long)
+# rather than iters; more would hold many GiB per candidate in flight.
+MIN_TIMED_SETS = 5
 REPORT_FIELDS = 16  # float64s the candidate's harness writes its measurement into (harness.cpp, write_report)
 DTYPES = {str(d): d for d in vars(torch).values() if isinstance(d, torch.dtype)}
 
 
-def budget_bytes(device, environ=os.environ):
-    """The bytes of call sets one candidate gets ($KMEM_TUNE_CALL_SETS_MB, 1-1048576)."""
-    text = environ.get(BUDGET_VARIABLE, "")
-    if text == "":
-        return DEFAULT_BUDGET_MB[device] << 20
-    if not text.isdigit() or not 1 <= int(text) <= 1 << 20:
-        raise ValueError(f"{BUDGET_VARIABLE}={text!r}: expected a whole number of MiB in 1-1048576")
-    return int(text) << 20
+def budget_bytes(device, mb=0):
+    """The bytes of call sets one candidate gets: `mb` MiB (the prepare
+    command's call_sets_mb, KMEM_TUNE_CALL_SETS_MB), or the device's default for 0."""
+    return (mb or DEFAULT_BUDGET_MB[device]) << 20
 
 
 def set_count(set_bytes, budget, warm_sets, iters):
-    """Call sets for one candidate: as many as the budget holds, at least the
-    warm-up sets plus `iters` timed calls, at most MAX_SETS."""
+    """Call sets for one candidate: as many as the budget holds, at most
+    MAX_SETS, at least the warm-up sets plus min(iters, MIN_TIMED_SETS)
+    timed ones (a set per timed call: see timed_sets)."""
     fitting = budget // max(set_bytes, 1)
-    return int(max(warm_sets + iters, min(fitting, MAX_SETS)))
+    return int(min(max(warm_sets + min(iters, MIN_TIMED_SETS), fitting), MAX_SETS))
+
+
+def timed_calls(count, warm_sets, iters):
+    """The timed calls a measurement on `count` sets makes at least: iters,
+    or every timed set where there are fewer (what the orchestrator's
+    forged_timing bound counts on, from `ready`)."""
+    return min(iters, count - warm_sets)
 
 
 def _aligned(n):

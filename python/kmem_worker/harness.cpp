@@ -348,6 +348,9 @@ class Harness {
   py::tuple measure(py::object model, int64_t warmup, int64_t iters, py::object fastest_probe, bool patient) {
     if (!fastest_probe.is_none()) learn(fastest_probe.cast<double>());
     if (sets_.empty() || warm_sets_ < 1) throw std::runtime_error("kmem harness: no call sets loaded");
+    // Problems with large inputs have fewer timed sets than iters
+    // (callsets.set_count): a set per timed call, never one seen before.
+    iters = std::max<int64_t>(1, std::min<int64_t>(iters, static_cast<int64_t>(sets_.size()) - warm_sets_));
     Tally tally;
     int64_t missing_warm = 0, missing_timed = 0;
     int64_t warm = warmup + static_cast<int64_t>(random_word() % static_cast<uint64_t>(warmup + 1));

@@ -47,8 +47,9 @@ class Reference:
         # as many as the byte budget holds, within callsets' bounds.
         self.warm = timing.warm_sets(self.warmup)
         per_set = callsets.set_bytes(self.trial_inputs[0]) if self.trial_inputs else 0
-        budget = callsets.budget_bytes(self.device)
+        budget = callsets.budget_bytes(self.device, cmd.get("call_sets_mb", 0))
         self.set_count = callsets.set_count(per_set, budget, self.warm, self.iters)
+        self.timed_calls = callsets.timed_calls(self.set_count, self.warm, self.iters)
         # Sets drawn ahead are held beside a candidate's copy: only while
         # within the budget (problems with huge inputs draw at `share`).
         self.draws_ahead = self.set_count * per_set <= budget
@@ -233,7 +234,7 @@ class Reference:
                                                "(the input sets differ from those handed out)")
         judged = calls.judged_calls()
         sets = [s for _, s in judged]
-        needed = min(timing.JUDGED_CALLS, self.iters)
+        needed = min(timing.JUDGED_CALLS, self.timed_calls)
         if len(judged) < needed:
             raise compare.Mismatch("timed", f"{len(judged)} timed calls judged, fewer than {needed}")
         if any(not calls.warm <= s < calls.count for s in sets):
@@ -352,7 +353,7 @@ def prepare(references, cmd, channel, clock, host):
         free_memory()
         raise
     channel.send("ready", reference_ms=reference.reference_ms, cached=not reference.measured,
-                 compile_ms=reference.compile_ms,
+                 compile_ms=reference.compile_ms, timed_calls=reference.timed_calls,
                  timing_steady=reference.steady, host_probe_ms=host.fastest_ms,
                  degenerate=reference.degenerate(cmd["tolerance"]), seconds=clock.seconds,
                  **({"timing_tally": reference.tally} if reference.tally else {}))

@@ -62,6 +62,23 @@ class Channel:
         pass
 
 
+class SetCountTest(unittest.TestCase):
+    def test_the_budget_decides_within_a_small_floor_and_a_cap(self):
+        mib = 1 << 20
+        # 1 GiB sets under the 1 GiB budget: the floor, not iters' 23 sets.
+        self.assertEqual(callsets.set_count(1024 * mib, 1024 * mib, 3, 20), 3 + callsets.MIN_TIMED_SETS)
+        self.assertEqual(callsets.set_count(mib, 1024 * mib, 3, 20), 1024)  # the cap
+        self.assertEqual(callsets.set_count(10 * mib, 1024 * mib, 3, 20), 102)
+        self.assertEqual(callsets.set_count(1024 * mib, mib, 1, 2), 3)  # iters below the floor
+        self.assertEqual(callsets.timed_calls(8, 3, 20), 5)
+        self.assertEqual(callsets.timed_calls(102, 3, 20), 20)
+
+    def test_the_budget_is_the_commands_or_the_devices_default(self):
+        self.assertEqual(callsets.budget_bytes("cuda"), 1024 << 20)
+        self.assertEqual(callsets.budget_bytes("cpu", 0), 32 << 20)
+        self.assertEqual(callsets.budget_bytes("cpu", 7), 7 << 20)
+
+
 class HarnessTest(unittest.TestCase):
     def setUp(self):
         self.sets = Sets(40)
@@ -93,6 +110,16 @@ class HarnessTest(unittest.TestCase):
         report = self.sets.calls.measured()
         self.assertEqual(report["candidate_ms"], measured.ms)
         self.assertEqual((report["calls"], report["measured_ms"]), (measured.calls, measured.measured_ms))
+
+    def test_fewer_timed_sets_than_iters_is_a_steady_measurement_of_each_once(self):
+        # Large inputs: the budget holds the floor of sets only (callsets.set_count).
+        sets = Sets(1 + callsets.MIN_TIMED_SETS)
+        self.addCleanup(sets.close)
+        harness = sets.harness()
+        measured = harness.measure_once(add, 1, 20, host_speed.HostSpeed(host_speed.probe_ms))
+        self.assertEqual(harness.native.timed_calls(), callsets.MIN_TIMED_SETS)
+        self.assertTrue(measured.steady)
+        self.assertIsNotNone(measured.ms)
 
     def test_the_judged_calls_outputs_are_in_the_slots_with_their_sets(self):
         harness = self.sets.harness()

@@ -289,7 +289,7 @@ class Batch {
     facts.compile_ms = reference->compile_ms();
     facts.reference_timing_steady = reference->timing_steady();
     facts.on_gpu = options_.device == "cuda";
-    facts.min_timed_calls = options_.warmup + options_.iters;
+    facts.min_timed_calls = options_.warmup + reference->timed_calls();
     facts.call_overhead_ms = timing_lock_.call_overhead_ms();
     facts.degenerate = reference->degenerate();
     double judge_seconds = 0.0;

@@ -49,6 +49,7 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
       {"facts_cache", options.cache_dir + "/reference"},
       {"retime", options.retime_reference},
       {"compile_baseline", options.compile_baseline.value_or(options.device == "cuda")},
+      {"call_sets_mb", options.tuning.call_sets_mb},
   };
   // Placed on a worker that another problem stopped before this one's
   // command reached it, the problem is placed once more.
@@ -65,6 +66,8 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
     Fields fields("reference", "ready", *ready);  // checked strictly (trusted): every field is of its type
     reference->reference_ms_ = fields.number("reference_ms");
     reference->degenerate_ = fields.flag("degenerate");
+    if (auto timed = fields.maybe_number("timed_calls"); timed && *timed >= 1)
+      reference->timed_calls_ = std::min(options.iters, static_cast<int>(*timed));
     reference->reference_cached_ = fields.flag("cached");
     if (auto compile = fields.maybe_number("compile_ms"); compile && *compile > 0) reference->compile_ms_ = compile;
     reference->timing_steady_ = fields.flag("timing_steady", true);

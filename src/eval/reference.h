@@ -66,6 +66,9 @@ class Reference {
   bool reference_cached() const { return reference_cached_; }
   // The reference under torch.compile; none when the baseline is off or failed.
   std::optional<double> compile_ms() const { return compile_ms_; }
+  // The timed calls each measurement makes at least: iters, fewer where the
+  // problem's input sets are large (docs/evaluator.md, "Inputs and outputs").
+  int timed_calls() const { return timed_calls_; }
   // False when the reference is host-bound and was timed while the host ran
   // slow (python/kmem_worker/host_speed.py).
   bool timing_steady() const { return timing_steady_; }
@@ -87,6 +90,7 @@ class Reference {
   double reference_ms_ = 0.0;
   bool reference_cached_ = false;
   std::optional<double> compile_ms_;
+  int timed_calls_ = options_.iters;
   bool timing_steady_ = true;
   bool degenerate_ = false;
   Json seconds_ = Json::object();
