@@ -93,9 +93,9 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
       ->capture_default_str();
   auto* queue = cmd->add_flag("--queue", args->queue,
-                               "batch: enqueue the jobs in --db for `kmem worker`s and collect their outcomes "
+                               "batch: enqueue the jobs in --store for `kmem worker`s and collect their outcomes "
                                "(docs/scale-out.md)");
-  auto* db = cmd->add_option("--db", args->db, "with --queue: the database, postgresql://... or an SQLite file");
+  auto* db = cmd->add_option("--store,--db", args->store, "with --queue: the database, postgresql://... or an SQLite file");
   queue->needs(jobs)->needs(db);
   db->needs(queue);
   cmd->add_flag("--json", args->json, "print the outcome (batch: the summary) as one JSON object");

@@ -256,7 +256,7 @@ Result<std::vector<LearnedEpisode>> Database::learning_episodes(const std::strin
 Result<std::vector<EpisodeView>> Database::episode_views(const std::string& experiment) const {
   if (auto spec = experiment_spec(experiment); !spec) return spec.error();
   std::vector<EpisodeView> out;
-  auto query = impl_->connection.prepare(
+  auto query = impl_->connection->prepare(
       "SELECT e.id, e.reader, e.policy, e.problem_id, e.sample, e.end_reason, e.score, t.turn, t.action, t.verdict, "
       "t.reply, t.feedback FROM episodes e LEFT JOIN turns t ON t.episode_id = e.id WHERE e.experiment_id = ? "
       "ORDER BY e.reader, e.policy, e.problem_id, e.sample, t.turn");

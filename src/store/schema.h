@@ -13,7 +13,7 @@
 
 namespace kmem {
 
-inline constexpr std::array<const char*, 5> kMigrations = {
+inline constexpr std::array<const char*, 7> kMigrations = {
     R"sql(
 CREATE TABLE store (
   singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
