@@ -6,7 +6,9 @@
 Each folder src/<module>/ is one module. Its headers are private to it: other
 modules, and the cross-module suites of tests/ and bench/, use it through
 include/kmem/ (the public API). The one exception is src/util/, what every
-module reads its inputs with. An include is resolved the way the compiler does
+module reads its inputs with; and a module's test fixtures (headers named
+test_*.h), which another module's tests (*_test.cpp) may share, since a
+test is no part of the module's API. An include is resolved the way the compiler does
 for the project's include paths (the including file's folder, then src/, then
 include/); one that lands in another module's folder is refused.
 """
@@ -59,7 +61,8 @@ def violations(root):
             if target is None or src not in target.parents:
                 continue
             owner = target.relative_to(src).parts[0]
-            if owner != module and owner not in SHARED_MODULES:
+            shared_fixture = path.stem.endswith("_test") and target.name.startswith("test_") and target.suffix == ".h"
+            if owner != module and owner not in SHARED_MODULES and not shared_fixture:
                 problems.append(
                     f"{path.relative_to(root)}:{number}: includes {target.relative_to(root)}, a private header "
                     f"of src/{owner}/ (make it public in include/kmem/, move it to src/util/, or drop the dependency)")

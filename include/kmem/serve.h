@@ -114,7 +114,13 @@ struct RouteInfo {
 std::vector<RouteInfo> served_routes();
 
 // Runs one job as the in-process service does: "evaluation" or "episode"
-// with the payload of docs/serve.md. The executor a queue worker uses too.
+// with the payload of docs/serve.md.
 JobExecutor make_job_executor(const ServeConfig& config);
+
+// Evaluations go to the job queue of the database `queue_db` (a PostgreSQL
+// URL or an SQLite file: docs/scale-out.md), for `kmem worker`s on any
+// machine, with the problem's source in the payload; their ids are
+// "queue-<row>". Episodes run in this process, as make_local_job_service's.
+Result<std::unique_ptr<JobService>> make_queue_job_service(const std::string& queue_db, const ServeConfig& config);
 
 }  // namespace kmem

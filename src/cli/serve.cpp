@@ -9,7 +9,7 @@
 #include "commands.h"
 #include "interrupt.h"
 #include "kmem/serve.h"
-#include "tuning.h"
+#include "eval_options.h"
 #include "util/file.h"
 
 namespace kmem::cli {
@@ -19,8 +19,8 @@ namespace fs = std::filesystem;
 
 struct ServeArgs {
   ServeConfig config;
-  std::string device = "cpu";
-  bool no_sandbox = false;
+  EvalChoices choices{"cpu", false};  // --device, --no-sandbox
+  std::string queue;                  // --queue: the database whose workers evaluate
 };
 
 bool is_database(const std::string& path) {
@@ -38,19 +38,18 @@ int run_serve(ServeArgs& args) {
   if (c.experiments_db.empty() && is_database(c.store_path)) c.experiments_db = c.store_path;
   if (!c.kernelbench.empty()) c.kernelbench = fs::absolute(c.kernelbench).string();
   EvalOptions& eval = c.eval;
-  if (eval.python.empty()) eval.python = default_python();
-  if (eval.cache_dir.empty()) eval.cache_dir = default_cache_dir();
-  eval.cache_dir = fs::absolute(eval.cache_dir).string();
-  eval.python_dir = python_dir();
-  eval.sandbox = !args.no_sandbox;
-  if (Status tuned = apply_tuning(std::getenv, eval); !tuned) return report_error("serve", tuned.error());
-  eval.device = args.device;
-  if (eval.device == "cuda")
-    if (Status s = cuda_available(eval); !s) return report_error("serve", s.error());
-  if (eval.sandbox)
-    if (Status s = sandbox_available(eval); !s) return report_error("serve", s.error());
+  // With --queue the workers evaluate, each with its own device and sandbox;
+  // evaluations run here only for the episodes.
+  if (Status resolved = resolve_eval_options(args.choices, std::getenv, eval); !resolved)
+    return report_error("serve", resolved.error());
   c.work_dir = c.work_dir.empty() ? eval.cache_dir + "/serve" : fs::absolute(c.work_dir).string();
-  auto server = Server::start(c);
+  std::unique_ptr<JobService> jobs;
+  if (!args.queue.empty()) {
+    auto queued = make_queue_job_service(args.queue, c);
+    if (!queued) return report_error("serve", queued.error());
+    jobs = std::move(*queued);
+  }
+  auto server = Server::start(c, std::move(jobs));
   if (!server) return report_error("serve", server.error());
   fmt::print(stderr, "kmem serve: listening on http://{}:{} ({})\n", c.host, (*server)->port(),
              c.insecure_local ? "no tokens: --insecure-local" : c.tokens_path);
@@ -85,16 +84,19 @@ void add_serve_command(CLI::App& app, CommandSet& commands) {
   cmd->add_option("--read-timeout", c.read_timeout_s, "seconds a client may take to send")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--write-timeout", c.write_timeout_s, "seconds a client may take to receive")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--max-wait", c.max_wait_s, "longest ?wait= of a job status request, seconds")->check(CLI::Range(0.0, 600.0))->capture_default_str();
-  cmd->add_option("--device", args->device, "evaluations and episodes on cpu or cuda")
-      ->check(CLI::IsMember({"cpu", "cuda"}))
+  cmd->add_option("--device", args->choices.device, "evaluations and episodes on cpu, cuda or auto")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
       ->capture_default_str();
   cmd->add_option("--eval-parallel", c.eval.parallel, "jobs (evaluations, episodes) run at once")->check(CLI::Range(1, 256))->capture_default_str();
   cmd->add_option("--trials", c.eval.trials, "correctness trials")->check(CLI::Range(1, 1000))->capture_default_str();
   cmd->add_option("--iters", c.eval.iters, "timed calls")->check(CLI::Range(1, 100000))->capture_default_str();
   cmd->add_option("--warmup", c.eval.warmup, "warm-up calls (randomised up to twice this)")->check(CLI::Range(0, 10000))->capture_default_str();
-  cmd->add_flag("--no-sandbox", args->no_sandbox, "run candidates outside the sandbox (every outcome is flagged unsandboxed)");
+  cmd->add_flag("--no-sandbox", args->choices.no_sandbox, "run candidates outside the sandbox (every outcome is flagged unsandboxed)");
   cmd->add_option("--python", c.eval.python, "Python interpreter with torch (default: $KMEM_PYTHON, /usr/bin/python3)");
   cmd->add_option("--cache-dir", c.eval.cache_dir, "evaluator caches (default: $KMEM_CACHE_DIR, ~/.cache/kmem)");
+  cmd->add_option("--queue", args->queue,
+                  "evaluations go to this database's job queue for `kmem worker`s (postgresql://... or an SQLite "
+                  "file: docs/scale-out.md); episodes still run here");
   cmd->add_option("--work-dir", c.work_dir, "where jobs' candidate files go (default: <cache-dir>/serve)");
   cmd->callback([args, &commands] { commands.set_exit_code(run_serve(*args)); });
 }

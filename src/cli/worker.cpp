@@ -16,7 +16,7 @@
 #include "worker_command.h"
 #include "interrupt.h"
 #include "kmem/queue.h"
-#include "queue/worker.h"
+#include "kmem/worker.h"
 
 namespace kmem::cli {
 

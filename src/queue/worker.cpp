@@ -1,5 +1,5 @@
 // The loop of `kmem worker` (worker.h).
-#include "queue/worker.h"
+#include "kmem/worker.h"
 
 #include <fmt/format.h>
 #include <unistd.h>

@@ -125,13 +125,15 @@ void expect_good_problem_after(const std::string& bad, const std::string& said, 
 // control. Class 1: inputs drawn in the candidate's process; 2: torch's own
 // methods the harness called after the clock; 3: the clock or the report
 // swapped from Python (or Python run from native code); 4: timed calls
-// unlike the trials.
+// unlike the trials. Python run from native code is refused before its
+// library loads (the native allow-list: PyRun_*), ahead of the harness's own
+// forged_timing check.
 TEST(EvalCpu, EveryRuntimeClassOfTheHarnessGetsItsVerdict) {
   const std::map<std::string, std::string> expected = {
       {"c1_randn_formatter", "timed_output_mismatch"},  {"c1_randn_unbound_put", "timed_output_mismatch"},
       {"c1_seed_hook", "timed_output_mismatch"},        {"c2_detach_unbound", "timed_output_mismatch"},
       {"c2_clone_contiguous", "timed_output_mismatch"}, {"c2_cpu_getitem_copy", "timed_output_mismatch"},
-      {"c3_closure_swap", "forged_timing"},             {"c3_native_pyrun", "forged_timing"},
+      {"c3_closure_swap", "forged_timing"},             {"c3_native_pyrun", "forbidden_native_call"},
       {"c3_channel_rewrite", "forged_timing"},          {"c4_mutate_timed_only", "input_mutation"},
       {"c4_permute_in_blocks", "timed_output_mismatch"}, {"c4_paired_errors", "timed_output_mismatch"},
   };
@@ -174,9 +176,13 @@ TEST(EvalCpu, WrongShapeIsAShapeMismatch) {
   EXPECT_NE(o.detail.find("(64, 255)"), std::string::npos) << o.detail;
 }
 
-TEST(EvalCpu, OutputsCachedUnderTheInputsStorageAreWrongOnFreshInputs) {
+// Every timed call has an input set of its own in the harness's region
+// (docs/evaluator.md, "Inputs and outputs of every call"): a cache keyed by
+// the inputs' storage never hits, so the candidate computes every output
+// and is timed doing so.
+TEST(EvalCpu, OutputsCachedUnderTheInputsStorageNeverHitAndAreComputedEveryCall) {
   auto o = cpu_eval("cache_two_buffers.py");
-  EXPECT_TRUE(o.verdict == "output_mismatch" || o.verdict == "timed_output_mismatch") << o.verdict << o.detail;
+  EXPECT_EQ(o.verdict, "pass") << o.detail << o.log;
 }
 
 TEST(EvalCpu, ARenamedTensorSubclassIsALazyOutputNamedForWhatItIs) {
@@ -247,8 +253,8 @@ EvalOutcome hack_eval(const std::string& candidate) {
 TEST(EvalCpu, ATimerReplacedThroughTheModuleTableMeasuresTheRealTimeAndIsRuntimePatching) {
   auto o = hack_eval("forge_timer_sys_modules.py");
   EXPECT_EQ(o.verdict, "runtime_patching") << o.detail << o.log;
-  EXPECT_NE(o.detail.find("native_clock.Clock"), std::string::npos) << o.detail;
-  EXPECT_GT(o.candidate_ms, 0.01) << "the native clock measured, not the fake's microsecond";
+  EXPECT_NE(o.detail.find("timing.Harness"), std::string::npos) << o.detail;
+  EXPECT_GT(o.candidate_ms, 0.01) << "the native harness measured, not the fake's microsecond";
 }
 
 TEST(EvalCpu, AClockDressedAsTheOriginalIsRuntimePatching) {
@@ -260,13 +266,15 @@ TEST(EvalCpu, AClockDressedAsTheOriginalIsRuntimePatching) {
 TEST(EvalCpu, AMedianRewrittenInTheReportIsForgedTiming) {
   auto o = hack_eval("forge_timing_report.py");
   EXPECT_EQ(o.verdict, "forged_timing") << o.detail << o.log;
-  EXPECT_NE(o.detail.find("outside the calls timed"), std::string::npos) << o.detail;
+  EXPECT_NE(o.detail.find("its harness measured"), std::string::npos) << o.detail;
 }
 
-TEST(EvalCpu, ATallyRewrittenWithTheMedianIsForgedTimingAgainstTheWallClock) {
+// The tally rewritten too: the record still disagrees with the report the
+// native harness wrote into the reference's memory.
+TEST(EvalCpu, ATallyRewrittenWithTheMedianIsForgedTimingAgainstTheHarnesssReport) {
   auto o = hack_eval("forge_timing_tally.py");
   EXPECT_EQ(o.verdict, "forged_timing") << o.detail << o.log;
-  EXPECT_NE(o.detail.find("timing lock was held"), std::string::npos) << o.detail;
+  EXPECT_NE(o.detail.find("its harness measured"), std::string::npos) << o.detail;
 }
 
 TEST(EvalCpu, PrecisionLoweredAtRunTimeIsPrecisionDowncast) {

@@ -52,6 +52,13 @@ class CheckIncludesTest(unittest.TestCase):
         self.write("bench/bench.cpp", '#include "store/item_kind.h"\n')
         self.assertEqual(len(check_includes.violations(self.root)), 1)
 
+    def test_a_modules_test_fixture_is_shared_with_other_modules_tests_only(self):
+        self.write("src/store/test_database.h", "#pragma once\n")
+        self.write("src/cli/worker_command_test.cpp", '#include "store/test_database.h"\n')
+        self.assertEqual(check_includes.violations(self.root), [])
+        self.write("src/cli/worker.cpp", '#include "store/test_database.h"\n')
+        self.assertEqual([p.split(":")[0] for p in check_includes.violations(self.root)], ["src/cli/worker.cpp"])
+
     def test_test_data_is_not_code(self):
         self.write("src/check/testdata/evasion.cpp", '#include "../../store/item_kind.h"\n')
         self.assertEqual(check_includes.violations(self.root), [])

@@ -246,7 +246,9 @@ class ServeTest(unittest.TestCase):
 
     def test_retiring_an_item_takes_it_out_of_the_next_render_while_readers_go_on(self) -> None:
         before = self.reader.render("L2_006", "claude-opus-5-5", "show_all")
-        victim = before.items[-1]
+        # Not a kernel: bringing one back needs its speedup reproduced
+        # (docs/learning.md, "Confidence"); a lesson or pitfall comes back as is.
+        victim = next(i for i in reversed(before.items) if not i.startswith("kernel:"))
         failures: list = []
         stop = threading.Event()
 
