@@ -5,10 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <thread>
 
+#include "kmem/queue.h"
 #include "kmem/serve.h"
 #include "serve/audit.h"
 #include "serve/tokens.h"
@@ -90,6 +93,52 @@ TEST(LocalJobs, RunsWaitsAndRefusesBeyondItsLimit) {
   EXPECT_EQ(failed->error, "it failed");
   EXPECT_FALSE(service->status("nope"));
   EXPECT_TRUE(service->submit({"evaluation", "4"}));  // room again
+}
+
+// With --queue an evaluation becomes a queue job carrying the problem's
+// source, a worker's outcome comes back as the job's result, and an unknown
+// queue id is no job.
+TEST(QueueJobs, AnEvaluationGoesThroughTheQueueAndComesBackDone) {
+  auto dir = std::filesystem::temp_directory_path() / ("kmem-serve-queue-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::string db = (dir / "queue.db").string(), problem = (dir / "add.py").string();
+  std::ofstream(problem) << "# the problem's source\n";
+  ServeConfig config;
+  config.work_dir = (dir / "work").string();
+  auto service = make_queue_job_service(db, config);
+  ASSERT_TRUE(service) << service.error().message();
+  nlohmann::json payload = {{"id", "j1"}, {"problem", problem}, {"candidate", "print(1)"}, {"candidate_kind", "reply"}};
+  auto id = (*service)->submit(JobRequest{"evaluation", payload.dump()});
+  ASSERT_TRUE(id) << id.error().message();
+  EXPECT_EQ((*service)->status(*id)->state, "queued");
+
+  auto queue = JobQueue::open(db);
+  ASSERT_TRUE(queue) << queue.error().message();
+  auto claimed = (*queue)->claim("test-worker", {JobKind::kEval});
+  ASSERT_TRUE(claimed && *claimed);
+  auto request = parse_eval_payload((*claimed)->job.payload, EvalOptions{});
+  ASSERT_TRUE(request) << request.error().message();
+  EXPECT_EQ(request->request.problem_source, "# the problem's source\n");
+  EXPECT_EQ(request->request.candidate_source, "print(1)");
+  EXPECT_EQ(request->request.candidate_name, "reply.md");  // a reply: the worker extracts its code
+  EXPECT_EQ((*service)->status(*id)->state, "running");
+  EvalOutcome outcome;
+  outcome.job = EvalJob{"j1", problem, "reply.md"};
+  outcome.verdict = "pass";
+  ASSERT_TRUE((*queue)->complete((*claimed)->lease, outcome_json(outcome)));
+
+  auto done = (*service)->wait(*id, std::chrono::seconds(5));
+  ASSERT_TRUE(done);
+  EXPECT_EQ(done->state, "done");
+  EXPECT_EQ(parse_strict_json(done->result_json, "result")->at("verdict"), "pass");
+  EXPECT_FALSE((*service)->status("queue-999999"));
+  EXPECT_FALSE((*service)->status("queue-x"));
+  auto missing = (*service)->submit(JobRequest{"evaluation", nlohmann::json{{"id", "j2"}, {"problem", (dir / "none.py").string()},
+                                                                             {"candidate", ""}, {"candidate_kind", "source"}}.dump()});
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message().find("none.py"), std::string::npos) << missing.error().message();
+  std::filesystem::remove_all(dir);
 }
 
 TEST(OpenApi, DocumentsExactlyTheRoutesTheServerServesWithTheirAccess) {
