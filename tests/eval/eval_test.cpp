@@ -178,11 +178,15 @@ TEST(EvalCpu, WrongShapeIsAShapeMismatch) {
 
 // Every timed call has an input set of its own in the harness's region
 // (docs/evaluator.md, "Inputs and outputs of every call"): a cache keyed by
-// the inputs' storage never hits, so the candidate computes every output
-// and is timed doing so.
-TEST(EvalCpu, OutputsCachedUnderTheInputsStorageNeverHitAndAreComputedEveryCall) {
+// the inputs' storage never hits on one, so the timed calls compute. The
+// warm-up sets serve in turn, so a warm-up call may hit (the warm-up's
+// length is drawn at random), launching none of the candidate's kernels:
+// no_custom_kernel, its timed calls all launching; otherwise a pass whose
+// time is of real work.
+TEST(EvalCpu, OutputsCachedUnderTheInputsStorageHitOnlyOnTheWarmUpSets) {
   auto o = cpu_eval("cache_two_buffers.py");
-  EXPECT_EQ(o.verdict, "pass") << o.detail << o.log;
+  ASSERT_TRUE(o.verdict == "pass" || o.verdict == "no_custom_kernel") << o.verdict << o.detail << o.log;
+  if (o.verdict == "no_custom_kernel") EXPECT_NE(o.detail.find(", 0 timed"), std::string::npos) << o.detail;
 }
 
 TEST(EvalCpu, ARenamedTensorSubclassIsALazyOutputNamedForWhatItIs) {
