@@ -38,8 +38,14 @@ JobStatus status_of(const QueuedJob& job) {
   switch (job.state) {
     case JobState::kQueued: s.state = "queued"; break;
     case JobState::kClaimed: s.state = "running"; break;
-    case JobState::kDone: s.state = "done"; s.result_json = job.outcome; break;
-    case JobState::kFailed: s.state = "failed"; s.error = job.error; break;
+    case JobState::kDone:
+      s.state = "done";
+      s.result_json = job.outcome;
+      break;
+    case JobState::kFailed:
+      s.state = "failed";
+      s.error = job.error;
+      break;
   }
   return s;
 }
