@@ -71,7 +71,10 @@ TEST_F(ZygoteTest, ForksWorkersThatAreOurChildrenInGroupsOfTheirOwn) {
   EXPECT_FALSE(status.signaled);
   EXPECT_EQ(status.code, 1);
   EXPECT_EQ(kill(b, 0), 0);
-  EXPECT_TRUE((*second)->kill_and_reap().signaled);
+  auto second_status = (*second)->kill_and_reap();
+  EXPECT_TRUE(second_status.signaled) << "the second worker " << second_status.describe()
+                                      << " before it was killed; its log:\n" << read_tail(folder_ + "/second.log", 4096)
+                                      << "\nthe zygote's log:\n" << read_tail(folder_ + "/zygote.log", 4096);
 }
 
 TEST_F(ZygoteTest, AWorkerSetsUpOnlyOnceTheWorkerBeforeItHas) {
