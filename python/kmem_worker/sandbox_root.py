@@ -14,6 +14,7 @@ import importlib.util
 import json
 import os
 import shutil
+import site
 import sys
 
 PACKAGES = ("torch", "triton")
@@ -51,12 +52,24 @@ def _python_paths():
 
 
 def _package_paths():
+    """torch's and Triton's folders and the folders that hold them: their
+    own dependencies (numpy, sympy, the nvidia-* wheels) lie beside them,
+    wherever that is (a $PYTHONPATH folder, the user's site folder)."""
     paths = []
     for name in PACKAGES:
         spec = importlib.util.find_spec(name)
         for folder in (spec.submodule_search_locations or []) if spec else []:
-            paths += _with_target(folder)
+            paths += _with_target(folder) + _with_target(os.path.dirname(os.path.abspath(folder)))
     return paths
+
+
+def _user_site_environment():
+    """PYTHONUSERBASE when the user's site folder is on sys.path: in the
+    sandbox HOME is /tmp, where Python would look for it otherwise."""
+    user_site = site.getusersitepackages() if site.ENABLE_USER_SITE else None
+    if user_site and any(os.path.abspath(entry) == os.path.abspath(user_site) for entry in sys.path if entry):
+        return {"PYTHONUSERBASE": site.getuserbase()}
+    return {}
 
 
 def cuda_home():
@@ -112,11 +125,13 @@ def _library_paths():
 def root_paths():
     """The paths described in the module's docstring, each once, in order found."""
     found = _python_paths() + _package_paths() + _tool_paths() + _library_paths()
+    found += [site.getusersitepackages()] if _user_site_environment() else []
     return list(dict.fromkeys(os.path.normpath(p) for p in found if os.path.exists(p)))
 
 
 def main():
-    json.dump({"python": os.path.realpath(sys.executable), "paths": root_paths()}, sys.stdout)
+    answer = {"python": os.path.abspath(sys.executable), "paths": root_paths(), "environment": _user_site_environment()}
+    json.dump(answer, sys.stdout)
     sys.stdout.write("\n")
 
 

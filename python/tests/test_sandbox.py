@@ -5,9 +5,11 @@ installed, and what the minimal root is told to show of this machine
 (kmem_worker/sandbox_root.py). The confinement itself is tested end to end
 by tests/eval/sandbox_test.cpp."""
 import hashlib
+import importlib.util
 import io
 import json
 import os
+import site
 import sys
 import tempfile
 import unittest
@@ -65,8 +67,44 @@ class SandboxRootTest(unittest.TestCase):
         with mock.patch.object(sys, "stdout", out):
             sandbox_root.main()
         answer = json.loads(out.getvalue())
-        self.assertEqual(set(answer), {"python", "paths"})
+        self.assertEqual(set(answer), {"python", "paths", "environment"})
         self.assertTrue(os.path.isabs(answer["python"]))
+        self.assertTrue(all(isinstance(v, str) for v in answer["environment"].values()))
+
+    def test_a_virtual_environment_is_run_through_its_own_link(self):
+        # The real path of a venv's python is the base interpreter, which
+        # would start without the venv's packages.
+        with tempfile.TemporaryDirectory() as venv:
+            link = os.path.join(venv, "bin", "python3")
+            os.makedirs(os.path.dirname(link))
+            os.symlink(os.path.realpath(sys.executable), link)
+            out = io.StringIO()
+            with mock.patch.object(sys, "executable", link), mock.patch.object(sys, "stdout", out):
+                sandbox_root.main()
+            answer = json.loads(out.getvalue())
+            self.assertEqual(answer["python"], link)
+            self.assertIn(link, answer["paths"])
+            self.assertIn(os.path.realpath(sys.executable), answer["paths"])
+
+    def test_the_users_site_folder_comes_with_its_base(self):
+        with tempfile.TemporaryDirectory() as base:
+            user_site = os.path.join(base, "lib", "site-packages")
+            os.makedirs(user_site)
+            with mock.patch.object(site, "ENABLE_USER_SITE", True), \
+                 mock.patch.object(site, "getusersitepackages", return_value=user_site), \
+                 mock.patch.object(site, "getuserbase", return_value=base), \
+                 mock.patch.object(sys, "path", sys.path + [user_site]):
+                self.assertEqual(sandbox_root._user_site_environment(), {"PYTHONUSERBASE": base})
+                self.assertIn(user_site, sandbox_root.root_paths())
+            with mock.patch.object(site, "ENABLE_USER_SITE", False):
+                self.assertEqual(sandbox_root._user_site_environment(), {})
+
+    def test_the_folder_holding_torch_is_bound_for_its_dependencies(self):
+        spec = importlib.util.find_spec("torch")
+        if spec is None:
+            self.skipTest("no torch")
+        holder = os.path.dirname(os.path.abspath(spec.submodule_search_locations[0]))
+        self.assertIn(os.path.normpath(holder), sandbox_root.root_paths())
 
 
 if __name__ == "__main__":

@@ -49,10 +49,13 @@ class LearnCommand : public ::testing::Test {
   std::string fused() const { return std::string(KMEM_SOURCE_DIR) + "/docs/quickstart/softsign.py"; }
 
   // Promotes `id`, measuring it again (kmem reverify) while its speedup is
-  // not yet reproduced on this (possibly busy) machine.
+  // not yet reproduced on this machine. The quickstart's softsign takes
+  // 0.03-0.13 ms a call on the CPU: on the 2-core CI machine one batch
+  // measured it 0.43x, 1.57x, 1.73x, 4.18x and 4.78x (docs/benchmarks.md),
+  // so several measurements may be needed before two agree within 1.5x.
   Outcome promote_reproduced(const std::string& id) {
     Outcome promoted = kmem("items promote " + id + " --reason checked --store " + db());
-    for (int tries = 0; promoted.exit_code != 0 && tries < 3; ++tries) {
+    for (int tries = 0; promoted.exit_code != 0 && tries < 6; ++tries) {
       EXPECT_NE(promoted.err.find("not reproduced"), std::string::npos) << promoted.err;
       kmem("reverify --store " + db() + " --kernelbench " + (dir_ / "kb").string() + evaluator());
       promoted = kmem("items promote " + id + " --reason checked --store " + db());

@@ -67,13 +67,18 @@ Result<SandboxRoot> probe_sandbox_root(const EvalOptions& options, const std::st
     return Error(what + ": " + status.describe() + (log.empty() ? "" : ": " + log));
   auto answer = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (!answer.is_object() || !answer.contains("python") || !answer["python"].is_string() ||
-      !answer.contains("paths") || !answer["paths"].is_array())
-    return Error(what + ": not an object {\"python\": string, \"paths\": [strings]}: " + line);
+      !answer.contains("paths") || !answer["paths"].is_array() || !answer.contains("environment") ||
+      !answer["environment"].is_object())
+    return Error(what + ": not an object {\"python\": string, \"paths\": [strings], \"environment\": {}}: " + line);
   SandboxRoot root;
   root.python = answer["python"].get<std::string>();
   for (const auto& path : answer["paths"]) {
     if (!path.is_string()) return Error(what + ": a path that is no string: " + path.dump());
     root.paths.push_back(path.get<std::string>());
+  }
+  for (const auto& [name, value] : answer["environment"].items()) {
+    if (!value.is_string()) return Error(what + ": an environment value that is no string: " + name);
+    root.environment.push_back(name + "=" + value.get<std::string>());
   }
   if (root.python.empty() || root.python[0] != '/') return Error(what + ": no absolute interpreter path: " + line);
   return root;

@@ -18,8 +18,9 @@ namespace kmem::eval {
 
 // What the interpreter's probe reported.
 struct SandboxRoot {
-  std::string python;              // the interpreter's real path: what the sandbox runs
-  std::vector<std::string> paths;  // its installation's folders and files, as found
+  std::string python;                    // the interpreter as invoked (a venv's own link): what the sandbox runs
+  std::vector<std::string> paths;        // its installation's folders and files, as found
+  std::vector<std::string> environment;  // "NAME=value" it needs there to find its packages (PYTHONUSERBASE)
 };
 
 // Runs `options.python -m kmem_worker.sandbox_root` (outside any sandbox;

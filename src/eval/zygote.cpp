@@ -57,6 +57,7 @@ Result<std::unique_ptr<Zygote>> Zygote::start(const std::string& role, const Eva
     spec.environment.insert(spec.environment.end(), confined->begin(), confined->end());  // replaces the caches
     auto root = probe_sandbox_root(options, log_path + ".root");
     if (!root) return root.error().wrap(role + " zygote");
+    spec.environment.insert(spec.environment.end(), root->environment.begin(), root->environment.end());
     auto command = sandbox_command(bwrap, options, run_dir, *root);
     if (!command) return command.error().wrap(role + " zygote");
     spec.argv.erase(spec.argv.begin());  // the interpreter: the root's, at the end of the command
