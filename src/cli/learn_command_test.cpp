@@ -48,6 +48,20 @@ class LearnCommand : public ::testing::Test {
   std::string softsign() const { return (dir_ / "kb/level1/30_Softsign.py").string(); }
   std::string fused() const { return std::string(KMEM_SOURCE_DIR) + "/docs/quickstart/softsign.py"; }
 
+  // Adds the fused softsign from `code` (items add), again while a noisy
+  // measurement has it slower than eager (see promote_reproduced); any
+  // other refusal fails the test at once.
+  Outcome add_fused(const std::string& code) {
+    const std::string add = "items add --problem " + softsign() + " --code " + code + " --store " + db() + evaluator() +
+                            add_passing();
+    Outcome added = kmem(add);
+    for (int tries = 0; added.exit_code != 0 && tries < 4; ++tries) {
+      EXPECT_NE(added.err.find("slower than eager"), std::string::npos) << added.err;
+      added = kmem(add);
+    }
+    return added;
+  }
+
   // Promotes `id`, measuring it again (kmem reverify) while its speedup is
   // not yet reproduced on this machine. The quickstart's softsign takes
   // 0.03-0.13 ms a call on the CPU: on the 2-core CI machine one batch
@@ -77,8 +91,7 @@ TEST_F(LearnCommand, ItemsAddEvaluatesBeforeTheKernelEnters) {
 
   // Given as a reply, the kernel is stored as the source the evaluator ran.
   std::ofstream(dir_ / "reply.md") << "My fused kernel.\n\n```python\n" << read_whole_file(fused()) << "```\nACTION: SUBMIT\n";
-  Outcome added = kmem("items add --problem " + softsign() + " --code " + (dir_ / "reply.md").string() + " --store " +
-                       db() + evaluator() + add_passing());
+  Outcome added = add_fused((dir_ / "reply.md").string());
   ASSERT_EQ(added.exit_code, 0) << added.err;
   EXPECT_NE(added.out.find("added kernel:L1_030 ("), std::string::npos) << added.out;
   EXPECT_NE(added.out.find("x on cpu, candidate; measured "), std::string::npos) << added.out;
@@ -215,8 +228,7 @@ TEST_F(LearnCommand, ReadersListsBaselineCounts) {
 
 TEST_F(LearnCommand, ReverifyUpdatesPassingKernelsAndRetiresFailingOnes) {
   fs::path problem = softsign();
-  ASSERT_EQ(kmem("items add --problem " + problem.string() + " --code " + fused() + " --store " + db() + evaluator() +
-                 add_passing()).exit_code, 0);
+  ASSERT_EQ(add_fused(fused()).exit_code, 0);
   ASSERT_EQ(promote_reproduced("kernel:L1_030").exit_code, 0);
   std::string reverify = "reverify --store " + db() + " --kernelbench " + (dir_ / "kb").string() + evaluator();
 
