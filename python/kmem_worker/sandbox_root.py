@@ -63,13 +63,18 @@ def _package_paths():
     return paths
 
 
-def _user_site_environment():
-    """PYTHONUSERBASE when the user's site folder is on sys.path: in the
-    sandbox HOME is /tmp, where Python would look for it otherwise."""
+def _user_site():
+    """The user's site folder when it is on sys.path, else None."""
     user_site = site.getusersitepackages() if site.ENABLE_USER_SITE else None
     if user_site and any(os.path.abspath(entry) == os.path.abspath(user_site) for entry in sys.path if entry):
-        return {"PYTHONUSERBASE": site.getuserbase()}
-    return {}
+        return user_site
+    return None
+
+
+def _user_site_environment():
+    """PYTHONUSERBASE when the user's site folder is in use: in the sandbox
+    HOME is /tmp, where Python would look for it otherwise."""
+    return {"PYTHONUSERBASE": site.getuserbase()} if _user_site() else {}
 
 
 def cuda_home():
@@ -124,8 +129,8 @@ def _library_paths():
 
 def root_paths():
     """The paths described in the module's docstring, each once, in order found."""
-    found = _python_paths() + _package_paths() + _tool_paths() + _library_paths()
-    found += [site.getusersitepackages()] if _user_site_environment() else []
+    user_site = _user_site()
+    found = _python_paths() + _package_paths() + _tool_paths() + _library_paths() + ([user_site] if user_site else [])
     return list(dict.fromkeys(os.path.normpath(p) for p in found if os.path.exists(p)))
 
 
