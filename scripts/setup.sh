@@ -15,7 +15,7 @@ packages=(build-essential cmake ninja-build pkg-config git
   clang clang-format libclang-rt-14-dev
   bubblewrap libseccomp-dev
   wrk python3-pip python3-setuptools python3-wheel
-  postgresql libpq-dev)
+  postgresql libpq-dev libpqxx-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

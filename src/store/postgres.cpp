@@ -1,8 +1,11 @@
-// The PostgreSQL engine of the store's seam, over libpq.
+// The PostgreSQL engine of the store's seam, over libpqxx (libpq's URL
+// parser names the database in errors).
 #include "store/postgres.h"
 
 #include <fmt/format.h>
 #include <libpq-fe.h>
+
+#include <pqxx/pqxx>
 
 #include <cstdlib>
 #include <optional>
@@ -43,7 +46,7 @@ std::string display_name(const std::string& url) {
     if (keyword == "dbname") dbname = value;
   }
   PQconninfoFree(options);
-  return fmt::format("postgresql://{}{}{}{}/{}", user, user.empty() ? "" : "@", host, port.empty() ? "" : ":" + port,
+  return fmt::format("postgresql://{}{}{}{}{}/{}", user, user.empty() ? "" : "@", host, port.empty() ? "" : ":", port,
                      dbname);
 }
 
@@ -60,7 +63,8 @@ std::string numbered_parameters(const std::string& sql) {
       quote = c;
       out += c;
     } else if (c == '?') {
-      out += "$" + std::to_string(next++);
+      out += '$';
+      out += std::to_string(next++);
     } else {
       out += c;
     }
@@ -73,7 +77,6 @@ class Connection;
 class Cursor final : public sql::Cursor {
  public:
   Cursor(Connection& connection, std::string sql) : connection_(connection), sql_(std::move(sql)) {}
-  ~Cursor() override { clear(); }
 
   void bind_text(int index, const std::string& value) override {
     // Parameters travel as C strings, and PostgreSQL's text holds no NUL:
@@ -88,22 +91,24 @@ class Cursor final : public sql::Cursor {
 
   Result<bool> step() override;
   void reset() override {
-    clear();
+    result_.reset();
+    row_ = -1;
     parameters_.clear();
     bind_error_.reset();
   }
 
   std::string text(int column) const override {
-    return std::string(PQgetvalue(result_, row_, column), PQgetlength(result_, row_, column));
+    const pqxx::field f = field(column);
+    return std::string(f.c_str(), f.size());
   }
-  double real(int column) const override { return std::strtod(PQgetvalue(result_, row_, column), nullptr); }
+  double real(int column) const override { return std::strtod(field(column).c_str(), nullptr); }
   long long integer64(int column) const override {
-    if (PQftype(result_, column) == kBool) return *PQgetvalue(result_, row_, column) == 't' ? 1 : 0;
-    return std::strtoll(PQgetvalue(result_, row_, column), nullptr, 10);
+    if (result_->column_type(column) == kBool) return *field(column).c_str() == 't' ? 1 : 0;
+    return std::strtoll(field(column).c_str(), nullptr, 10);
   }
   sql::Type type(int column) const override {
-    if (PQgetisnull(result_, row_, column)) return sql::Type::kNull;
-    switch (PQftype(result_, column)) {
+    if (field(column).is_null()) return sql::Type::kNull;
+    switch (result_->column_type(column)) {
       case kBool:
       case kInt2:
       case kInt4:
@@ -121,32 +126,39 @@ class Cursor final : public sql::Cursor {
     if (static_cast<int>(parameters_.size()) < index) parameters_.resize(index);
     return parameters_[index - 1];
   }
-  void clear() {
-    if (result_ != nullptr) PQclear(result_);
-    result_ = nullptr;
-    row_ = -1;
-  }
+  pqxx::field field(int column) const { return (*result_)[row_][column]; }
 
   Connection& connection_;
   std::string sql_;
   std::vector<std::optional<std::string>> parameters_;
   std::optional<std::string> bind_error_;
-  PGresult* result_ = nullptr;
+  std::optional<pqxx::result> result_;
   int row_ = -1;
 };
 
+// Server notices ("relation already exists, skipping") are no errors: dropped.
+class QuietNotices final : public pqxx::errorhandler {
+ public:
+  using pqxx::errorhandler::errorhandler;
+  bool operator()(const char[]) noexcept override { return false; }
+};
+
+// One session. Transactions are the store's own (BEGIN ... COMMIT sent as
+// SQL, see sql.h), so each statement runs in a pqxx::nontransaction. A lost
+// connection stays lost: libpqxx would reconnect by itself, silently dropping
+// an open transaction and the session's settings, so every statement after a
+// broken_connection fails and the caller opens another connection.
 class Connection final : public sql::Connection {
  public:
-  Connection(PGconn* conn, std::string path) : conn_(conn, PQfinish), path_(std::move(path)) {}
+  Connection(std::unique_ptr<pqxx::connection> conn, std::string path)
+      : conn_(std::move(conn)), notices_(*conn_), path_(std::move(path)) {}
 
   sql::Dialect dialect() const override { return sql::Dialect::kPostgres; }
   const std::string& path() const override { return path_; }
 
   Status exec(const std::string& sql) override {
-    PGresult* result = PQexec(conn_.get(), sql.c_str());
-    Status s = check(result, "SQL failed");
-    PQclear(result);
-    return s;
+    auto result = run(sql, {}, "SQL failed");
+    return result ? Status::success() : Status(result.error());
   }
 
   Result<sql::Statement> prepare(const std::string& sql) override {
@@ -180,38 +192,43 @@ class Connection final : public sql::Connection {
         version));
   }
 
-  bool broken() const override { return PQstatus(conn_.get()) == CONNECTION_BAD; }
-
-  // Success for a result that is no error; else the error naming the database.
-  Status check(PGresult* result, const std::string& what) const {
-    ExecStatusType status = PQresultStatus(result);
-    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return Status::success();
-    std::string message = result != nullptr ? trimmed(PQresultErrorMessage(result)) : "";
-    if (message.empty()) message = trimmed(PQerrorMessage(conn_.get()));
-    return Error(fmt::format("{}: {}: {}", path_, what, message));
+  // Runs `sql` with `parameters` (nullptr for NULL); a failure names the
+  // database and `what`.
+  Result<pqxx::result> run(const std::string& sql, const std::vector<const char*>& parameters, const char* what) {
+    if (lost_) return Error(fmt::format("{}: {}: the connection was lost earlier: {}", path_, what, *lost_));
+    try {
+      pqxx::nontransaction statement(*conn_);
+      pqxx::result result = parameters.empty()
+                                ? statement.exec(sql)
+                                : statement.exec_params(sql, pqxx::prepare::make_dynamic_params(parameters));
+      statement.commit();
+      return result;
+    } catch (const pqxx::broken_connection& e) {
+      lost_ = trimmed(e.what());
+      return Error(fmt::format("{}: {}: connection lost: {}", path_, what, *lost_));
+    } catch (const std::exception& e) {
+      return Error(fmt::format("{}: {}: {}", path_, what, trimmed(e.what())));
+    }
   }
 
-  PGconn* raw() { return conn_.get(); }
-
  private:
-  std::unique_ptr<PGconn, void (*)(PGconn*)> conn_;
+  std::unique_ptr<pqxx::connection> conn_;
+  QuietNotices notices_;
   std::string path_;
+  std::optional<std::string> lost_;
 };
 
 Result<bool> Cursor::step() {
   if (bind_error_) return Error(fmt::format("{}: {}", connection_.path(), *bind_error_));
-  if (result_ == nullptr) {
+  if (!result_) {
     std::vector<const char*> values;
     for (const auto& p : parameters_) values.push_back(p ? p->c_str() : nullptr);
-    result_ = PQexecParams(connection_.raw(), sql_.c_str(), static_cast<int>(values.size()), nullptr, values.data(),
-                           nullptr, nullptr, 0);
-    if (Status s = connection_.check(result_, "statement failed"); !s) {
-      clear();
-      return s.error();
-    }
+    auto result = connection_.run(sql_, values, "statement failed");
+    if (!result) return result.error();
+    result_ = std::move(*result);
   }
   ++row_;
-  return row_ < PQntuples(result_);
+  return row_ < static_cast<int>(result_->size());
 }
 
 }  // namespace
@@ -220,13 +237,13 @@ bool is_url(const std::string& db) { return db.starts_with("postgresql://") || d
 
 Result<std::unique_ptr<sql::Connection>> connect(const std::string& url, bool read_only) {
   std::string name = display_name(url);
-  PGconn* conn = PQconnectdb(url.c_str());
-  auto connection = std::make_unique<Connection>(conn, name);
-  if (conn == nullptr) return Error(name + ": cannot connect: out of memory");
-  if (PQstatus(conn) != CONNECTION_OK)
-    return Error(fmt::format("{}: cannot connect: {}", name, trimmed(PQerrorMessage(conn))));
-  // Notices ("relation already exists, skipping") are no errors: not printed.
-  PQsetNoticeProcessor(conn, [](void*, const char*) {}, nullptr);
+  std::unique_ptr<pqxx::connection> conn;
+  try {
+    conn = std::make_unique<pqxx::connection>(url);
+  } catch (const std::exception& e) {
+    return Error(fmt::format("{}: cannot connect: {}", name, trimmed(e.what())));
+  }
+  auto connection = std::make_unique<Connection>(std::move(conn), name);
   Status s = connection->exec("SET client_encoding = 'UTF8'");
   if (s && read_only) s = connection->exec("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
   if (!s) return s.error();

@@ -1,4 +1,4 @@
-// The PostgreSQL engine of the store's seam (store/sql.h), over libpq: a
+// The PostgreSQL engine of the store's seam (store/sql.h), over libpqxx: a
 // database named by a URL (postgresql://user@host:port/dbname?...). Parameters
 // are sent apart from the SQL text; results are read as text and typed by
 // their columns' types.

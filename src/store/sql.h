@@ -92,8 +92,6 @@ class Connection {
   // (inside the migration's transaction).
   virtual Result<int> schema_version() = 0;
   virtual Status set_schema_version(int version) = 0;
-  // Whether the connection is lost (the server went away): open another.
-  virtual bool broken() const = 0;
 };
 
 // Runs `body` inside one begin_exclusive transaction, rolling back on any error.

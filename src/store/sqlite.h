@@ -41,7 +41,6 @@ class Connection final : public sql::Connection {
   const char* now_sql() const override { return "((julianday('now') - 2440587.5) * 86400.0)"; }
   Result<int> schema_version() override;  // PRAGMA user_version
   Status set_schema_version(int version) override;
-  bool broken() const override { return false; }
 
  private:
   Connection(sqlite3* db, std::string path);
