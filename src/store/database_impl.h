@@ -5,7 +5,6 @@
 
 #include <memory>
 #include <string>
-#include <type_traits>
 
 #include "kmem/store.h"
 #include "store/sql.h"
@@ -28,16 +27,7 @@ template <typename Row>
 Status for_each_row(sql::Connection& db, const std::string& sql, Row row) {
   auto query = db.prepare(sql);
   if (!query) return query.error();
-  while (true) {
-    auto more = query->step();
-    if (!more) return more.error();
-    if (!*more) return Status::success();
-    if constexpr (std::is_same_v<decltype(row(*query)), Status>) {
-      if (Status s = row(*query); !s) return s;
-    } else {
-      row(*query);
-    }
-  }
+  return query->each_row(row);
 }
 
 }  // namespace kmem

@@ -128,12 +128,10 @@ Result<std::set<EpisodeKey>> Database::recorded_episodes(const std::string& expe
   if (!query) return query.error();
   query->bind(1, experiment);
   std::set<EpisodeKey> keys;
-  while (true) {
-    auto row = query->step();
-    if (!row) return row.error();
-    if (!*row) return keys;
-    keys.insert(EpisodeKey{query->text(0), query->text(1), query->text(2), query->integer(3)});
-  }
+  Status s = query->each_row(
+      [&](sql::Statement& q) { keys.insert(EpisodeKey{q.text(0), q.text(1), q.text(2), q.integer(3)}); });
+  if (!s) return s.error();
+  return keys;
 }
 
 Result<bool> Database::record_episode(const std::string& experiment, const EpisodeKey& key, const Problem& problem,
@@ -162,13 +160,10 @@ Result<std::vector<StoredEpisode>> Database::experiment_episodes(const std::stri
       "FROM episodes e WHERE e.experiment_id = ? ORDER BY e.reader, e.policy, e.problem_id, e.sample");
   if (!query) return query.error();
   query->bind(1, experiment);
-  while (true) {
-    auto row = query->step();
-    if (!row) return row.error();
-    if (!*row) return out;
+  Status walked = query->each_row([&](sql::Statement& q) -> Status {
     // Checked as every read of the database is (row_reader.h): a damaged
     // row is an error naming it, not a report that throws on its text.
-    RowReader r(*query, fmt::format("{}: episodes row {}", path(), query->integer64(0)));
+    RowReader r(q, fmt::format("{}: episodes row {}", path(), q.integer64(0)));
     StoredEpisode e;
     e.key = EpisodeKey{r.text(1, "reader"), r.text(2, "policy"), r.text(3, "problem_id"), r.integer(4, "sample")};
     e.category = r.text(5, "category");
@@ -184,9 +179,12 @@ Result<std::vector<StoredEpisode>> Database::experiment_episodes(const std::stri
     e.model_s = r.real(15, "latency_s");
     e.eval_s = r.real(16, "eval_s");
     if (e.correct) e.speedup_vs_compile = r.optional_real(17, "speedup_vs_compile");
-    if (Status s = r.status(); !s) return s.error();
+    if (Status s = r.status(); !s) return s;
     out.push_back(std::move(e));
-  }
+    return Status::success();
+  });
+  if (!walked) return walked.error();
+  return out;
 }
 
 Result<std::vector<std::string>> Database::experiments() const {
@@ -212,17 +210,16 @@ Result<std::vector<LearnedEpisode>> Database::learning_episodes(const std::strin
       "SELECT reader, policy, problem_id, sample, device, shown_item_ids FROM episodes WHERE experiment_id = ?");
   if (!shown) return shown.error();
   shown->bind(1, experiment);
-  while (true) {
-    auto row = shown->step();
-    if (!row) return row.error();
-    if (!*row) break;
-    LearnedEpisode& e = out[index.at(key_of(*shown))];
-    e.device = shown->text(4);
-    auto ids = nlohmann::json::parse(shown->text(5), nullptr, false);
+  Status walked = shown->each_row([&](sql::Statement& q) -> Status {
+    LearnedEpisode& e = out[index.at(key_of(q))];
+    e.device = q.text(4);
+    auto ids = nlohmann::json::parse(q.text(5), nullptr, false);
     if (!ids.is_array()) return Error(fmt::format("{}: episode {}: shown_item_ids is not a list", path(), e.episode.key.problem));
     for (const auto& id : ids)
       if (id.is_string()) e.shown_item_ids.push_back(id.get<std::string>());
-  }
+    return Status::success();
+  });
+  if (!walked) return walked.error();
   auto turns = db.prepare(
       "SELECT e.reader, e.policy, e.problem_id, e.sample, t.turn, t.action, t.verdict, t.stage, t.message, "
       "COALESCE(v.detail, ''), COALESCE(v.candidate, ''), COALESCE(v.speedup, 0), COALESCE(v.flags, '[]') "
@@ -231,11 +228,7 @@ Result<std::vector<LearnedEpisode>> Database::learning_episodes(const std::strin
       "WHERE e.experiment_id = ? ORDER BY e.id, t.turn");
   if (!turns) return turns.error();
   turns->bind(1, experiment);
-  while (true) {
-    auto row = turns->step();
-    if (!row) return row.error();
-    if (!*row) return out;
-    auto& q = *turns;
+  walked = turns->each_row([&](sql::Statement& q) {
     StoredTurn t;
     t.index = q.integer(4);
     t.action = q.text(5);
@@ -250,7 +243,9 @@ Result<std::vector<LearnedEpisode>> Database::learning_episodes(const std::strin
       for (const auto& f : flags)
         if (f.is_string()) t.flags.push_back(f.get<std::string>());
     out[index.at(key_of(q))].turns.push_back(std::move(t));
-  }
+  });
+  if (!walked) return walked.error();
+  return out;
 }
 
 Result<std::vector<EpisodeView>> Database::episode_views(const std::string& experiment) const {
@@ -263,13 +258,10 @@ Result<std::vector<EpisodeView>> Database::episode_views(const std::string& expe
   if (!query) return query.error();
   query->bind(1, experiment);
   long long last = -1;
-  while (true) {
-    auto row = query->step();
-    if (!row) return row.error();
-    if (!*row) return out;
-    RowReader r(*query, fmt::format("{}: episodes row {}", path(), query->integer64(0)));
-    if (query->integer64(0) != last) {
-      last = query->integer64(0);
+  Status walked = query->each_row([&](sql::Statement& q) {
+    RowReader r(q, fmt::format("{}: episodes row {}", path(), q.integer64(0)));
+    if (q.integer64(0) != last) {
+      last = q.integer64(0);
       EpisodeView e;
       e.key = EpisodeKey{r.text(1, "reader"), r.text(2, "policy"), r.text(3, "problem_id"), r.integer(4, "sample")};
       e.end = r.text(5, "end_reason");
@@ -285,8 +277,10 @@ Result<std::vector<EpisodeView>> Database::episode_views(const std::string& expe
       t.feedback = r.text(11, "feedback");
       out.back().turns.push_back(std::move(t));
     }
-    if (Status s = r.status(); !s) return s.error();
-  }
+    return r.status();
+  });
+  if (!walked) return walked.error();
+  return out;
 }
 
 }  // namespace kmem

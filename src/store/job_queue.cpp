@@ -157,14 +157,14 @@ class SqlJobQueue final : public JobQueue {
     if (!query) return query.error();
     query->bind(1, batch);
     std::vector<QueuedJob> out;
-    while (true) {
-      auto row = query->step();
-      if (!row) return row.error();
-      if (!*row) return out;
-      auto job = read_job(*query, db_->path());
+    Status s = query->each_row([&](sql::Statement& q) -> Status {
+      auto job = read_job(q, db_->path());
       if (!job) return job.error();
       out.push_back(std::move(*job));
-    }
+      return Status::success();
+    });
+    if (!s) return s.error();
+    return out;
   }
 
  private:

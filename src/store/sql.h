@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "kmem/result.h"
 
@@ -54,6 +55,10 @@ class Statement {
   Status run();
   // Ready to run again, with no parameters bound (read the current row first).
   void reset() { cursor_->reset(); }
+  // Runs the query and calls `row(*this)` for each row it returns; a `row`
+  // that returns a Status stops the walk at its first error.
+  template <typename Row>
+  Status each_row(Row row);
 
   std::string text(int column) const { return cursor_->text(column); }
   double real(int column) const { return cursor_->real(column); }
@@ -65,6 +70,20 @@ class Statement {
  private:
   std::unique_ptr<Cursor> cursor_;
 };
+
+template <typename Row>
+Status Statement::each_row(Row row) {
+  while (true) {
+    Result<bool> more = step();
+    if (!more) return more.error();
+    if (!*more) return Status::success();
+    if constexpr (std::is_same_v<decltype(row(*this)), Status>) {
+      if (Status s = row(*this); !s) return s;
+    } else {
+      row(*this);
+    }
+  }
+}
 
 class Connection {
  public:
