@@ -107,21 +107,21 @@ static bool send_with_descriptors(int socket, const std::string& message, const 
   return sent == static_cast<ssize_t>(message.size());
 }
 
-Result<std::unique_ptr<ChildProcess>> Zygote::fork_worker(const std::string& log_path,
-                                                          const std::vector<int>& cpus, const Turn& turn) {
+Result<std::unique_ptr<ChildProcess>> Zygote::fork_worker(const std::string& log_path, const std::vector<int>& cpus,
+                                                          const ContextBaton& baton) {
   std::lock_guard hold(mutex_);
   if (!stopped_.empty()) return failure("it was stopped after an earlier request: " + stopped_);
   auto streams = ChildStreams::open(log_path);
   if (!streams) return streams.error();
-  // The worker's stdin, stdout and stderr, then the descriptors of its turn
-  // at creating its CUDA context, named in "turn" in the order they come.
+  // The worker's stdin, stdout and stderr, then the descriptors of its baton
+  // for creating its CUDA context, named in "baton" in the order they come.
   std::vector<int> fds{streams->child_stdin, streams->child_stdout, streams->child_log};
   // A record of the worker protocol (role zygote, data/protocol/worker.json).
   nlohmann::json request{
-      {"cmd", "fork"}, {"cpus", cpus}, {"address_space_bytes", nullptr}, {"turn", nlohmann::json::array()}};
-  for (auto [name, fd] : {std::pair{"done", turn.done()}, {"after", turn.after()}})
+      {"cmd", "fork"}, {"cpus", cpus}, {"address_space_bytes", nullptr}, {"baton", nlohmann::json::array()}};
+  for (auto [name, fd] : {std::pair{"done", baton.done()}, {"after", baton.after()}})
     if (fd >= 0) {
-      request["turn"].push_back(name);
+      request["baton"].push_back(name);
       fds.push_back(fd);
     }
   if (options_.device == "cpu" && options_.memory_limit_mb > 0)
