@@ -10,7 +10,7 @@ descriptors of its baton for creating its CUDA context that "baton" names
 (role zygote, data/protocol/worker.json), checked here. The worker is forked
 through a short-lived middle process, so that it is re-parented to the
 orchestrator (a child subreaper), which waits for it and kills its process
-group like any worker it spawned. The reply is {"event": "forked", "pid": N}
+group like any worker it spawned. The answer is {"event": "forked", "pid": N}
 once the worker is the orchestrator's child, or {"event": "error", "message"}. The zygote exits when the
 socket closes. Trusted code only: nothing of a job is in it."""
 import functools
@@ -48,14 +48,14 @@ def serve(role, device, run_worker):
         try:
             request = json.loads(message)
             rules.check_command("zygote", request)
-            reply = {"event": "forked", "pid": _fork_worker(worker, request, fds, requests)}
+            answer = {"event": "forked", "pid": _fork_worker(worker, request, fds, requests)}
         except Exception as error:
-            reply = {"event": "error", "message": f"{type(error).__name__}: {error}"}
+            answer = {"event": "error", "message": f"{type(error).__name__}: {error}"}
         finally:
             for fd in fds:
                 os.close(fd)
-        rules.check_event("zygote", reply)
-        requests.sendall(json.dumps(reply).encode())
+        rules.check_event("zygote", answer)
+        requests.sendall(json.dumps(answer).encode())
 
 
 def _fork_worker(worker, request, fds, requests):

@@ -63,32 +63,32 @@ class ZygoteTest(unittest.TestCase):
         return json.loads(self.orchestrator.recv(1 << 16))
 
     def fork(self, request, extra_fds=()):
-        """Forks a worker; returns the reply and the worker's report."""
+        """Forks a worker; returns the zygote's answer and the worker's report."""
         stdin_read, stdin_write = os.pipe()
         stdout_read, stdout_write = os.pipe()
         log_read, log_write = os.pipe()
         mine = [stdin_read, stdout_write, log_write, *extra_fds]
         try:
-            reply = self.ask(request, mine)
+            answer = self.ask(request, mine)
         finally:
             for fd in mine:
                 os.close(fd)
-        if reply["event"] == "forked":
+        if answer["event"] == "forked":
             os.write(stdin_write, b"the first command\n")
         os.close(stdin_write)
         with os.fdopen(stdout_read) as stdout, os.fdopen(log_read) as log:
             report = stdout.readline()
             log_text = log.read()
-        return reply, (json.loads(report) if report else None), log_text
+        return answer, (json.loads(report) if report else None), log_text
 
     def test_a_worker_is_forked_with_its_descriptors_group_and_cpus(self):
         cpu = sorted(os.sched_getaffinity(0))[0]
         done_read, done_write = os.pipe()
-        reply, report, log = self.fork({"cmd": "fork", "cpus": [cpu], "address_space_bytes": None,
+        answer, report, log = self.fork({"cmd": "fork", "cpus": [cpu], "address_space_bytes": None,
                                         "baton": ["done"]}, [done_write])
         os.close(done_read)
-        self.assertEqual(reply["event"], "forked", reply)
-        self.assertEqual(report["pid"], reply["pid"])
+        self.assertEqual(answer["event"], "forked", answer)
+        self.assertEqual(report["pid"], answer["pid"])
         self.assertEqual(report["group"], report["pid"])  # a process group of its own
         self.assertEqual(report["cpus"], [cpu])
         self.assertEqual(report["baton"], ["done"])
@@ -105,15 +105,15 @@ class ZygoteTest(unittest.TestCase):
         self.assertEqual(second_report["read"], "the first command")
 
     def test_a_request_that_breaks_the_protocol_is_refused_and_the_zygote_goes_on(self):
-        reply, report, _ = self.fork({"cmd": "fork", "cpus": "all", "address_space_bytes": None, "baton": []})
-        self.assertEqual(reply["event"], "error")
-        self.assertIn("cpus", reply["message"])
+        answer, report, _ = self.fork({"cmd": "fork", "cpus": "all", "address_space_bytes": None, "baton": []})
+        self.assertEqual(answer["event"], "error")
+        self.assertIn("cpus", answer["message"])
         self.assertIsNone(report)  # no worker: its stdout closed unwritten
-        reply, _, _ = self.fork({"cmd": "fork", "cpus": [], "address_space_bytes": None, "baton": ["done"]})
-        self.assertEqual(reply["event"], "error")
-        self.assertIn("3 descriptors for a worker whose baton has ['done']", reply["message"])
-        reply, report, _ = self.fork({"cmd": "fork", "cpus": [], "address_space_bytes": None, "baton": []})
-        self.assertEqual(reply["event"], "forked")
+        answer, _, _ = self.fork({"cmd": "fork", "cpus": [], "address_space_bytes": None, "baton": ["done"]})
+        self.assertEqual(answer["event"], "error")
+        self.assertIn("3 descriptors for a worker whose baton has ['done']", answer["message"])
+        answer, report, _ = self.fork({"cmd": "fork", "cpus": [], "address_space_bytes": None, "baton": []})
+        self.assertEqual(answer["event"], "forked")
         self.assertEqual(report["read"], "the first command")
 
 
