@@ -13,7 +13,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 fuzz_seconds=${KMEM_FUZZ_SECONDS:-60}
 unit_tests=(kmem_util_test kmem_store_test memory_test kmem_catalog_test kmem_check_test
-  protocol_test verdict_test timing_check_test process_test share_gate_test warmup_turns_test scheduler_test)
+  protocol_test verdict_test timing_check_test process_test share_gate_test context_relay_test scheduler_test)
 
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \

@@ -12,17 +12,18 @@
 
 namespace kmem {
 
-// One rejection: a stable code, its message, and where the offence is
-// (1-based line and byte column in the checked text, lines counted as CPython
-// counts them: "\r\n" and a lone '\r' end a line). no_code_block has no
-// place (0, 0); no_model_new points at the start of the file (1, 1).
-struct Verdict {
+// One offence, a finding of the checker: a stable code, its message, and
+// where it is (1-based line and byte column in the checked text, lines
+// counted as CPython counts them: "\r\n" and a lone '\r' end a line).
+// no_code_block has no place (0, 0); no_model_new points at the start of the
+// file (1, 1). A candidate may have many; the first is the checker's verdict.
+struct Offence {
   std::string code;
   std::string message;
   int line = 0;
   int column = 0;
 
-  bool operator==(const Verdict&) const = default;
+  bool operator==(const Offence&) const = default;
 };
 
 enum class Action { kNone, kCheck, kSubmit };
@@ -31,8 +32,8 @@ enum class Action { kNone, kCheck, kSubmit };
 // (block_index of block_count complete blocks, both counted from 0 / 1; a
 // block opened by a longer fence, ````python, closes at a line of at least
 // as many backticks);
-// first_line is the reply line where its code starts, to map verdict lines
-// back onto the reply. A reply without a complete block has the verdict
+// first_line is the reply line where its code starts, to map offence lines
+// back onto the reply. A reply without a complete block has the offence
 // no_code_block and an empty source.
 struct Reply {
   std::string source;
@@ -40,7 +41,7 @@ struct Reply {
   int block_count = 0;
   int first_line = 0;
   Action action = Action::kNone;  // the last ACTION: line outside code blocks
-  std::vector<Verdict> verdicts;  // empty, or no_code_block
+  std::vector<Offence> offences;  // empty, or no_code_block
 };
 
 Reply parse_reply(std::string_view text);
@@ -56,15 +57,15 @@ class Checker {
   Checker& operator=(Checker&&) noexcept;
 
   // Every offence of the static rules, in source order; empty when the
-  // candidate is clean. A syntax error is the only verdict when there is
+  // candidate is clean. A syntax error is the only offence when there is
   // one, and so is a coding declaration naming anything but UTF-8
   // (unreadable_source: CPython would read other text). The rules assume an fp32 problem (KernelBench's): reduced precision
   // is an offence.
-  std::vector<Verdict> check_source(std::string_view python_source);
+  std::vector<Offence> check_source(std::string_view python_source);
 
-  // parse_reply, then check_source on the chosen block, with verdict lines
+  // parse_reply, then check_source on the chosen block, with offence lines
   // counted in the reply (the block's first line is first_line).
-  std::vector<Verdict> check_reply(std::string_view reply_text);
+  std::vector<Offence> check_reply(std::string_view reply_text);
 
  private:
   struct State;
@@ -72,8 +73,8 @@ class Checker {
 };
 
 // Conveniences for a single check: a temporary Checker.
-std::vector<Verdict> check_source(std::string_view python_source);
-std::vector<Verdict> check_reply(std::string_view reply_text);
+std::vector<Offence> check_source(std::string_view python_source);
+std::vector<Offence> check_reply(std::string_view reply_text);
 
 std::string_view action_name(Action action);  // "CHECK", "SUBMIT", "none"
 

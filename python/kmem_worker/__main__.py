@@ -17,9 +17,9 @@ USAGE = "usage: python3 -m kmem_worker reference|candidate [cpu|cuda]\n" \
         "       python3 -m kmem_worker harness"
 
 
-def run_worker(role, device, started, turn=None):
+def run_worker(role, device, started, baton=None):
     """Serves the orchestrator on stdin/stdout as a worker of `role` (device
-    None: set up nothing ahead; `turn`: the descriptors that order its CUDA
+    None: set up nothing ahead; `baton`: the descriptors that order its CUDA
     context's creation among the others', see warmup.py); returns the exit code."""
     from .channel import Channel
     from .stopwatch import Stopwatch
@@ -29,8 +29,8 @@ def run_worker(role, device, started, turn=None):
     if device is not None:
         from . import warmup
         clock.lap("import")
-        with warmup.Turn(turn or {}):
-            clock.lap("turn")
+        with warmup.ContextBaton(baton or {}):
+            clock.lap("context_wait")
             warmup.create_context(device)
             clock.lap("context")
         warmup.prepare(role, device)

@@ -146,7 +146,7 @@ def run(channel, clock):
         clock.lap("trials")
         spec = cmd["timing"]
         host = host_speed.HostSpeed(host_speed.probe_ms)
-        measured = stage("timing", lambda: harness.measure_in_turns(
+        measured = stage("timing", lambda: harness.measure_in_rounds(
             channel, clock, model, spec["warmup"], spec["iters"], host))
         harness.native.unload()
         clock.lap("timing")

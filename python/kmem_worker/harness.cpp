@@ -375,8 +375,8 @@ class Harness {
       shares.push_back(outcome.ms > 0 ? outcome.returned_ms / outcome.ms : 1.0);
     }
     bool host_bound = !cuda_ || median(shares) >= settings_.host_bound_share;
-    // A last turn that finds fewer sets left than it needs (earlier patient
-    // turns used them) takes the timed sets again from the first.
+    // A last round that finds fewer sets left than it needs (earlier patient
+    // rounds used them) takes the timed sets again from the first.
     if (!patient && static_cast<int64_t>(sets_.size()) - next_ < iters) next_ = warm_sets_;
     std::vector<double> kept, unsteady;
     int64_t windows = 0;

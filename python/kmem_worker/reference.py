@@ -113,7 +113,7 @@ class Reference:
         harness.load_local(self.draw_sets(), self.warm)
         problem.synchronize(self.device)
         try:
-            return harness.measure_in_turns(channel, clock, model, spec["warmup"], spec["iters"], host)
+            return harness.measure_in_rounds(channel, clock, model, spec["warmup"], spec["iters"], host)
         finally:
             harness.native.unload()
 

@@ -8,14 +8,14 @@ most of their time launching work, or it runs on the CPU) is timed in
 windows with a probe of the host's speed between them, and only the windows
 run at the host's usual speed count, if enough of them come within the time
 allowed (host_speed.py); on a GPU, one that finds the host slow comes back
-for another turn at the timing lock later (measure_in_turns).
+for another round at the timing lock later (measure_in_rounds).
 
 Out of reach of the candidate: the whole measurement runs in kmem's native
 harness (harness.cpp, loaded when this module is imported, before any
 candidate code): flush, synchronise, events, the call through the C API,
 the output's check by exact type and device, the copy of judged calls'
 outputs into the reference's slots, the stopping rules and the median. Only
-the turns at the timing lock are Python, bound when the Harness is made.
+the rounds at the timing lock are Python, bound when the Harness is made.
 Its results carry the harness's tally of every call timed, which the
 orchestrator checks against its own clock over the timing lock
 (docs/measurement.md, forged_timing)."""
@@ -41,11 +41,11 @@ MAX_TIMED_S = 1.0  # ...or this long, flushes included, once the minimum is reac
 HOST_BOUND_SHARE = 0.5  # warm-up calls spending this share of their time launching: host-bound
 WINDOW_S = 0.02  # a host-bound model's timed calls between two probes of the host's speed (wall time)
 # A host-bound model on a GPU that finds the host slow gives the timing lock
-# back and comes again later, TURNS turns at most, TURN_PAUSE_S apart (slow
-# spells last seconds); a turn gives up once its first PATIENT_WINDOWS
+# back and comes again later, ROUNDS rounds at most, ROUND_PAUSE_S apart (slow
+# spells last seconds); a round gives up once its first PATIENT_WINDOWS
 # windows are all slow, or at MAX_TIMED_S without enough steady calls.
-TURNS = 3
-TURN_PAUSE_S = 1.0
+ROUNDS = 3
+ROUND_PAUSE_S = 1.0
 PATIENT_WINDOWS = 5
 # Timed calls whose outputs the reference compares in full with its own: a
 # reservoir sample of all timed calls, each call picked (or not) after it
@@ -64,7 +64,7 @@ def warm_sets(warmup):
 # storage; host_bound: timed in windows between probes of the host's speed;
 # steady: the median comes from windows at the host's usual speed only
 # (always when not host-bound); calls, measured_ms, fastest_ms, slowest_ms:
-# the native harness's tally of every call timed, warm-up and every turn
+# the native harness's tally of every call timed, warm-up and every round
 # included; calls_without_own: {"warmup": n, "timed": n}, the calls during
 # which the `launches` count given to the harness did not move (None: no
 # count given).
@@ -73,14 +73,14 @@ Measurement = collections.namedtuple(
     "ms same_storage host_bound steady calls measured_ms fastest_ms slowest_ms calls_without_own")
 
 Settings = collections.namedtuple(
-    "Settings", "warmup_s timed_ms max_timed_calls max_timed_s host_bound_share window_s turns turn_pause_s "
+    "Settings", "warmup_s timed_ms max_timed_calls max_timed_s host_bound_share window_s rounds round_pause_s "
                 "patient_windows")
 
 
 def settings():
     """The module's settings as they are now (tests change them)."""
-    return Settings(WARMUP_S, TIMED_MS, MAX_TIMED_CALLS, MAX_TIMED_S, HOST_BOUND_SHARE, WINDOW_S, TURNS,
-                    TURN_PAUSE_S, PATIENT_WINDOWS)
+    return Settings(WARMUP_S, TIMED_MS, MAX_TIMED_CALLS, MAX_TIMED_S, HOST_BOUND_SHARE, WINDOW_S, ROUNDS,
+                    ROUND_PAUSE_S, PATIENT_WINDOWS)
 
 
 def cache_bytes(device):
@@ -92,7 +92,7 @@ def cache_bytes(device):
 
 
 class Harness:
-    """The native harness of one worker and measure_in_turns(), bound when
+    """The native harness of one worker and measure_in_rounds(), bound when
     it is made: make it before any candidate code is imported. `launches`
     (optional) returns a running count of the candidate's own kernel
     launches; `strict` checks every output (plain tensors on the reference's
@@ -107,7 +107,7 @@ class Harness:
             (options.warmup_s, options.timed_ms, options.max_timed_calls, options.max_timed_s,
              options.host_bound_share, options.window_s, options.patient_windows, host_speed.STEADY_RATIO),
             strict)
-        self.measure_in_turns, self.measure_once = _bind(device, self.native, options, launches is not None)
+        self.measure_in_rounds, self.measure_once = _bind(device, self.native, options, launches is not None)
 
     def load(self, device, description, devices, loads=pickle.loads):
         """Maps the call sets a CallSets described (pickled bytes: no code
@@ -132,29 +132,30 @@ def _with_dtypes(calls, dtypes={str(d): d for d in vars(torch).values() if isins
 
 
 def _bind(device, native, options, counted, sleep=time.sleep, measurement=Measurement, range=range):
-    """measure_in_turns() and measure_once() as closures over the native
+    """measure_in_rounds() and measure_once() as closures over the native
     harness (default values are taken once, when this module is imported)."""
-    turns_default, turn_pause_s = options.turns, options.turn_pause_s
+    rounds_default, round_pause_s = options.rounds, options.round_pause_s
     measure = native.measure
 
-    def measure_in_turns(channel, stopwatch, model, warmup, iters, host, turns=None):
+    def measure_in_rounds(channel, stopwatch, model, warmup, iters, host, rounds=None):
         """The measurement while holding the timing lock (channel: Channel),
         laps of `stopwatch` charged to timing_wait, timing and timing_pause,
-        in up to `turns` turns at it (default: `turns` of the settings on a
+        in up to `rounds` rounds at it (default: `rounds` of the settings on a
         GPU; on the CPU, where every model is host-bound and only the tests
-        run, one). Every turn but the last is patient: a host-bound model
+        run, one). Every round but the last is patient: a host-bound model
         that finds the host slow gives up, and the lock goes to others until
-        the next turn. The last turn measures whatever the host's speed
+        the next round. The last round measures whatever the host's speed
         (then not steady)."""
-        if turns is None:
-            turns = turns_default if device == "cuda" else 1
+        if rounds is None:
+            rounds = rounds_default if device == "cuda" else 1
         calls, measured_ms, fastest, slowest = 0, 0.0, None, None
         missing = {"warmup": 0, "timed": 0}
-        for turn in range(1, turns + 1):
+        for this_round in range(1, rounds + 1):
+            patient = this_round < rounds
             host.learn(channel.acquire_timing_lock())
             stopwatch.lap("timing_wait")
             try:
-                result, tally, turn_missing, probe = measure(model, warmup, iters, host.fastest_ms, turn < turns)
+                result, tally, round_missing, probe = measure(model, warmup, iters, host.fastest_ms, patient)
             finally:
                 channel.release_timing_lock()
             stopwatch.lap("timing")
@@ -164,10 +165,10 @@ def _bind(device, native, options, counted, sleep=time.sleep, measurement=Measur
                 fastest = tally[2] if fastest is None else min(fastest, tally[2])
                 slowest = tally[3] if slowest is None else max(slowest, tally[3])
             for phase in missing:
-                missing[phase] += turn_missing[phase]
+                missing[phase] += round_missing[phase]
             if result is not None:
                 return measurement(*result, calls, measured_ms, fastest, slowest, missing if counted else None)
-            sleep(turn_pause_s)
+            sleep(round_pause_s)
             stopwatch.lap("timing_pause")
 
     def measure_once(model, warmup, iters, host, patient=False):
@@ -178,4 +179,4 @@ def _bind(device, native, options, counted, sleep=time.sleep, measurement=Measur
             return None
         return measurement(*result, *tally, missing if counted else None)
 
-    return measure_in_turns, measure_once
+    return measure_in_rounds, measure_once

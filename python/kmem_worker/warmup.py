@@ -3,9 +3,10 @@ imports (`preload`) and device set-up (`create_context`, then `prepare`) that
 every job of its role needs: Triton, the flop counter, the CUDA context,
 cuBLAS and cuDNN. The orchestrator starts workers ahead of need, so this
 happens while other jobs run; a zygote preloads once for all the workers it
-forks. Workers take turns at creating their CUDA context (Turn), which the
-driver does one at a time. A failure here is only logged: the job then pays
-for the set-up itself, or reports the real error."""
+forks. Workers create their CUDA context in a relay, passing a baton
+(ContextBaton), since the driver creates contexts one at a time. A failure
+here is only logged: the job then pays for the set-up itself, or reports the
+real error."""
 import importlib
 import os
 import sys
@@ -19,9 +20,9 @@ def _log_failure(error):
     print(f"kmem worker warm-up: {type(error).__name__}: {error}", file=sys.stderr)
 
 
-class Turn:
-    """A worker's turn at creating its CUDA context, given by the orchestrator
-    (src/eval/warmup_turns.h) as descriptors: on entry, reads "after" (the
+class ContextBaton:
+    """A worker's baton for creating its CUDA context, given by the orchestrator
+    (src/eval/context_relay.h) as descriptors: on entry, reads "after" (the
     pipe of a worker started earlier) to its end, that is until that worker
     has its context or is gone; on exit, closes "done", letting a later one go.
     Either may be absent. Both are closed before any job's code runs."""

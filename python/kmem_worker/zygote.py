@@ -4,13 +4,13 @@ of that role for each request, saving every worker seconds of imports.
 
 Requests come on fd 3, a SOCK_SEQPACKET Unix socket from the orchestrator:
 one JSON message {"cmd": "fork", "cpus": [...], "address_space_bytes": N or
-null, "turn": [names]} carrying the worker's stdin, stdout and log, then the
-descriptors of its turn at creating its CUDA context that "turn" names
+null, "baton": [names]} carrying the worker's stdin, stdout and log, then the
+descriptors of its baton for creating its CUDA context that "baton" names
 ("done", "after": see warmup.py); both are records of the worker protocol
 (role zygote, data/protocol/worker.json), checked here. The worker is forked
 through a short-lived middle process, so that it is re-parented to the
 orchestrator (a child subreaper), which waits for it and kills its process
-group like any worker it spawned. The reply is {"event": "forked", "pid": N}
+group like any worker it spawned. The answer is {"event": "forked", "pid": N}
 once the worker is the orchestrator's child, or {"event": "error", "message"}. The zygote exits when the
 socket closes. Trusted code only: nothing of a job is in it."""
 import functools
@@ -30,7 +30,7 @@ MAX_DESCRIPTORS = 5
 
 
 def serve(role, device, run_worker):
-    """Forks workers that call run_worker(role, device, started, turn) until the
+    """Forks workers that call run_worker(role, device, started, baton) until the
     orchestrator closes the socket, then exits at once (tearing down the
     interpreter with torch loaded would keep the orchestrator waiting)."""
     requests = socket.socket(fileno=REQUESTS_FD)
@@ -48,20 +48,20 @@ def serve(role, device, run_worker):
         try:
             request = json.loads(message)
             rules.check_command("zygote", request)
-            reply = {"event": "forked", "pid": _fork_worker(worker, request, fds, requests)}
+            answer = {"event": "forked", "pid": _fork_worker(worker, request, fds, requests)}
         except Exception as error:
-            reply = {"event": "error", "message": f"{type(error).__name__}: {error}"}
+            answer = {"event": "error", "message": f"{type(error).__name__}: {error}"}
         finally:
             for fd in fds:
                 os.close(fd)
-        rules.check_event("zygote", reply)
-        requests.sendall(json.dumps(reply).encode())
+        rules.check_event("zygote", answer)
+        requests.sendall(json.dumps(answer).encode())
 
 
 def _fork_worker(worker, request, fds, requests):
-    turn = request["turn"]
-    if len(fds) != 3 + len(turn) or not set(turn) <= {"done", "after"}:
-        raise ValueError(f"{len(fds)} descriptors for a worker whose turn has {turn}")
+    baton = request["baton"]
+    if len(fds) != 3 + len(baton) or not set(baton) <= {"done", "after"}:
+        raise ValueError(f"{len(fds)} descriptors for a worker whose baton has {baton}")
     sys.stdout.flush()
     sys.stderr.flush()
     report_read, report_write = os.pipe()
@@ -101,7 +101,7 @@ def _set_group(pid):
 
 def _become_worker(worker, request, fds, requests):
     """In the forked worker: takes the orchestrator's descriptors as fds 0-2
-    (and keeps those of its turn), applies the request's limits and runs
+    (and keeps those of its baton), applies the request's limits and runs
     `worker`; never returns."""
     started = time.monotonic()
     code = 1
@@ -113,14 +113,14 @@ def _become_worker(worker, request, fds, requests):
         for target, fd in enumerate(fds[:3]):
             os.dup2(fd, target)
             os.close(fd)
-        turn = dict(zip(request["turn"], fds[3:]))
+        baton = dict(zip(request["baton"], fds[3:]))
         cpus = request["cpus"]
         if cpus:
             os.sched_setaffinity(0, cpus)
         limit = request["address_space_bytes"]
         if limit:
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        code = worker(started, turn)
+        code = worker(started, baton)
     except BaseException:
         traceback.print_exc()
     finally:

@@ -2,7 +2,7 @@
 timed call runs on a set of its own drawn by the trusted side (the warm-up
 sets in turn), timed calls stop when the sets run out, only windows between
 probes at the host's usual speed count (unless too few come in time), a
-patient turn that finds the host slow gives up and the next one measures,
+patient round that finds the host slow gives up and the next one measures,
 outputs are checked by exact type before anything touches them, consecutive
 calls returning one buffer are seen, calls without a launch of the
 candidate's own are counted, the judged calls' outputs land in the slots
@@ -36,7 +36,7 @@ class Sets:
                                        [torch.empty(32, 32)], judged)
 
     def harness(self, launches=None, probe=None, **settings):
-        with mock.patch.multiple(timing, TURN_PAUSE_S=0.0, **settings):
+        with mock.patch.multiple(timing, ROUND_PAUSE_S=0.0, **settings):
             harness = timing.Harness("cpu", launches=launches, probe=probe or host_speed.probe_ms)
         harness.load("cpu", self.calls.description(), ["cpu"])
         return harness
@@ -67,10 +67,10 @@ def resident_kib(path):
 
 class Channel:
     def __init__(self):
-        self.turns = 0
+        self.rounds = 0
 
     def acquire_timing_lock(self):
-        self.turns += 1
+        self.rounds += 1
         return None
 
     def release_timing_lock(self):
@@ -239,7 +239,7 @@ class HostSpeedWindowsTest(unittest.TestCase):
         self.assertTrue(measured.steady)
         self.assertTrue(measured.host_bound)  # every model on the CPU
 
-    def test_a_slow_host_is_unsteady_and_a_patient_turn_gives_up(self):
+    def test_a_slow_host_is_unsteady_and_a_patient_round_gives_up(self):
         speed = host_speed.HostSpeed(lambda: 2.0)
         speed.learn(1.0)  # a faster probe seen elsewhere
         harness = self.sets.harness(probe=lambda: 2.0, WINDOW_S=0.002, MAX_TIMED_S=0.05)
@@ -247,14 +247,14 @@ class HostSpeedWindowsTest(unittest.TestCase):
         measured = harness.measure_once(add, 1, 5, speed)
         self.assertFalse(measured.steady)
 
-    def test_turns_at_the_lock_until_one_measures(self):
+    def test_rounds_at_the_lock_until_one_measures(self):
         probes = iter([2.0] * 30)
         speed = host_speed.HostSpeed(lambda: 1.0)
         speed.learn(1.0)
         harness = self.sets.harness(probe=lambda: next(probes, 1.0), WINDOW_S=0.002)
         channel = Channel()
-        measured = harness.measure_in_turns(channel, Stopwatch(time.monotonic()), add, 1, 5, speed, turns=3)
-        self.assertGreaterEqual(channel.turns, 2)
+        measured = harness.measure_in_rounds(channel, Stopwatch(time.monotonic()), add, 1, 5, speed, rounds=3)
+        self.assertGreaterEqual(channel.rounds, 2)
         self.assertTrue(measured.steady)
 
 

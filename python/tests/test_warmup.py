@@ -1,4 +1,4 @@
-"""A worker's warm-up (kmem_worker/warmup.py): the turn at creating the CUDA
+"""A worker's warm-up (kmem_worker/warmup.py): the baton for creating the CUDA
 context passed on through pipes, and every failure of the set-up only logged,
 never raised (the job then pays for the set-up itself). The CUDA work itself
 is covered by the evaluator's GPU suite (tests/eval)."""
@@ -22,7 +22,7 @@ def closed(fd):
     return False
 
 
-class TurnTest(unittest.TestCase):
+class ContextBatonTest(unittest.TestCase):
     def test_entering_waits_until_the_earlier_worker_closes_its_pipe(self):
         read_end, write_end = os.pipe()
         closed_at = []
@@ -35,7 +35,7 @@ class TurnTest(unittest.TestCase):
 
         thread = threading.Thread(target=earlier_worker)
         thread.start()
-        with warmup.Turn({"after": read_end}):
+        with warmup.ContextBaton({"after": read_end}):
             entered_at = time.monotonic()
         thread.join()
         self.assertGreaterEqual(entered_at, closed_at[0])
@@ -43,20 +43,20 @@ class TurnTest(unittest.TestCase):
 
     def test_leaving_closes_done_which_lets_the_next_worker_go(self):
         read_end, write_end = os.pipe()
-        with warmup.Turn({"done": write_end}):
+        with warmup.ContextBaton({"done": write_end}):
             self.assertFalse(closed(write_end))
         self.assertTrue(closed(write_end))
         self.assertEqual(os.read(read_end, 16), b"")  # the next worker's read ends
         os.close(read_end)
 
-    def test_a_worker_without_a_turn_goes_at_once(self):
-        with warmup.Turn({}) as turn:
-            self.assertIsInstance(turn, warmup.Turn)
+    def test_a_worker_without_a_baton_goes_at_once(self):
+        with warmup.ContextBaton({}) as baton:
+            self.assertIsInstance(baton, warmup.ContextBaton)
 
-    def test_an_unreadable_turn_is_logged_closed_and_passed(self):
+    def test_an_unreadable_baton_is_logged_closed_and_passed(self):
         folder = os.open(tempfile.gettempdir(), os.O_RDONLY)  # read() on a folder fails
         stderr = io.StringIO()
-        with contextlib.redirect_stderr(stderr), warmup.Turn({"after": folder}):
+        with contextlib.redirect_stderr(stderr), warmup.ContextBaton({"after": folder}):
             pass
         self.assertIn("kmem worker warm-up: IsADirectoryError", stderr.getvalue())
         self.assertTrue(closed(folder))

@@ -1,6 +1,6 @@
 """The zygote (kmem_worker/zygote.py) in a process of its own, as the
 orchestrator runs it: requests on a SOCK_SEQPACKET socket at fd 3 carrying the
-worker's stdin, stdout and log (and its turn's descriptors), a worker forked
+worker's stdin, stdout and log (and its baton's descriptors), a worker forked
 per request in a process group of its own with the request's CPU affinity,
 malformed requests answered with an error, and an exit once the socket
 closes. The warm-up's imports are left out (test_warmup.py covers them); the
@@ -22,11 +22,11 @@ os.dup2(int(sys.argv[1]), 3)
 from kmem_worker import warmup, zygote
 warmup.preload = lambda role, device: None
 
-def run_worker(role, device, started, turn):
+def run_worker(role, device, started, baton):
     line = sys.stdin.readline()
     print("worker log", file=sys.stderr, flush=True)
     print(json.dumps({"role": role, "device": device, "pid": os.getpid(), "group": os.getpgid(0),
-                      "cpus": sorted(os.sched_getaffinity(0)), "turn": sorted(turn), "read": line.strip()}),
+                      "cpus": sorted(os.sched_getaffinity(0)), "baton": sorted(baton), "read": line.strip()}),
           flush=True)
     return 0
 
@@ -63,41 +63,41 @@ class ZygoteTest(unittest.TestCase):
         return json.loads(self.orchestrator.recv(1 << 16))
 
     def fork(self, request, extra_fds=()):
-        """Forks a worker; returns the reply and the worker's report."""
+        """Forks a worker; returns the zygote's answer and the worker's report."""
         stdin_read, stdin_write = os.pipe()
         stdout_read, stdout_write = os.pipe()
         log_read, log_write = os.pipe()
         mine = [stdin_read, stdout_write, log_write, *extra_fds]
         try:
-            reply = self.ask(request, mine)
+            answer = self.ask(request, mine)
         finally:
             for fd in mine:
                 os.close(fd)
-        if reply["event"] == "forked":
+        if answer["event"] == "forked":
             os.write(stdin_write, b"the first command\n")
         os.close(stdin_write)
         with os.fdopen(stdout_read) as stdout, os.fdopen(log_read) as log:
             report = stdout.readline()
             log_text = log.read()
-        return reply, (json.loads(report) if report else None), log_text
+        return answer, (json.loads(report) if report else None), log_text
 
     def test_a_worker_is_forked_with_its_descriptors_group_and_cpus(self):
         cpu = sorted(os.sched_getaffinity(0))[0]
         done_read, done_write = os.pipe()
-        reply, report, log = self.fork({"cmd": "fork", "cpus": [cpu], "address_space_bytes": None,
-                                        "turn": ["done"]}, [done_write])
+        answer, report, log = self.fork({"cmd": "fork", "cpus": [cpu], "address_space_bytes": None,
+                                        "baton": ["done"]}, [done_write])
         os.close(done_read)
-        self.assertEqual(reply["event"], "forked", reply)
-        self.assertEqual(report["pid"], reply["pid"])
+        self.assertEqual(answer["event"], "forked", answer)
+        self.assertEqual(report["pid"], answer["pid"])
         self.assertEqual(report["group"], report["pid"])  # a process group of its own
         self.assertEqual(report["cpus"], [cpu])
-        self.assertEqual(report["turn"], ["done"])
+        self.assertEqual(report["baton"], ["done"])
         self.assertEqual(report["read"], "the first command")
         self.assertEqual((report["role"], report["device"]), ("candidate", "cpu"))
         self.assertIn("worker log", log)
 
     def test_each_request_forks_another_worker(self):
-        request = {"cmd": "fork", "cpus": [], "address_space_bytes": None, "turn": []}
+        request = {"cmd": "fork", "cpus": [], "address_space_bytes": None, "baton": []}
         first, first_report, _ = self.fork(request)
         second, second_report, _ = self.fork(request)
         self.assertNotEqual(first["pid"], second["pid"])
@@ -105,15 +105,15 @@ class ZygoteTest(unittest.TestCase):
         self.assertEqual(second_report["read"], "the first command")
 
     def test_a_request_that_breaks_the_protocol_is_refused_and_the_zygote_goes_on(self):
-        reply, report, _ = self.fork({"cmd": "fork", "cpus": "all", "address_space_bytes": None, "turn": []})
-        self.assertEqual(reply["event"], "error")
-        self.assertIn("cpus", reply["message"])
+        answer, report, _ = self.fork({"cmd": "fork", "cpus": "all", "address_space_bytes": None, "baton": []})
+        self.assertEqual(answer["event"], "error")
+        self.assertIn("cpus", answer["message"])
         self.assertIsNone(report)  # no worker: its stdout closed unwritten
-        reply, _, _ = self.fork({"cmd": "fork", "cpus": [], "address_space_bytes": None, "turn": ["done"]})
-        self.assertEqual(reply["event"], "error")
-        self.assertIn("3 descriptors for a worker whose turn has ['done']", reply["message"])
-        reply, report, _ = self.fork({"cmd": "fork", "cpus": [], "address_space_bytes": None, "turn": []})
-        self.assertEqual(reply["event"], "forked")
+        answer, _, _ = self.fork({"cmd": "fork", "cpus": [], "address_space_bytes": None, "baton": ["done"]})
+        self.assertEqual(answer["event"], "error")
+        self.assertIn("3 descriptors for a worker whose baton has ['done']", answer["message"])
+        answer, report, _ = self.fork({"cmd": "fork", "cpus": [], "address_space_bytes": None, "baton": []})
+        self.assertEqual(answer["event"], "forked")
         self.assertEqual(report["read"], "the first command")
 
 

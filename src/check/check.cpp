@@ -54,7 +54,7 @@ Checker::~Checker() = default;
 Checker::Checker(Checker&&) noexcept = default;
 Checker& Checker::operator=(Checker&&) noexcept = default;
 
-std::vector<Verdict> Checker::check_source(std::string_view python_source) {
+std::vector<Offence> Checker::check_source(std::string_view python_source) {
   std::string translated;  // only for a source holding '\r'
   std::string_view text = check_internal::python_newlines(python_source, translated);
   if (auto coding = check_internal::foreign_coding(text)) {
@@ -74,7 +74,7 @@ std::vector<Verdict> Checker::check_source(std::string_view python_source) {
   std::vector<check_internal::FlatNode>& nodes = state_->nodes;
   check_internal::flatten(tree.root(), nodes);
   FileFacts facts(tree, nodes);
-  std::vector<Verdict> verdicts, backstops;
+  std::vector<Offence> offences, backstops;
   std::vector<Finding> findings;
   for (uint32_t i = 0; i < nodes.size(); ++i) {
     // Every rule looks at named nodes only (no punctuation, no keywords).
@@ -87,40 +87,40 @@ std::vector<Verdict> Checker::check_source(std::string_view python_source) {
       rule->match(context, findings);
       for (const Finding& f : findings) {
         auto [line, column] = place(f);
-        (rule->backstop ? backstops : verdicts)
+        (rule->backstop ? backstops : offences)
             .push_back({std::string(rule->code),
                         check_internal::fill(rule->message, "target", f.target), line, column});
       }
     }
   }
-  // Backstop verdicts only on lines no specific rule reported on.
+  // Backstop offences only on lines no specific rule reported on.
   std::set<int> lines;
-  for (const Verdict& v : verdicts) lines.insert(v.line);
-  for (Verdict& v : backstops)
-    if (!lines.count(v.line)) verdicts.push_back(std::move(v));
+  for (const Offence& v : offences) lines.insert(v.line);
+  for (Offence& v : backstops)
+    if (!lines.count(v.line)) offences.push_back(std::move(v));
   // The buffer is kept for the next file unless it grew large (2.5 MB).
   if (nodes.capacity() > (1u << 16)) nodes = {};
-  std::stable_sort(verdicts.begin(), verdicts.end(), [](const Verdict& a, const Verdict& b) {
+  std::stable_sort(offences.begin(), offences.end(), [](const Offence& a, const Offence& b) {
     return a.line != b.line ? a.line < b.line : a.column < b.column;
   });
-  verdicts.erase(std::unique(verdicts.begin(), verdicts.end()), verdicts.end());
-  return verdicts;
+  offences.erase(std::unique(offences.begin(), offences.end()), offences.end());
+  return offences;
 }
 
-std::vector<Verdict> Checker::check_reply(std::string_view reply_text) {
+std::vector<Offence> Checker::check_reply(std::string_view reply_text) {
   Reply reply = parse_reply(reply_text);
-  if (!reply.verdicts.empty()) return reply.verdicts;
-  std::vector<Verdict> verdicts = check_source(reply.source);
-  for (Verdict& v : verdicts)
+  if (!reply.offences.empty()) return reply.offences;
+  std::vector<Offence> offences = check_source(reply.source);
+  for (Offence& v : offences)
     if (v.line > 0) v.line += reply.first_line - 1;
-  return verdicts;
+  return offences;
 }
 
-std::vector<Verdict> check_source(std::string_view python_source) {
+std::vector<Offence> check_source(std::string_view python_source) {
   return Checker().check_source(python_source);
 }
 
-std::vector<Verdict> check_reply(std::string_view reply_text) {
+std::vector<Offence> check_reply(std::string_view reply_text) {
   return Checker().check_reply(reply_text);
 }
 

@@ -31,13 +31,13 @@ std::string candidate(std::string_view top, std::string_view body = "return x") 
 
 std::vector<std::string> codes(std::string_view source) {
   std::vector<std::string> out;
-  for (const Verdict& v : check_source(source)) out.push_back(v.code);
+  for (const Offence& v : check_source(source)) out.push_back(v.code);
   return out;
 }
 
 std::string describe(std::string_view source) {
   std::string out;
-  for (const Verdict& v : check_source(source))
+  for (const Offence& v : check_source(source))
     out += std::to_string(v.line) + ":" + std::to_string(v.column) + " " + v.code + ": " + v.message + "\n";
   return out;
 }
@@ -73,7 +73,7 @@ TEST(Check, AClassAsAMethodsSelfIsPatching) {
 // Format strings read attributes by name: private and dunder fields, and
 // format strings the checker cannot read, are getattr by another name.
 TEST(Check, FormatFieldsReadingPrivateAttributesAreDynamicGetattr) {
-  std::vector<Verdict> v = check_source(candidate("", "s = '{0.__globals__[torch]}'.format(f)\nreturn x"));
+  std::vector<Offence> v = check_source(candidate("", "s = '{0.__globals__[torch]}'.format(f)\nreturn x"));
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].code, "dynamic_getattr");
   EXPECT_CODES(candidate("", "s = '{a:{b._x}}'.format(a=1, b=x)\nreturn x"), "dynamic_getattr");
@@ -90,7 +90,7 @@ TEST(Check, ClassPatternKeywordsReadAttributes) {
 }
 
 TEST(Check, SyntaxErrorGivesLineAndColumnOnly) {
-  std::vector<Verdict> v = check_source("import torch\nclass ModelNew:\n    def f(self:\n        pass\nimport gc\n");
+  std::vector<Offence> v = check_source("import torch\nclass ModelNew:\n    def f(self:\n        pass\nimport gc\n");
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].code, "syntax_error");
   EXPECT_GE(v[0].line, 3);
@@ -107,7 +107,7 @@ TEST(Check, NoModelNew) {
   EXPECT_CLEAN("class ModelNew:\n    pass\n");
   EXPECT_CLEAN("from torch.nn import Identity\nModelNew = Identity\n");
   // At the start of the file, as documented, not at the first statement.
-  std::vector<Verdict> v = check_source("\n\n# a comment\nx = 1\n");
+  std::vector<Offence> v = check_source("\n\n# a comment\nx = 1\n");
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].code, "no_model_new");
   EXPECT_EQ(v[0].line, 1);
@@ -115,7 +115,7 @@ TEST(Check, NoModelNew) {
 }
 
 TEST(Check, DefinesModel) {
-  std::vector<Verdict> v = check_source(candidate("class Model(nn.Module):\n    pass"));
+  std::vector<Offence> v = check_source(candidate("class Model(nn.Module):\n    pass"));
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].code, "defines_model");
   EXPECT_EQ(v[0].message, "do not define a class named Model (the reference); define ModelNew only");
@@ -126,7 +126,7 @@ TEST(Check, DefinesModel) {
 
 TEST(Check, DynamicGetattr) {
   EXPECT_CLEAN(candidate("", "w = getattr(self, \"w\")\nb = getattr(torch, 'matmul', None)\nreturn x"));
-  std::vector<Verdict> v = check_source(candidate("", "for name in ['a']:\n    m = getattr(m, name)\nreturn x"));
+  std::vector<Offence> v = check_source(candidate("", "for name in ['a']:\n    m = getattr(m, name)\nreturn x"));
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].code, "dynamic_getattr");
   EXPECT_EQ(v[0].message, "getattr needs a literal, non-private attribute name");
@@ -150,7 +150,7 @@ TEST(Check, DynamicSetattr) {
 // Unpacked arguments hide the object and the name; a builtin passed around
 // uncalled is called out of sight.
 TEST(Check, UnpackedOrUncalledGetattrSetattrAreDynamic) {
-  std::vector<Verdict> v = check_source(candidate("", "setattr(torch, *['matmul', None])\nreturn x"));
+  std::vector<Offence> v = check_source(candidate("", "setattr(torch, *['matmul', None])\nreturn x"));
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].message, "setattr and delattr need a literal attribute name (got '*['matmul',None]')");
   EXPECT_EQ(v[0].column, 24);
@@ -169,7 +169,7 @@ TEST(Check, UnpackedOrUncalledGetattrSetattrAreDynamic) {
 
 // getattr with a literal name is the attribute read: the name lists apply.
 TEST(Check, LiteralGetattrIsMatchedAsTheAttribute) {
-  std::vector<Verdict> v = check_source(candidate("", "s = getattr(torch.cuda, 'Stream')()\nreturn x"));
+  std::vector<Offence> v = check_source(candidate("", "s = getattr(torch.cuda, 'Stream')()\nreturn x"));
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].code, "side_stream");
   EXPECT_EQ(v[0].message, "launching work on another CUDA stream is not allowed ('torch.cuda.Stream')");
@@ -187,7 +187,7 @@ TEST(Check, LiteralGetattrIsMatchedAsTheAttribute) {
 }
 
 TEST(Check, ForeignAttributeAssignmentNamesTheTargetAsWritten) {
-  std::vector<Verdict> v =
+  std::vector<Offence> v =
       check_source(candidate("", "for m in self.modules():\n    m.conv1 = None\nreturn x"));
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].code, "foreign_attribute_assignment");
@@ -306,7 +306,7 @@ TEST(Check, Introspection) {
 // A coding declaration makes CPython read other text than the checker: only
 // UTF-8 may be declared, on line 1 or 2 as PEP 263 says; it is reported alone.
 TEST(Check, CodingDeclarationOtherThanUtf8IsUnreadable) {
-  std::vector<Verdict> v =
+  std::vector<Offence> v =
       check_source("# -*- coding: utf-7 -*-\n" + candidate("x = 1 #+AAo-import gc"));
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].code, "unreadable_source");
@@ -330,9 +330,9 @@ TEST(Check, CodingDeclarationOtherThanUtf8IsUnreadable) {
 }
 
 // CPython ends a line at a lone '\r' (tree-sitter would read it as part of a
-// comment); verdict lines are CPython's.
+// comment); offence lines are CPython's.
 TEST(Check, CarriageReturnsAreNewlinesAsForPython) {
-  std::vector<Verdict> v = check_source("class ModelNew:\n    pass\n# note\rimport gc\r\nm.w = 1\n");
+  std::vector<Offence> v = check_source("class ModelNew:\n    pass\n# note\rimport gc\r\nm.w = 1\n");
   ASSERT_EQ(v.size(), 2u);
   EXPECT_EQ(v[0].code, "introspection");
   EXPECT_EQ(v[0].line, 4);
@@ -348,7 +348,7 @@ TEST(Check, CarriageReturnsAreNewlinesAsForPython) {
 // CPython folds non-ASCII identifiers to NFKC (`ｇｃ` is gc); the rules match
 // names as written, so such names are refused.
 TEST(Check, NonAsciiNamesAreUnreadable) {
-  std::vector<Verdict> v = check_source(candidate("import \uFF47\uFF43"));
+  std::vector<Offence> v = check_source(candidate("import \uFF47\uFF43"));
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].code, "unreadable_source");
   EXPECT_EQ(v[0].message,
@@ -370,7 +370,7 @@ TEST(Check, ShortenedTextsStayValidUtf8) {
   std::vector<std::string> messages;
   for (std::string source : {candidate("", "m['" + e_acute80 + "'].w = 1\nreturn x"),
                              candidate("m.a" + e_acute80 + " = 1"), "x = (" + e_acute80 + "\n"})
-    for (const Verdict& v : check_source(source)) messages.push_back(v.message);
+    for (const Offence& v : check_source(source)) messages.push_back(v.message);
   ASSERT_EQ(messages.size(), 4u);  // foreign, foreign and unreadable, syntax
   for (const std::string& m : messages) EXPECT_NO_THROW(nlohmann::json(m).dump()) << m;
   EXPECT_NE(messages[0].find("...' is not allowed"), std::string::npos) << messages[0];
@@ -425,8 +425,8 @@ TEST(Check, DynamicCode) {
   EXPECT_CLEAN(candidate("", "f = torch.compile(g)\nimport re\nr = re.compile('a')\nreturn x"));
 }
 
-TEST(Check, VerdictsComeInSourceOrder) {
-  std::vector<Verdict> v = check_source(candidate("import gc\nimport subprocess"));
+TEST(Check, OffencesComeInSourceOrder) {
+  std::vector<Offence> v = check_source(candidate("import gc\nimport subprocess"));
   ASSERT_EQ(v.size(), 2u);
   EXPECT_EQ(v[0].line, 3);
   EXPECT_EQ(v[1].line, 4);
@@ -491,7 +491,7 @@ TEST(Check, SeveralMegabytesFile) {
   std::string big = candidate("");
   while (big.size() < 4u << 20) big += "y = torch.relu(torch.ones(3)) + 1  # padding\n";
   big += "import gc\n";
-  std::vector<Verdict> v = check_source(big);
+  std::vector<Offence> v = check_source(big);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].code, "introspection");
 }
@@ -500,7 +500,7 @@ TEST(Check, BinaryGarbageIsASyntaxError) {
   // Split after \x01: "\x01c" would read as one hex escape (and the
   // literal would be shorter than its stated size).
   std::string junk("\x00\xff\xfe(\x01" "class", 10);
-  std::vector<Verdict> v = check_source(junk);
+  std::vector<Offence> v = check_source(junk);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].code, "syntax_error");
 }

@@ -1,5 +1,5 @@
 // The checker's corpora: testdata/evasions/*.py are attacks, each naming on
-// its first line (`# expect: CODE`) the verdict it must get among others;
+// its first line (`# expect: CODE`) the offence it must get among others;
 // testdata/honest/*.py and the 44 kernels of the seed memory are honest
 // candidates that must get none.
 #include <gtest/gtest.h>
@@ -25,13 +25,13 @@ std::string read(const fs::path& path) {
   return text.str();
 }
 
-std::string codes(const std::vector<Verdict>& verdicts) {
+std::string codes(const std::vector<Offence>& offences) {
   std::string out;
-  for (const Verdict& v : verdicts) out += v.code + "@" + std::to_string(v.line) + " ";
+  for (const Offence& v : offences) out += v.code + "@" + std::to_string(v.line) + " ";
   return out;
 }
 
-TEST(Corpus, EveryEvasionGetsItsVerdict) {
+TEST(Corpus, EveryEvasionGetsItsOffence) {
   Checker checker;
   int cases = 0;
   for (const auto& entry : fs::directory_iterator(KMEM_CHECK_TESTDATA "/evasions")) {
@@ -39,10 +39,10 @@ TEST(Corpus, EveryEvasionGetsItsVerdict) {
     std::string source = read(entry.path());
     ASSERT_TRUE(source.starts_with("# expect: ")) << entry.path();
     std::string expected = source.substr(10, source.find('\n') - 10);
-    std::vector<Verdict> verdicts = checker.check_source(source);
+    std::vector<Offence> offences = checker.check_source(source);
     bool found = false;
-    for (const Verdict& v : verdicts) found = found || v.code == expected;
-    EXPECT_TRUE(found) << entry.path().filename() << ": expected " << expected << ", got " << codes(verdicts);
+    for (const Offence& v : offences) found = found || v.code == expected;
+    EXPECT_TRUE(found) << entry.path().filename() << ": expected " << expected << ", got " << codes(offences);
     ++cases;
   }
   EXPECT_GE(cases, 50);
@@ -53,8 +53,8 @@ TEST(Corpus, HonestCandidatesPass) {
   int cases = 0;
   for (const auto& entry : fs::directory_iterator(KMEM_CHECK_TESTDATA "/honest")) {
     if (entry.path().extension() != ".py") continue;
-    std::vector<Verdict> verdicts = checker.check_source(read(entry.path()));
-    EXPECT_TRUE(verdicts.empty()) << entry.path().filename() << ": " << codes(verdicts);
+    std::vector<Offence> offences = checker.check_source(read(entry.path()));
+    EXPECT_TRUE(offences.empty()) << entry.path().filename() << ": " << codes(offences);
     ++cases;
   }
   EXPECT_GE(cases, 1);
@@ -66,8 +66,8 @@ TEST(Corpus, SeedKernelsPass) {
   int kernels = 0;
   for (const auto& item : store["items"]) {
     if (item["kind"] != "kernel") continue;
-    std::vector<Verdict> verdicts = checker.check_source(item["code"].get<std::string>());
-    EXPECT_TRUE(verdicts.empty()) << item["id"] << ": " << codes(verdicts);
+    std::vector<Offence> offences = checker.check_source(item["code"].get<std::string>());
+    EXPECT_TRUE(offences.empty()) << item["id"] << ": " << codes(offences);
     ++kernels;
   }
   EXPECT_EQ(kernels, 44);

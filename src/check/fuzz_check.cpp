@@ -11,7 +11,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   kmem::Checker checker;  // two checks with one parser, as a long-lived Checker does
   kmem::Reply reply = kmem::parse_reply(text);
-  if (reply.verdicts.empty()) checker.check_source(reply.source);
+  if (reply.offences.empty()) checker.check_source(reply.source);
   checker.check_source(text);
   return 0;
 }

@@ -113,7 +113,7 @@ Reply parse_reply(std::string_view text) {
     }
   }
   if (reply.block_count == 0)
-    reply.verdicts.push_back({std::string(check_internal::kNoCodeBlock.code),
+    reply.offences.push_back({std::string(check_internal::kNoCodeBlock.code),
                              std::string(check_internal::kNoCodeBlock.message), 0, 0});
   return reply;
 }

@@ -10,9 +10,9 @@ TEST(ParseReply, NoPythonBlockIsNoCodeBlockWithTheSpecMessage) {
   for (std::string_view text : {"just prose\nACTION: CHECK\n", "```cuda\nint x;\n```\n",
                                 "```python\nunterminated = 1\n", ""}) {
     Reply reply = parse_reply(text);
-    ASSERT_EQ(reply.verdicts.size(), 1u) << text;
-    EXPECT_EQ(reply.verdicts[0].code, "no_code_block");
-    EXPECT_EQ(reply.verdicts[0].message,
+    ASSERT_EQ(reply.offences.size(), 1u) << text;
+    EXPECT_EQ(reply.offences[0].code, "no_code_block");
+    EXPECT_EQ(reply.offences[0].message,
               "A reply without a ```python fenced code block was rejected by the checker.");
     EXPECT_EQ(reply.block_count, 0);
     EXPECT_TRUE(reply.source.empty());
@@ -23,7 +23,7 @@ TEST(ParseReply, TakesTheLastCompletePythonBlockAndSaysWhich) {
   Reply reply = parse_reply(
       "Plan.\n```python\nfirst = 1\n```\ntext\n```py\nsecond = 2\n```\n"
       "```python\nthird = 3\n```\n```python\ncut off\nACTION: SUBMIT\n");
-  EXPECT_TRUE(reply.verdicts.empty());
+  EXPECT_TRUE(reply.offences.empty());
   EXPECT_EQ(reply.source, "third = 3\n");
   EXPECT_EQ(reply.block_index, 2);
   EXPECT_EQ(reply.block_count, 3);
@@ -50,7 +50,7 @@ TEST(ParseReply, OtherLanguageBlocksAreSkippedWhole) {
 // that a block may quote ``` lines (CommonMark).
 TEST(ParseReply, LongerFencesCloseOnAsManyBackticks) {
   Reply reply = parse_reply("````python\nx = 1\n```\ny = 2\n````\nACTION: CHECK\n");
-  EXPECT_TRUE(reply.verdicts.empty());
+  EXPECT_TRUE(reply.offences.empty());
   EXPECT_EQ(reply.source, "x = 1\n```\ny = 2\n");
   EXPECT_EQ(reply.block_count, 1);
   EXPECT_EQ(reply.action, Action::kCheck);
@@ -59,13 +59,13 @@ TEST(ParseReply, LongerFencesCloseOnAsManyBackticks) {
   EXPECT_EQ(parse_reply("````cuda\n```\n```python\nw = 4\n```\n````\n").block_count, 0);
 }
 
-TEST(CheckReply, MapsVerdictLinesOntoTheReply) {
-  std::vector<Verdict> verdicts =
+TEST(CheckReply, MapsOffenceLinesOntoTheReply) {
+  std::vector<Offence> offences =
       check_reply("Here it is.\n\n```python\nclass ModelNew:\n    pass\nimport gc\n```\nACTION: CHECK\n");
-  ASSERT_EQ(verdicts.size(), 1u);
-  EXPECT_EQ(verdicts[0].code, "introspection");
-  EXPECT_EQ(verdicts[0].line, 6);
-  EXPECT_EQ(verdicts[0].column, 8);
+  ASSERT_EQ(offences.size(), 1u);
+  EXPECT_EQ(offences[0].code, "introspection");
+  EXPECT_EQ(offences[0].line, 6);
+  EXPECT_EQ(offences[0].column, 8);
 }
 
 
@@ -75,7 +75,7 @@ TEST(ParseReply, AFenceAtTheEndOfACodeLineClosesTheBlock) {
   ASSERT_EQ(reply.block_count, 1);
   EXPECT_EQ(reply.source, "import torch\ndef f(x):\n    return out\n");
   EXPECT_EQ(reply.action, Action::kSubmit);
-  EXPECT_TRUE(reply.verdicts.empty());
+  EXPECT_TRUE(reply.offences.empty());
 }
 
 TEST(ParseReply, AFenceAtTheEndOfTheLastLineClosesTheBlockAtTheEndOfText) {

@@ -1,7 +1,7 @@
 // The checker's rule table: one entry per rule (code, message template,
 // matcher, the node types it looks at). Adding a rule is adding one entry in
 // rules.cpp, its matcher in the rules_<family>.cpp it belongs to
-// (rule_matchers.h) and one row in docs/verdicts.md. The verdicts given before any
+// (rule_matchers.h) and one row in docs/verdicts.md. The offences found before any
 // rule runs (no code block, unreadable source, syntax error) are the
 // constants below.
 #pragma once
@@ -51,7 +51,7 @@ struct Rule {
   std::span<const std::string_view> types;
   // A backstop (an allow-list: imports, private attributes, modules as
   // values) reports only on lines where no other rule reported, so that an
-  // offence gets its specific verdict rather than two.
+  // offence gets its specific code rather than two.
   bool backstop = false;
 };
 

@@ -1,5 +1,5 @@
 // `kmem check FILE...` / `kmem check --dir DIR`: runs the static checker on
-// replies (any file) and bare candidates (*.py) and prints the verdicts as
+// replies (any file) and bare candidates (*.py) and prints the offences as
 // `FILE:LINE:COL: code: message` lines or, with --json, as one JSON list of
 // {"file", "verdicts": [{code, message, line, column}]}, one object per file
 // (also for one file). Lines count in the file as given (a reply's, not its
@@ -24,26 +24,26 @@ struct CheckOptions {
   bool json = false;
 };
 
-std::vector<Verdict> check_text(Checker& checker, const fs::path& path, std::string_view text) {
+std::vector<Offence> check_text(Checker& checker, const fs::path& path, std::string_view text) {
   return path.extension() == ".py" ? checker.check_source(text) : checker.check_reply(text);
 }
 
-nlohmann::json to_json(const std::string& name, const std::vector<Verdict>& verdicts) {
+nlohmann::json to_json(const std::string& name, const std::vector<Offence>& offences) {
   nlohmann::json list = nlohmann::json::array();
-  for (const Verdict& v : verdicts)
+  for (const Offence& v : offences)
     list.push_back({{"code", v.code}, {"message", v.message}, {"line", v.line}, {"column", v.column}});
   return {{"file", name}, {"verdicts", list}};
 }
 
-void print_text(const std::string& name, const std::vector<Verdict>& verdicts) {
-  for (const Verdict& v : verdicts) {
+void print_text(const std::string& name, const std::vector<Offence>& offences) {
+  for (const Offence& v : offences) {
     std::cout << name << ':';
     if (v.line > 0) std::cout << v.line << ':' << v.column << ':';
     std::cout << ' ' << v.code << ": " << v.message << '\n';
   }
 }
 
-// The files to check, each with the name its verdicts are shown under: the
+// The files to check, each with the name its offences are shown under: the
 // paths as given, or the regular files of --dir (by name, sorted).
 Result<std::vector<std::pair<fs::path, std::string>>> files_to_check(const CheckOptions& options) {
   std::vector<std::pair<fs::path, std::string>> files;
@@ -73,12 +73,12 @@ int run_check(const CheckOptions& options) {
   nlohmann::json list = nlohmann::json::array();
   for (size_t i = 0; i < files->size(); ++i) {
     const auto& [path, name] = (*files)[i];
-    std::vector<Verdict> verdicts = check_text(checker, path, texts[i]);
-    rejected = rejected || !verdicts.empty();
+    std::vector<Offence> offences = check_text(checker, path, texts[i]);
+    rejected = rejected || !offences.empty();
     if (options.json)
-      list.push_back(to_json(name, verdicts));
+      list.push_back(to_json(name, offences));
     else
-      print_text(name, verdicts);
+      print_text(name, offences);
   }
   // Bytes that are not UTF-8 (a reply in another encoding, quoted in a
   // message) become U+FFFD instead of aborting the dump.

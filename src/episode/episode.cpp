@@ -116,12 +116,12 @@ class Episode {
   void judge(Turn& turn, const Reply& reply) {
     const auto started = Clock::now();
     turn.candidate = reply.source;
-    std::vector<Verdict> offences = checker_.check_reply(turn.reply);
+    std::vector<Offence> offences = checker_.check_reply(turn.reply);
     if (!offences.empty()) {
       turn.stage = "checker";
       turn.verdict = offences.front().code;
       turn.message = offences.front().message;
-      for (const Verdict& v : offences)
+      for (const Offence& v : offences)
         turn.detail += v.line > 0 ? fmt::format("line {}:{}: {}: {}\n", v.line, v.column, v.code, v.message)
                                   : fmt::format("{}: {}\n", v.code, v.message);
       turn.eval_s = seconds_since(started);

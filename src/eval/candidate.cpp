@@ -66,17 +66,17 @@ CandidateRun CandidateProcess::ended(CandidateRun::End end, std::string detail) 
   return run;
 }
 
-// A reply that cuts the run short: timeout, exit, or a line that is no event.
-CandidateRun CandidateProcess::after_reply(const Worker::Reply& reply, bool built) {
+// An answer that cuts the run short: timeout, exit, or a line that is no event.
+CandidateRun CandidateProcess::after_answer(const Worker::Answer& answer, bool built) {
   using End = CandidateRun::End;
-  if (reply.kind == Worker::Reply::kTimeout)
+  if (answer.kind == Worker::Answer::kTimeout)
     return ended(built ? End::kTimeout : End::kBuildTimeout,
                  fmt::format("no result within {:g} s", built ? options_.run_timeout_s : options_.build_timeout_s));
-  if (reply.kind == Worker::Reply::kMalformed)
-    return ended(End::kForged, "the result channel held a line the worker did not write: " + reply.line);
-  if (reply.kind == Worker::Reply::kInvalid)
-    return ended(End::kForged, "the result channel held a record the worker protocol does not allow (" +
-                                   reply.error + "): " + reply.line);
+  if (answer.kind == Worker::Answer::kMalformed)
+    return ended(End::kForged, "the result channel held a line the worker did not write: " + answer.line);
+  if (answer.kind == Worker::Answer::kInvalid)
+    return ended(End::kForged, "the result channel held a record the worker protocol does not allow (" + answer.error +
+                                   "): " + answer.line);
   auto status = worker_->process().wait_then_kill(Clock::now() + seconds(kExitGraceSeconds));
   return ended(End::kCrash, "the worker " + status.describe() + " before reporting a result");
 }
@@ -85,8 +85,8 @@ CandidateRun CandidateProcess::finish(const std::string& inputs_path,
                                       const std::function<void()>& on_built) {
   using End = CandidateRun::End;
   auto deadline = build_deadline_;
-  auto reply = worker_->next(deadline);
-  bool built = reply.kind == Worker::Reply::kEvent && reply.event["event"] == "built";
+  auto answer = worker_->next(deadline);
+  bool built = answer.kind == Worker::Answer::kEvent && answer.event["event"] == "built";
   if (built) {
     if (on_built) on_built();
     // Paused while others measure from now on; the build (compilers on
@@ -94,21 +94,21 @@ CandidateRun CandidateProcess::finish(const std::string& inputs_path,
     worker_->enroll();
     worker_->send(Json{{"cmd", "inputs"}, {"path", inputs_path}});
     deadline = Clock::now() + seconds(options_.run_timeout_s);
-    reply = worker_->next(deadline);
+    answer = worker_->next(deadline);
   }
-  if (reply.kind != Worker::Reply::kEvent) return after_reply(reply, built);
+  if (answer.kind != Worker::Answer::kEvent) return after_answer(answer, built);
   // Checked against the protocol (Worker::next): every field is of its type.
-  Json terminal = reply.event;
+  Json terminal = answer.event;
   const std::string name = terminal["event"];
   if ((name != "result" && name != "error") || Fields("candidate", name, terminal).text("nonce") != nonce_)
     return ended(End::kForged, "the result channel held a record the worker did not write: " + terminal.dump());
   // Exactly one terminal record: anything after it was not written by the worker.
   auto grace = Clock::now() + seconds(kExitGraceSeconds);
   auto after = worker_->next(grace);
-  if (after.kind == Worker::Reply::kEvent || after.kind == Worker::Reply::kMalformed ||
-      after.kind == Worker::Reply::kInvalid)
+  if (after.kind == Worker::Answer::kEvent || after.kind == Worker::Answer::kMalformed ||
+      after.kind == Worker::Answer::kInvalid)
     return ended(End::kForged, "a second record followed the worker's result: " +
-                                   (after.kind == Worker::Reply::kEvent ? after.event.dump() : after.line));
+                                   (after.kind == Worker::Answer::kEvent ? after.event.dump() : after.line));
   worker_->process().wait_then_kill(grace);
   if (name == "error") {
     Fields error("candidate", "error", terminal);

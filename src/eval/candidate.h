@@ -51,7 +51,7 @@ class CandidateProcess {
   CandidateProcess(std::unique_ptr<Worker> worker, const EvalOptions& options, std::string scratch,
                    std::string nonce);
   CandidateRun ended(CandidateRun::End end, std::string detail);
-  CandidateRun after_reply(const Worker::Reply& reply, bool built);
+  CandidateRun after_answer(const Worker::Answer& answer, bool built);
 
   std::unique_ptr<Worker> worker_;
   const EvalOptions& options_;

@@ -251,7 +251,7 @@ class FakeLauncher : public WorkerLauncher {
   Status expect(const std::string&) override { return Status::success(); }
 
   Result<std::unique_ptr<LineProcess>> start(const std::string& role, const std::string&, const std::vector<int>&,
-                                             const Turn&) override {
+                                             const ContextBaton&) override {
     std::lock_guard hold(log_->mutex);
     log_->started[role]++;
     return std::unique_ptr<LineProcess>(new FakeWorker(role, next_pid_++, log_));

@@ -197,7 +197,7 @@ ChildProcess::Read ChildProcess::read_line(Clock::time_point deadline, std::stri
     }
     if (out_ < 0) return Read::kClosed;
     // Past the deadline, what the pipe holds already is still read (up to
-    // kLateChunks chunks): a reply that came in time is not lost to a
+    // kLateChunks chunks): an answer that came in time is not lost to a
     // caller that came late.
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0 && late_chunks++ >= kLateChunks) return Read::kTimeout;

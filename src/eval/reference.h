@@ -80,9 +80,9 @@ class Reference {
   Reference(ReferenceHosts::Place place, const EvalOptions& options)
       : place_(std::move(place)), options_(options) {}
   // ReferenceHost::request about this problem.
-  Result<Json> request(const Json& command, const char* reply_event, double timeout_s, const std::string& what,
+  Result<Json> request(const Json& command, const char* answer_event, double timeout_s, const std::string& what,
                        RequestInfo* info = nullptr) {
-    return place_.host->request(place_.handle, command, reply_event, timeout_s, what, info);
+    return place_.host->request(place_.handle, command, answer_event, timeout_s, what, info);
   }
 
   ReferenceHosts::Place place_;

@@ -15,20 +15,21 @@ void ReferenceHost::stop(const std::string& why) {
   broken_ = true;
 }
 
-Error ReferenceHost::failure(const std::string& what, const Worker::Reply& reply) {
+Error ReferenceHost::failure(const std::string& what, const Worker::Answer& answer) {
   std::string text = what + ": ";
   Error::Kind kind = Error::Kind::kFailure;
-  if (reply.kind == Worker::Reply::kEvent && reply.event["event"] == "error") {
-    Fields error("reference", "error", reply.event);
+  if (answer.kind == Worker::Answer::kEvent && answer.event["event"] == "error") {
+    Fields error("reference", "error", answer.event);
     text += error.text("message") + "\n" + error.text("traceback");
     if (error_kind(error.text("kind")) == ErrorKind::kOutOfMemory) kind = Error::Kind::kOutOfMemory;
-  } else if (reply.kind == Worker::Reply::kEvent) {
-    text += "answered " + reply.event.dump();
+  } else if (answer.kind == Worker::Answer::kEvent) {
+    text += "answered " + answer.event.dump();
   } else {
-    stop(reply.kind == Worker::Reply::kTimeout     ? "timed out"
-         : reply.kind == Worker::Reply::kMalformed ? "wrote '" + reply.line + "'"
-         : reply.kind == Worker::Reply::kInvalid   ? "wrote a record the worker protocol does not allow: " + reply.error
-                                                   : "");
+    stop(answer.kind == Worker::Answer::kTimeout     ? "timed out"
+         : answer.kind == Worker::Answer::kMalformed ? "wrote '" + answer.line + "'"
+         : answer.kind == Worker::Answer::kInvalid
+             ? "wrote a record the worker protocol does not allow: " + answer.error
+             : "");
     text += stopped_;
   }
   std::string log = read_tail(worker_->log_path(), kLogTail);
@@ -36,13 +37,13 @@ Error ReferenceHost::failure(const std::string& what, const Worker::Reply& reply
   return Error(text, kind);
 }
 
-Result<Json> ReferenceHost::request(int handle, Json command, const char* reply_event, double timeout_s,
+Result<Json> ReferenceHost::request(int handle, Json command, const char* answer_event, double timeout_s,
                                     const std::string& what, RequestInfo* info) {
   std::lock_guard hold(mutex_);
   if (info != nullptr) *info = RequestInfo{};
   if (!stopped_.empty()) return Error(what + ": its reference worker was stopped earlier (" + stopped_ + ")");
   if (auto wrong = worker_->settle()) {
-    if (wrong->kind == Worker::Reply::kEvent) stop("answered " + wrong->event.dump() + " to dropping a problem");
+    if (wrong->kind == Worker::Answer::kEvent) stop("answered " + wrong->event.dump() + " to dropping a problem");
     return failure(what + ": its reference worker failed to drop an earlier problem", *wrong);
   }
   command["ref"] = handle;
@@ -50,10 +51,10 @@ Result<Json> ReferenceHost::request(int handle, Json command, const char* reply_
   if (info != nullptr) info->sent = true;
   auto deadline = Clock::now() + seconds(timeout_s);
   const double held_before = worker_->timing_lock_held_s();
-  auto reply = worker_->next(deadline);
+  auto answer = worker_->next(deadline);
   if (info != nullptr) info->held_s = worker_->timing_lock_held_s() - held_before;
-  if (reply.kind != Worker::Reply::kEvent || reply.event["event"] != reply_event) return failure(what, reply);
-  return std::move(reply.event);
+  if (answer.kind != Worker::Answer::kEvent || answer.event["event"] != answer_event) return failure(what, answer);
+  return std::move(answer.event);
 }
 
 void ReferenceHost::drop(int handle, double timeout_s) {

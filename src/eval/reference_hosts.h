@@ -31,11 +31,11 @@ class ReferenceHost {
   explicit ReferenceHost(std::unique_ptr<Worker> worker) : worker_(std::move(worker)) {}
 
   // Sends `command` about problem `handle` and waits up to timeout_s for the
-  // event `reply_event`; otherwise the error says `what` failed, why, and
+  // event `answer_event`; otherwise the error says `what` failed, why, and
   // ends with the worker's log. `info`, if given, tells more (RequestInfo).
   // A record the protocol does not allow stops the worker: the error names
   // the record and the field.
-  Result<Json> request(int handle, Json command, const char* reply_event, double timeout_s,
+  Result<Json> request(int handle, Json command, const char* answer_event, double timeout_s,
                        const std::string& what, RequestInfo* info = nullptr);
   // Drops problem `handle` without waiting: the next command reads the answer first.
   void drop(int handle, double timeout_s);
@@ -45,9 +45,10 @@ class ReferenceHost {
   // Kills the worker, whatever it is doing (the problems it holds are
   // lost): `why`, or else its exit status, says why in later errors.
   void stop(const std::string& why);
-  // The error of a command that got `reply` instead of its answer; stops
-  // the worker unless the reply is an event (an error the worker reported).
-  Error failure(const std::string& what, const Worker::Reply& reply);
+  // The error of a command that got `answer` instead of the event it
+  // asked for; stops the worker unless the answer is an event (an error the
+  // worker reported).
+  Error failure(const std::string& what, const Worker::Answer& answer);
 
   std::mutex mutex_;  // one command at a time
   std::unique_ptr<Worker> worker_;

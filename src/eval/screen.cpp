@@ -21,18 +21,18 @@ std::variant<EvalJob, EvalOutcome> screen(const EvalJob& job, const EvalOptions&
   Reply reply;
   if (is_reply) {
     reply = parse_reply(*text);
-    if (!reply.verdicts.empty()) {
-      EvalOutcome outcome = rejected_outcome(job, reply.verdicts.front().code, "");
-      outcome.message = reply.verdicts.front().message;
+    if (!reply.offences.empty()) {
+      EvalOutcome outcome = rejected_outcome(job, reply.offences.front().code, "");
+      outcome.message = reply.offences.front().message;
       return outcome;
     }
   }
   // The first offence is the verdict, and every offence is listed in the
   // detail; a reply's lines count in the reply, as `kmem check` counts them.
-  std::vector<Verdict> offences = is_reply ? check_reply(*text) : check_source(*text);
+  std::vector<Offence> offences = is_reply ? check_reply(*text) : check_source(*text);
   if (!offences.empty()) {
     std::string detail;
-    for (const Verdict& v : offences) detail += fmt::format("{}:{}: {}: {}\n", v.line, v.column, v.code, v.message);
+    for (const Offence& v : offences) detail += fmt::format("{}:{}: {}: {}\n", v.line, v.column, v.code, v.message);
     EvalOutcome outcome = rejected_outcome(job, offences.front().code, detail);
     outcome.message = offences.front().message;
     return outcome;

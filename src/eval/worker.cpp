@@ -14,19 +14,19 @@ Worker::~Worker() {
 
 bool Worker::send(const Json& command) { return process_->write_line(command.dump()); }
 
-bool Worker::send_owing(const Json& command, std::string reply, double timeout_s) {
-  owed_.push_back({std::move(reply), Clock::now() + seconds(timeout_s)});
+bool Worker::send_owing(const Json& command, std::string answer, double timeout_s) {
+  owed_.push_back({std::move(answer), Clock::now() + seconds(timeout_s)});
   return send(command);
 }
 
-std::optional<Worker::Reply> Worker::settle() {
+std::optional<Worker::Answer> Worker::settle() {
   while (!owed_.empty()) {
     Owed owed = std::move(owed_.front());
     owed_.pop_front();
-    auto reply = next(owed.by);
-    if (reply.kind != Reply::kEvent || reply.event["event"] != owed.reply) {
+    auto answer = next(owed.by);
+    if (answer.kind != Answer::kEvent || answer.event["event"] != owed.answer) {
       owed_.clear();
-      return reply;
+      return answer;
     }
   }
   return std::nullopt;
@@ -46,7 +46,7 @@ void Worker::enroll() {
   timing_lock_.enroll(process_->pid());
 }
 
-Worker::Reply Worker::next(Clock::time_point& deadline) {
+Worker::Answer Worker::next(Clock::time_point& deadline) {
   try {
     return next_event(deadline);
   } catch (...) {
@@ -55,22 +55,22 @@ Worker::Reply Worker::next(Clock::time_point& deadline) {
   }
 }
 
-Worker::Reply Worker::next_event(Clock::time_point& deadline) {
+Worker::Answer Worker::next_event(Clock::time_point& deadline) {
   for (;;) {
     std::string line;
     auto read = process_->read_line(deadline, line);
     if (read != LineProcess::Read::kLine) {
       release();
-      return {read == LineProcess::Read::kTimeout ? Reply::kTimeout : Reply::kClosed, {}, {}, {}};
+      return {read == LineProcess::Read::kTimeout ? Answer::kTimeout : Answer::kClosed, {}, {}, {}};
     }
     Json event = Json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (!event.is_object() || !event.contains("event") || !event["event"].is_string()) {
       release();
-      return {Reply::kMalformed, {}, line, {}};
+      return {Answer::kMalformed, {}, line, {}};
     }
     if (auto allowed = Protocol::compiled().check_event(role_, event); !allowed) {
       release();
-      return {Reply::kInvalid, std::move(event), line, allowed.error().message()};
+      return {Answer::kInvalid, std::move(event), line, allowed.error().message()};
     }
     const std::string name = event["event"];
     if (name == "time_request" && !holds_lock_) {
@@ -88,7 +88,7 @@ Worker::Reply Worker::next_event(Clock::time_point& deadline) {
       release();
     } else {
       release();
-      return {Reply::kEvent, std::move(event), {}, {}};
+      return {Answer::kEvent, std::move(event), {}, {}};
     }
   }
 }

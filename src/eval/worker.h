@@ -21,7 +21,8 @@ namespace kmem::eval {
 
 class Worker {
  public:
-  struct Reply {
+  // What the worker wrote next, or how it failed to write it.
+  struct Answer {
     // kMalformed: a line that is no event; kInvalid: an event the protocol
     // does not allow (`error` names the record and the field).
     enum Kind { kEvent, kTimeout, kClosed, kMalformed, kInvalid } kind = kClosed;
@@ -43,16 +44,16 @@ class Worker {
   // from now until it is reaped.
   void enroll();
   bool send(const Json& command);
-  // Sends `command` without waiting for its reply, the event `reply`, which
+  // Sends `command` without waiting for its answer, the event `answer`, which
   // settle() reads later (a reference worker's `dropped`).
-  bool send_owing(const Json& command, std::string reply, double timeout_s);
-  // Reads the replies owed since send_owing, in order, if any; returns the
+  bool send_owing(const Json& command, std::string answer, double timeout_s);
+  // Reads the answers owed since send_owing, in order, if any; returns the
   // first that is not the one owed (it did not come in time, or another
   // record came), and owes nothing after it.
-  std::optional<Reply> settle();
+  std::optional<Answer> settle();
   // The next event other than the timing lock's; extends `deadline` by any
   // wait for the lock. Never returns (nor throws) holding the lock.
-  Reply next(Clock::time_point& deadline);
+  Answer next(Clock::time_point& deadline);
   LineProcess& process() { return *process_; }
   const std::string& role() const { return role_; }
   // Seconds this worker spent waiting for the timing lock so far.
@@ -63,7 +64,7 @@ class Worker {
   const std::string& log_path() const { return log_path_; }
 
  private:
-  Reply next_event(Clock::time_point& deadline);  // next() but for throwing
+  Answer next_event(Clock::time_point& deadline);  // next() but for throwing
   void release();
 
   std::string role_;
@@ -71,10 +72,10 @@ class Worker {
   std::string log_path_;
   bool holds_lock_ = false;
   struct Owed {
-    std::string reply;
+    std::string answer;
     Clock::time_point by;
   };
-  std::deque<Owed> owed_;  // replies to commands sent by send_owing, oldest first
+  std::deque<Owed> owed_;  // answers to commands sent by send_owing, oldest first
   double lock_wait_s_ = 0.0;
   double held_s_ = 0.0;
   Clock::time_point held_since_;

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "context_relay.h"
 #include "kmem/eval.h"
 #include "process.h"
-#include "warmup_turns.h"
 
 namespace kmem::eval {
 
@@ -24,9 +24,9 @@ class WorkerLauncher {
   // The batch will start workers of `role` (a zygote starts importing now).
   virtual Status expect(const std::string& role) = 0;
   // A new worker of `role` with its stderr in `log_path`, on `cpus` (empty:
-  // any), creating its CUDA context in `turn`. Thread-safe.
+  // any), creating its CUDA context when `baton` reaches it. Thread-safe.
   virtual Result<std::unique_ptr<LineProcess>> start(const std::string& role, const std::string& log_path,
-                                                     const std::vector<int>& cpus, const Turn& turn) = 0;
+                                                     const std::vector<int>& cpus, const ContextBaton& baton) = 0;
   // Sends `signal` (SIGSTOP, SIGCONT) to a worker's process group: the
   // timing lock pauses the others while one measures. 0 on success.
   virtual int signal_group(pid_t group, int signal) = 0;

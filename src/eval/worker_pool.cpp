@@ -6,7 +6,7 @@
 namespace kmem::eval {
 
 // Workers creating their CUDA context at once: KMEM_TUNE_DEVICE_SETUPS, else one per
-// four CPUs the workers run on (at least two); no turns on the CPU.
+// four CPUs the workers run on (at least two); no relay on the CPU.
 static int device_setups(const EvalOptions& options, const TimingLock& timing_lock) {
   if (options.device != "cuda") return 0;
   if (options.tuning.device_setups > 0) return options.tuning.device_setups;
@@ -19,13 +19,13 @@ WorkerPool::WorkerPool(const EvalOptions& options, std::string log_dir, TimingLo
     : log_dir_(std::move(log_dir)),
       timing_lock_(timing_lock),
       launcher_(launcher),
-      turns_(device_setups(options, timing_lock)) {}
+      relay_(device_setups(options, timing_lock)) {}
 
 Result<std::unique_ptr<Worker>> WorkerPool::start(const std::string& role) {
-  auto turn = turns_.next();
-  if (!turn) return turn.error().wrap(role + " worker");
+  auto baton = relay_.next();
+  if (!baton) return baton.error().wrap(role + " worker");
   std::string log = fmt::format("{}/{}-{}.log", log_dir_, role, started_++);
-  auto process = launcher_.start(role, log, timing_lock_.worker_cpus(), *turn);
+  auto process = launcher_.start(role, log, timing_lock_.worker_cpus(), *baton);
   if (!process) return process.error().wrap(role + " worker");
   return std::make_unique<Worker>(role, std::move(*process), log, timing_lock_);
 }

@@ -4,7 +4,7 @@
 // still spends a second or more setting up the device before it can take a
 // job, so the pool starts them early, while other jobs run, and a job finds
 // one ready. It starts no more than the batch will still take, and workers
-// take turns at creating their CUDA context (warmup_turns.h), in the order they
+// create their CUDA context in a relay (context_relay.h), in the order they
 // will be needed. Waiting workers run only our own set-up code, so they are
 // not paused by the timing lock; whoever takes a worker enrolls it (a
 // candidate once it is built). Every worker is taken once: a candidate
@@ -18,9 +18,9 @@
 #include <mutex>
 #include <string>
 
+#include "context_relay.h"
 #include "kmem/eval.h"
 #include "timing_lock.h"
-#include "warmup_turns.h"
 #include "worker.h"
 #include "worker_launcher.h"
 
@@ -60,7 +60,7 @@ class WorkerPool {
   WorkerLauncher& launcher_;
   std::mutex mutex_;
   std::map<std::string, Lane> lanes_;
-  WarmupTurns turns_;
+  ContextRelay relay_;
   int started_ = 0;
 };
 

@@ -20,7 +20,7 @@ namespace kmem::eval {
 
 // The first request waits for the zygote's imports (seconds, more on a busy
 // machine); later ones for a fork.
-static constexpr int kReplyTimeoutMs = 300'000;
+static constexpr int kAnswerTimeoutMs = 300'000;
 
 static std::string prepended(const char* variable, const std::string& folder) {
   const char* current = std::getenv(variable);
@@ -107,21 +107,21 @@ static bool send_with_descriptors(int socket, const std::string& message, const 
   return sent == static_cast<ssize_t>(message.size());
 }
 
-Result<std::unique_ptr<ChildProcess>> Zygote::fork_worker(const std::string& log_path,
-                                                          const std::vector<int>& cpus, const Turn& turn) {
+Result<std::unique_ptr<ChildProcess>> Zygote::fork_worker(const std::string& log_path, const std::vector<int>& cpus,
+                                                          const ContextBaton& baton) {
   std::lock_guard hold(mutex_);
   if (!stopped_.empty()) return failure("it was stopped after an earlier request: " + stopped_);
   auto streams = ChildStreams::open(log_path);
   if (!streams) return streams.error();
-  // The worker's stdin, stdout and stderr, then the descriptors of its turn
-  // at creating its CUDA context, named in "turn" in the order they come.
+  // The worker's stdin, stdout and stderr, then the descriptors of its baton
+  // for creating its CUDA context, named in "baton" in the order they come.
   std::vector<int> fds{streams->child_stdin, streams->child_stdout, streams->child_log};
   // A record of the worker protocol (role zygote, data/protocol/worker.json).
   nlohmann::json request{
-      {"cmd", "fork"}, {"cpus", cpus}, {"address_space_bytes", nullptr}, {"turn", nlohmann::json::array()}};
-  for (auto [name, fd] : {std::pair{"done", turn.done()}, {"after", turn.after()}})
+      {"cmd", "fork"}, {"cpus", cpus}, {"address_space_bytes", nullptr}, {"baton", nlohmann::json::array()}};
+  for (auto [name, fd] : {std::pair{"done", baton.done()}, {"after", baton.after()}})
     if (fd >= 0) {
-      request["turn"].push_back(name);
+      request["baton"].push_back(name);
       fds.push_back(fd);
     }
   if (options_.device == "cpu" && options_.memory_limit_mb > 0)
@@ -133,13 +133,13 @@ Result<std::unique_ptr<ChildProcess>> Zygote::fork_worker(const std::string& log
     return failure(what);
   };
   if (!sent) return fail(std::string("cannot send the request: ") + strerror(errno));
-  struct pollfd reply_ready {socket_, POLLIN, 0};
+  struct pollfd answer_ready {socket_, POLLIN, 0};
   int ready;
-  while ((ready = poll(&reply_ready, 1, kReplyTimeoutMs)) < 0 && errno == EINTR) {
+  while ((ready = poll(&answer_ready, 1, kAnswerTimeoutMs)) < 0 && errno == EINTR) {
   }
   if (ready <= 0) {
-    // A late reply would be taken for the next request's: no later request.
-    stopped_ = ready == 0 ? fmt::format("no reply within {} s", kReplyTimeoutMs / 1000)
+    // A late answer would be taken for the next request's: no later request.
+    stopped_ = ready == 0 ? fmt::format("no answer within {} s", kAnswerTimeoutMs / 1000)
                           : std::string("poll: ") + strerror(errno);
     process_->kill_and_reap();
     return fail(stopped_);
@@ -149,13 +149,13 @@ Result<std::unique_ptr<ChildProcess>> Zygote::fork_worker(const std::string& log
   while ((size = recv(socket_, buffer, sizeof buffer, 0)) < 0 && errno == EINTR) {
   }
   if (size <= 0) return fail("the zygote " + process_->kill_and_reap().describe());
-  auto reply = nlohmann::json::parse(std::string(buffer, static_cast<size_t>(size)), nullptr, false);
-  // The zygote is trusted: a reply the protocol does not allow is an error naming the field.
-  if (auto allowed = Protocol::compiled().check_event("zygote", reply); !allowed)
-    return fail(allowed.error().message() + ": " + reply.dump());
-  const std::string event = reply["event"];
-  if (event != "forked") return fail(Fields("zygote", event, reply).text("message"));
-  return ChildProcess::adopt(static_cast<pid_t>(Fields("zygote", "forked", reply).number("pid")), *streams);
+  auto answer = nlohmann::json::parse(std::string(buffer, static_cast<size_t>(size)), nullptr, false);
+  // The zygote is trusted: an answer the protocol does not allow is an error naming the field.
+  if (auto allowed = Protocol::compiled().check_event("zygote", answer); !allowed)
+    return fail(allowed.error().message() + ": " + answer.dump());
+  const std::string event = answer["event"];
+  if (event != "forked") return fail(Fields("zygote", event, answer).text("message"));
+  return ChildProcess::adopt(static_cast<pid_t>(Fields("zygote", "forked", answer).number("pid")), *streams);
 }
 
 }  // namespace kmem::eval

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "context_relay.h"
 #include "kmem/eval.h"
 #include "process.h"
-#include "warmup_turns.h"
 
 namespace kmem::eval {
 
@@ -34,11 +34,11 @@ class Zygote {
   Zygote& operator=(const Zygote&) = delete;
 
   // A new worker with its stderr in `log_path`, on `cpus` (empty: any),
-  // creating its CUDA context in `turn`; waits for the zygote's imports the
+  // creating its CUDA context when `baton` reaches it; waits for the zygote's imports the
   // first time. Thread-safe. A zygote that does not answer in time is
   // stopped, and later requests fail at once.
   Result<std::unique_ptr<ChildProcess>> fork_worker(const std::string& log_path, const std::vector<int>& cpus,
-                                                    const Turn& turn);
+                                                    const ContextBaton& baton);
 
  private:
   Zygote(std::unique_ptr<ChildProcess> process, int socket, std::string log_path, const EvalOptions& options)

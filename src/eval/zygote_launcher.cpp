@@ -24,10 +24,10 @@ class ZygoteLauncher : public WorkerLauncher {
   }
 
   Result<std::unique_ptr<LineProcess>> start(const std::string& role, const std::string& log_path,
-                                             const std::vector<int>& cpus, const Turn& turn) override {
+                                             const std::vector<int>& cpus, const ContextBaton& baton) override {
     auto zygote = this->zygote(role);
     if (!zygote) return zygote.error();
-    auto process = (*zygote)->fork_worker(log_path, cpus, turn);
+    auto process = (*zygote)->fork_worker(log_path, cpus, baton);
     if (!process) return process.error();
     return std::unique_ptr<LineProcess>(std::move(*process));
   }

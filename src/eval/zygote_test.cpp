@@ -54,8 +54,8 @@ class ZygoteTest : public ::testing::Test {
 TEST_F(ZygoteTest, ForksWorkersThatAreOurChildrenInGroupsOfTheirOwn) {
   auto zygote = Zygote::start("candidate", options_, run_dir_, folder_ + "/zygote.log", {});
   ASSERT_TRUE(zygote) << zygote.error().message();
-  auto first = (*zygote)->fork_worker(folder_ + "/first.log", {}, Turn());
-  auto second = (*zygote)->fork_worker(folder_ + "/second.log", {}, Turn());
+  auto first = (*zygote)->fork_worker(folder_ + "/first.log", {}, ContextBaton());
+  auto second = (*zygote)->fork_worker(folder_ + "/second.log", {}, ContextBaton());
   ASSERT_TRUE(first) << first.error().message();
   ASSERT_TRUE(second) << second.error().message();
   pid_t a = (*first)->pid(), b = (*second)->pid();
@@ -80,19 +80,19 @@ TEST_F(ZygoteTest, ForksWorkersThatAreOurChildrenInGroupsOfTheirOwn) {
 TEST_F(ZygoteTest, AWorkerSetsUpOnlyOnceTheWorkerBeforeItHas) {
   auto zygote = Zygote::start("candidate", options_, run_dir_, folder_ + "/zygote.log", {});
   ASSERT_TRUE(zygote) << zygote.error().message();
-  WarmupTurns turns(1);
-  auto setting_up = turns.next();  // held here: a worker still setting up
+  ContextRelay relay(1);
+  auto setting_up = relay.next();  // held here: a worker still setting up
   ASSERT_TRUE(setting_up) << setting_up.error().message();
   auto worker = [&] {
-    auto turn = turns.next();
-    EXPECT_TRUE(turn) << turn.error().message();
-    return (*zygote)->fork_worker(folder_ + "/worker.log", {}, *turn);
+    auto baton = relay.next();
+    EXPECT_TRUE(baton) << baton.error().message();
+    return (*zygote)->fork_worker(folder_ + "/worker.log", {}, *baton);
   }();
   ASSERT_TRUE(worker) << worker.error().message();
-  auto after_worker = turns.next();  // its `after` ends when the worker is set up
+  auto after_worker = relay.next();  // its `after` ends when the worker is set up
   ASSERT_TRUE(after_worker) << after_worker.error().message();
-  EXPECT_FALSE(ends_within(after_worker->after(), 1000)) << "set up before its turn";
-  { Turn done = std::move(*setting_up); }  // the one before it is set up
+  EXPECT_FALSE(ends_within(after_worker->after(), 1000)) << "set up before the baton reached it";
+  { ContextBaton done = std::move(*setting_up); }  // the one before it is set up
   EXPECT_TRUE(ends_within(after_worker->after(), 60'000)) << "never set up";
   EXPECT_TRUE((*worker)->kill_and_reap().signaled);
 }
@@ -110,7 +110,7 @@ TEST_F(ZygoteTest, CudaWorkersGetTheWorkQueuesAsked) {
   options_.tuning.device_connections = 3;
   auto zygote = Zygote::start("reference", options_, run_dir_, folder_ + "/zygote.log", {});
   ASSERT_TRUE(zygote) << zygote.error().message();
-  auto worker = (*zygote)->fork_worker(folder_ + "/worker.log", {}, Turn());
+  auto worker = (*zygote)->fork_worker(folder_ + "/worker.log", {}, ContextBaton());
   ASSERT_TRUE(worker) << worker.error().message();
   EXPECT_NE(environment_of((*worker)->pid()).find("\nCUDA_DEVICE_MAX_CONNECTIONS=3\n"), std::string::npos);
   EXPECT_TRUE((*worker)->kill_and_reap().signaled);

@@ -51,7 +51,7 @@ Result<T> field(const Json& line, const char* key, const std::string& where) {
 Result<std::string> candidate_source(const std::string& path, const std::string& text) {
   if (fs::path(path).extension() == ".py") return text;
   Reply reply = parse_reply(text);
-  if (!reply.verdicts.empty() || reply.source.empty())
+  if (!reply.offences.empty() || reply.source.empty())
     return Error(fmt::format("{}: a reply without a complete ```python block", path));
   return reply.source;
 }

@@ -151,12 +151,12 @@ void Api::check(Call& call) {
     kind = *k;
   }
   std::unique_ptr<Checker> checker = take_checker();
-  std::vector<Verdict> verdicts = kind == "python" ? checker->check_source(*text) : checker->check_reply(*text);
+  std::vector<Offence> offences = kind == "python" ? checker->check_source(*text) : checker->check_reply(*text);
   give_back(std::move(checker));
   json list = json::array();
-  for (const Verdict& v : verdicts)
+  for (const Offence& v : offences)
     list.push_back({{"code", v.code}, {"message", v.message}, {"line", v.line}, {"column", v.column}});
-  json out = {{"kind", kind}, {"passed", verdicts.empty()}, {"verdicts", list}};
+  json out = {{"kind", kind}, {"passed", offences.empty()}, {"verdicts", list}};
   if (kind == "reply") out["action"] = std::string(action_name(parse_reply(*text).action));
   send_json(call.res, out);
 }

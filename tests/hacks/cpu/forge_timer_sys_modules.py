@@ -41,7 +41,7 @@ class FastHarness:
     def __init__(self, *args, **kwargs):
         self.calls = 0
 
-    def measure_in_turns(self, channel, clock, model, *args, **kwargs):
+    def measure_in_rounds(self, channel, clock, model, *args, **kwargs):
         raise RuntimeError("never reached: the worker bound the real harness before this module ran")
 
 

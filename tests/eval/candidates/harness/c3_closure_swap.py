@@ -1,5 +1,5 @@
 # Class 3, the clock: the harness's measuring function swapped in the closure
-# cell of measure_in_turns (found through gc) for one that reports a 40x
+# cell of measure_in_rounds (found through gc) for one that reports a 40x
 # shorter median and tally. The orchestrator takes the time the native
 # harness wrote into the reference's report slot: the record disagrees.
 import torch
@@ -39,7 +39,7 @@ def shrink(real):
 
 for f in gc.get_objects():
     code = f.__code__ if type(f) is types.FunctionType else None
-    if code is not None and code.co_name == "measure_in_turns" and "measure" in code.co_freevars:
+    if code is not None and code.co_name == "measure_in_rounds" and "measure" in code.co_freevars:
         cell = f.__closure__[code.co_freevars.index("measure")]
         cell.cell_contents = shrink(cell.cell_contents)
 """

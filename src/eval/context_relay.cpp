@@ -1,5 +1,5 @@
-// Pipes that order the creation of the workers' CUDA contexts (see warmup_turns.h).
-#include "warmup_turns.h"
+// Pipes that order the creation of the workers' CUDA contexts (see context_relay.h).
+#include "context_relay.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -9,21 +9,21 @@
 
 namespace kmem::eval {
 
-Turn::Turn(Turn&& other) noexcept : done_(other.done_), after_(other.after_) {
+ContextBaton::ContextBaton(ContextBaton&& other) noexcept : done_(other.done_), after_(other.after_) {
   other.done_ = other.after_ = -1;
 }
 
-Turn::~Turn() {
+ContextBaton::~ContextBaton() {
   if (done_ >= 0) close(done_);
   if (after_ >= 0) close(after_);
 }
 
-WarmupTurns::~WarmupTurns() {
+ContextRelay::~ContextRelay() {
   for (int fd : waiting_) close(fd);
 }
 
-Result<Turn> WarmupTurns::next() {
-  if (at_once_ <= 0) return Turn();
+Result<ContextBaton> ContextRelay::next() {
+  if (at_once_ <= 0) return ContextBaton();
   int pipe_ends[2];
   if (pipe2(pipe_ends, O_CLOEXEC) != 0)
     return Error(std::string("cannot make a pipe for the order of CUDA context creations: ") + strerror(errno));
@@ -33,7 +33,7 @@ Result<Turn> WarmupTurns::next() {
     waiting_.pop_front();
   }
   waiting_.push_back(pipe_ends[0]);
-  return Turn(pipe_ends[1], after);
+  return ContextBaton(pipe_ends[1], after);
 }
 
 }  // namespace kmem::eval
