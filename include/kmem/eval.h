@@ -25,14 +25,14 @@ struct EvalOptions {
     int device_setups = 0;  // CUDA: workers creating their CUDA context at once; 0: one per four CPUs
     // CUDA: hardware work queues per worker's context (CUDA_DEVICE_MAX_CONNECTIONS);
     // 0: the driver's default (8). Fewer make creating a context cheaper; work
-    // runs on one stream (side streams are rejected). docs/evaluator.md.
+    // runs on one stream (side streams are rejected). docs/measurement.md.
     int device_connections = 2;
     int reference_workers = 0;  // processes hosting the references (batch); 0: one per three problems in flight
     // CUDA: hand inputs to candidates by IPC handles (docs/evaluator.md);
     // false: as files (always the case on the CPU).
     bool inputs_by_ipc = true;
     // MiB of warm-up and timed calls' input sets per candidate; 0: 1024 on
-    // CUDA, 32 on the CPU (docs/evaluator.md, "Inputs and outputs of every call").
+    // CUDA, 32 on the CPU (docs/measurement.md, "Inputs and outputs of every call").
     int call_sets_mb = 0;
   };
 

@@ -67,7 +67,7 @@ class Reference {
   // The reference under torch.compile; none when the baseline is off or failed.
   std::optional<double> compile_ms() const { return compile_ms_; }
   // The timed calls each measurement makes at least: iters, fewer where the
-  // problem's input sets are large (docs/evaluator.md, "Inputs and outputs").
+  // problem's input sets are large (docs/measurement.md, "Inputs and outputs of every call").
   int timed_calls() const { return timed_calls_; }
   // False when the reference is host-bound and was timed while the host ran
   // slow (python/kmem_worker/host_speed.py).

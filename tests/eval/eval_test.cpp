@@ -119,7 +119,7 @@ void expect_good_problem_after(const std::string& bad, const std::string& said, 
   EXPECT_EQ(first_on_its_worker(outcomes[1]), !same_worker) << (same_worker ? "same worker" : "new worker");
 }
 
-// The measurement out of the candidate's reach (docs/evaluator.md, "The
+// The measurement out of the candidate's reach (docs/measurement.md, "The
 // native harness"): three variants or more of each class that once passed,
 // each with the verdict the design gives it, in one batch beside an honest
 // control. Class 1: inputs drawn in the candidate's process; 2: torch's own
@@ -177,7 +177,7 @@ TEST(EvalCpu, WrongShapeIsAShapeMismatch) {
 }
 
 // Every timed call has an input set of its own in the harness's region
-// (docs/evaluator.md, "Inputs and outputs of every call"): a cache keyed by
+// (docs/measurement.md, "Inputs and outputs of every call"): a cache keyed by
 // the inputs' storage never hits on one, so the timed calls compute. The
 // warm-up sets serve in turn, so a warm-up call may hit (the warm-up's
 // length is drawn at random), launching none of the candidate's kernels:
