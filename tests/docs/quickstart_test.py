@@ -36,13 +36,17 @@ class Quickstart:
         """Runs `args` from the repository root; checks the exit code (unless None) and that each
         of `expect_lines` (regular expressions) matches a line of stdout or stderr."""
         done = subprocess.run(args, cwd=self.root, env=self.env, capture_output=True, text=True, timeout=900)
+        self.check(step, args, done, expect_rc, *expect_lines)
+        return done
+
+    def check(self, step, args, done, expect_rc, *expect_lines):
+        """Records a failure unless `done` exited `expect_rc` (unless None) with each of `expect_lines`."""
         output = done.stdout + done.stderr
         if expect_rc is not None and done.returncode != expect_rc:
             self.failures.append(f"{step}: `{' '.join(args)}` exited {done.returncode}, not {expect_rc}:\n{output}")
         for pattern in expect_lines:
             if not any(re.fullmatch(pattern, line) for line in output.splitlines()):
                 self.failures.append(f"{step}: no line matches {pattern!r} in:\n{output}")
-        return done
 
     def out(self, name):
         return str(self.scratch / name)
@@ -108,9 +112,13 @@ def main():
               # read as kmem eval wrote it; the naive ReLU's fate depends on the machine's load
               0, r"  (left out eval:results\.jsonl#relu-cpp \(L1_019\): .*|added kernel:L1_019)",
               r"  left out eval:results\.jsonl#relu-thread \(L1_019\): verdict uses_threads")
-        q.run("items add", ["kmem", "items", "add", "--problem", f"{QS}/kb/level1/30_Softsign.py", "--code",
-                            f"{QS}/softsign.py", "--store", db, "--device", "cpu", "--promote-flagged"],
-              0, r".*: added kernel:L1_030 \([0-9.]+x on cpu, candidate; measured .*")
+        add = ["kmem", "items", "add", "--problem", f"{QS}/kb/level1/30_Softsign.py", "--code", f"{QS}/softsign.py",
+               "--store", db, "--device", "cpu", "--promote-flagged"]
+        for _ in range(4):  # as the manual says: a 16x256 softsign may measure slower than eager on a busy CPU
+            done = q.run("items add", add, None)
+            if done.returncode == 0 or "slower than eager" not in done.stderr:
+                break
+        q.check("items add", add, done, 0, r".*: added kernel:L1_030 \([0-9.]+x on cpu, candidate; measured .*")
         promote = ["kmem", "items", "promote", "kernel:L1_030", "--reason", "reviewed", "--store", db]
         for _ in range(3):  # a busy machine may need another measurement to reproduce the speedup
             if q.run("items promote", promote, None).returncode == 0:
