@@ -111,8 +111,13 @@ int run_batch(const EvalArgs& args) {
     written = journaled;
   journal->finish();
   progress.close();
+  return finish_batch(args, results->latest(), evaluated, skipped, started, written);
+}
+
+int finish_batch(const EvalArgs& args, const std::map<std::string, FinishedJob>& results, size_t evaluated,
+                 size_t skipped, std::chrono::steady_clock::time_point started, const Status& written) {
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  BatchSummary summary(results->latest(), evaluated, skipped);
+  BatchSummary summary(results, evaluated, skipped);
   if (args.json)
     std::cout << summary.json(wall_s, args.out).dump() << "\n";
   else

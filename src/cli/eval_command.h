@@ -2,6 +2,8 @@
 // options and one candidate; src/cli/eval_batch.cpp: a jobs file).
 #pragma once
 
+#include <chrono>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -27,5 +29,11 @@ int run_batch(const EvalArgs& args);
 // The batch's jobs not in `done` evaluated through the job queue of args.db
 // (src/cli/eval_queue.cpp), their outcomes appended to `results`.
 int run_queued_batch(const EvalArgs& args, const std::set<std::string>& done, ResultsFile& results, size_t skipped);
+
+// Prints the batch's summary of `results` (as JSON with --json) and returns
+// the exit code: kExitOk, or kExitUsage after `written`'s error when the
+// results file could not be written.
+int finish_batch(const EvalArgs& args, const std::map<std::string, FinishedJob>& results, size_t evaluated,
+                 size_t skipped, std::chrono::steady_clock::time_point started, const Status& written);
 
 }  // namespace kmem::cli

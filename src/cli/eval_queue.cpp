@@ -104,14 +104,7 @@ int run_queued_batch(const EvalArgs& args, const std::set<std::string>& done, Re
     if (!pending.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
   progress.close();
-  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  BatchSummary summary(results.latest(), evaluated, skipped);
-  if (args.json)
-    std::cout << summary.json(wall_s, args.out).dump() << "\n";
-  else
-    std::cout << summary.text(wall_s, args.out);
-  if (!written) return fail(written.error().message());
-  return kExitOk;
+  return finish_batch(args, results.latest(), evaluated, skipped, started, written);
 }
 
 }  // namespace kmem::cli
