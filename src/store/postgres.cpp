@@ -157,7 +157,8 @@ class Connection final : public sql::Connection {
   const std::string& path() const override { return path_; }
 
   Status exec(const std::string& sql) override {
-    auto result = run(sql, {}, "SQL failed");
+    // The simple query protocol: one or more statements, no parameters.
+    auto result = run("SQL failed", [&](pqxx::nontransaction& t) { return t.exec(sql); });
     return result ? Status::success() : Status(result.error());
   }
 
@@ -192,15 +193,14 @@ class Connection final : public sql::Connection {
         version));
   }
 
-  // Runs `sql` with `parameters` (nullptr for NULL); a failure names the
-  // database and `what`.
-  Result<pqxx::result> run(const std::string& sql, const std::vector<const char*>& parameters, const char* what) {
+  // Runs `query` (a call on a pqxx::nontransaction) in this session; a
+  // failure names the database and `what`.
+  template <typename Query>
+  Result<pqxx::result> run(const char* what, Query query) {
     if (lost_) return Error(fmt::format("{}: {}: the connection was lost earlier: {}", path_, what, *lost_));
     try {
       pqxx::nontransaction statement(*conn_);
-      pqxx::result result = parameters.empty()
-                                ? statement.exec(sql)
-                                : statement.exec_params(sql, pqxx::prepare::make_dynamic_params(parameters));
+      pqxx::result result = query(statement);
       statement.commit();
       return result;
     } catch (const pqxx::broken_connection& e) {
@@ -223,7 +223,11 @@ Result<bool> Cursor::step() {
   if (!result_) {
     std::vector<const char*> values;
     for (const auto& p : parameters_) values.push_back(p ? p->c_str() : nullptr);
-    auto result = connection_.run(sql_, values, "statement failed");
+    // The extended protocol, as every prepared statement: one statement, its
+    // parameters apart from the text (nullptr for NULL).
+    auto result = connection_.run("statement failed", [&](pqxx::nontransaction& t) {
+      return t.exec_params(sql_, pqxx::prepare::make_dynamic_params(values));
+    });
     if (!result) return result.error();
     result_ = std::move(*result);
   }
