@@ -28,6 +28,7 @@ struct EvalOptions {
     // runs on one stream (side streams are rejected). docs/measurement.md.
     int device_connections = 2;
     int reference_workers = 0;  // processes hosting the references (batch); 0: one per three problems in flight
+    int baseline_workers = 0;   // processes measuring compile baselines (batch); 0: one per two jobs in flight
     // CUDA: hand inputs to candidates by IPC handles (docs/evaluator.md);
     // false: as files (always the case on the CPU).
     bool inputs_by_ipc = true;

@@ -93,7 +93,7 @@ class CallSets:
             path = os.path.join(hidden, secrets.token_hex(16))
         try:
             self.region = harness.Region.create(device, total, path)
-        except RuntimeError:  # the driver's memory held in torch's cache: give it back and try once more
+        except MemoryError:  # the driver's memory held in torch's cache: give it back and try once more
             if device != "cuda":
                 raise
             torch.cuda.empty_cache()

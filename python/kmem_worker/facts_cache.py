@@ -163,25 +163,25 @@ class FactsCache:
         return {name: value for name, value in known.items() if value is not None}
 
     def write(self, facts, replace=False):
-        """Stores `facts` ({"reference_ms", "roofline_ms", "steady", and
-        "compile_ms", "compile_failure" when the baseline was tried}) merged
-        with the stored entry, which another batch may have written since
-        this one read it: a steady stored time stays unless `facts` has a
-        steady one too, a stored floor stays unless `facts` has one. With
-        `replace` (a measurement asked for afresh) `facts` win whole."""
+        """Stores `facts` ({"reference_ms" and "steady" when the reference
+        was timed, "roofline_ms", and "compile_ms", "compile_failure" when
+        the baseline was tried}) merged with the stored entry, which another
+        batch or worker may have written since this one read it: what
+        `facts` does not name stays, a steady stored time stays unless
+        `facts` has a steady one too, a stored floor stays unless `facts`
+        has one. With `replace` (a measurement asked for afresh) `facts` win
+        whole."""
         if self._path is None:
             return
 
         def merged(stored):
             if replace or not isinstance(stored, dict):
                 return facts
-            result = dict(facts)
+            result = {**stored, **facts}  # what `facts` does not name stays
             if facts.get("steady") is False and _steady_time(stored) is not None:
                 result.update(reference_ms=stored["reference_ms"], steady=True)
             if _floor(facts) is None and _floor(stored) is not None:
                 result["roofline_ms"] = stored["roofline_ms"]
-            if not _compile_facts(facts):
-                result.update(_compile_facts(stored))
             return result
 
         _update(self._path, merged)

@@ -44,6 +44,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -102,9 +103,25 @@ const Driver& driver() {
   return loaded;
 }
 
+// The driver's CUDA_ERROR_OUT_OF_MEMORY, raised as Python's MemoryError
+// (pybind11 turns a std::bad_alloc into one), so that the error record's kind
+// is out_of_memory (failures.py) and the orchestrator runs the job again alone.
+constexpr int kCudaErrorOutOfMemory = 2;
+
+class DeviceOutOfMemory : public std::bad_alloc {
+ public:
+  explicit DeviceOutOfMemory(std::string message) : message_(std::move(message)) {}
+  const char* what() const noexcept override { return message_.c_str(); }
+
+ private:
+  std::string message_;
+};
+
 void check(int status, const char* what) {
-  if (status != 0) throw std::runtime_error(std::string("kmem harness: ") + what + " failed with CUDA driver error " +
-                                            std::to_string(status));
+  if (status == 0) return;
+  std::string message = std::string("kmem harness: ") + what + " failed with CUDA driver error " + std::to_string(status);
+  if (status == kCudaErrorOutOfMemory) throw DeviceOutOfMemory(message + " (out of memory)");
+  throw std::runtime_error(message);
 }
 
 void require_context() {

@@ -90,7 +90,8 @@ def load():
     """The built harness module; raises naming the command that builds it when it is missing."""
     path = library_path()
     if not os.path.exists(path):
-        raise RuntimeError(f"native harness: {path} is not built; run `python3 -m kmem_worker harness` first")
+        raise RuntimeError(f"native harness: {path} (for the compiler {_compiler()}) is not built; "
+                           "run `python3 -m kmem_worker harness` first")
     import torch  # noqa: F401  (the library links against torch's, loaded first)
     loader = importlib.machinery.ExtensionFileLoader(MODULE, path)
     spec = importlib.util.spec_from_file_location(MODULE, path, loader=loader)

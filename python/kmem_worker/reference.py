@@ -28,7 +28,13 @@ PREPARE_PROBES = 3
 
 
 class Reference:
-    def __init__(self, cmd, channel, clock, host):
+    """A problem prepared for `prepare` (inputs, expected outputs, the eager
+    time; a compile baseline only as cached), or with `baseline_only` for
+    `baseline`: the compile baseline alone, measured unless cached, on a
+    worker that serves no candidate, so that compiling (seconds to a minute
+    a problem) holds up no candidate's inputs or judgement."""
+
+    def __init__(self, cmd, channel, clock, host, baseline_only=False):
         self.device = cmd["device"]
         self.module_name = module_name(cmd["ref"])
         problem.reset_torch_state()  # before the problem's code and after it
@@ -42,7 +48,7 @@ class Reference:
         self.warmup, self.iters = spec["warmup"], spec["iters"]
         self.draw = problem.input_drawer(self.module, self.device)
         self.trial_inputs = [problem.draw_inputs(self.module, problem.trial_seed(cmd["secret_seed"], i), self.device)
-                             for i in range(cmd["trials"])]
+                             for i in range(1 if baseline_only else cmd["trials"])]
         # Input sets per candidate (and for the reference's own timing):
         # as many as the byte budget holds, within callsets' bounds.
         self.warm = timing.warm_sets(self.warmup)
@@ -54,15 +60,19 @@ class Reference:
         # within the budget (problems with huge inputs draw at `share`).
         self.draws_ahead = self.set_count * per_set <= budget
         self.ahead = None  # input sets drawn for the next candidate
-        self.expected = [self._outputs(inputs) for inputs in self.trial_inputs]
+        self.expected = [] if baseline_only else [self._outputs(inputs) for inputs in self.trial_inputs]
         clock.lap("expected")
         self.cache = facts_cache.FactsCache(
             cmd.get("facts_cache"), facts_cache.key(cmd["problem"], self.device, spec))
-        self.retime = bool(cmd.get("retime"))
-        known = {} if self.retime else self.cache.read()
+        # A time asked for afresh replaces the stored entry once, when first stored.
+        self.replace_stored = bool(cmd.get("retime"))
+        known = {} if self.replace_stored else self.cache.read()
         self.roofline_ms = known.get("roofline_ms")
         self.floor_tried = False
-        if "reference_ms" in known:
+        if baseline_only:
+            self.replace_stored = False  # the entry is the eager reference's: the baseline joins it
+            self.reference_ms, self.measured, self.steady, self.tally = None, False, True, None
+        elif "reference_ms" in known:
             self.reference_ms = known["reference_ms"]
             self.measured, self.steady = False, True  # an unsteady time is no known time
             self.tally = None
@@ -70,13 +80,16 @@ class Reference:
             self.reference_ms, self.steady = self._measure(channel, clock, spec, host)
             self.measured = True
         self.unstored = self.measured  # facts the cache does not hold yet
-        # The compile baseline, only when asked for: cached (a time or why there is none), else measured.
-        self.compile_ms, self.compile_failure = None, None
-        if cmd.get("compile_baseline"):
+        # The compile baseline, only when asked for: cached (a time or why
+        # there is none); else pending (`prepare`: the orchestrator asks a
+        # baseline worker) or measured (`baseline`).
+        self.compile_ms, self.compile_failure, self.compile_pending = None, None, False
+        if cmd.get("compile_baseline") or baseline_only:
             self.compile_ms, self.compile_failure = known.get("compile_ms"), known.get("compile_failure")
-            if self.compile_ms is None and self.compile_failure is None:
+            self.compile_pending = self.compile_ms is None and self.compile_failure is None
+            if self.compile_pending and baseline_only:
                 self.compile_ms, self.compile_failure = self._compile_baseline(channel, clock, spec, host)
-                self.unstored = True
+                self.compile_pending, self.unstored = False, True
         self.payload = {"init_inputs": init_inputs, "init_on_device": init_on_device,
                         "trials": self.trial_inputs,
                         "output_devices": [v.device.type for v in self.expected[0]] if self.expected else []}
@@ -133,11 +146,13 @@ class Reference:
         """Stores what this worker measured or computed, steady or not (an
         unsteady time is measured again next time)."""
         if self.unstored:
-            facts = {"reference_ms": self.reference_ms, "roofline_ms": self.roofline_ms, "steady": self.steady}
+            facts = {"roofline_ms": self.roofline_ms}
+            if self.reference_ms is not None:
+                facts.update(reference_ms=self.reference_ms, steady=self.steady)
             if self.compile_ms is not None or self.compile_failure is not None:
                 facts.update(compile_ms=self.compile_ms, compile_failure=self.compile_failure)
-            self.cache.write(facts, replace=self.retime)
-            self.unstored = False
+            self.cache.write(facts, replace=self.replace_stored)
+            self.unstored, self.replace_stored = False, False
 
     def complete_floor(self):
         """Computes the roofline floor if it is not known yet, and stores it.
@@ -320,13 +335,13 @@ def serve(channel, clock):
     while (cmd := channel.receive()) is not None:
         try:
             problem.reset_torch_state()  # whatever the last command's problem left behind
-            if cmd["cmd"] == "prepare":
+            if cmd["cmd"] in ("prepare", "baseline"):
                 watch, clock = clock, None
                 if watch is None:
                     watch = Stopwatch(time.monotonic())
                 else:
                     watch.lap("wait")
-                prepare(references, cmd, channel, watch, host)
+                (prepare if cmd["cmd"] == "prepare" else baseline)(references, cmd, channel, watch, host)
             else:
                 answer(references, cmd, channel)
         except Exception as error:
@@ -353,13 +368,31 @@ def prepare(references, cmd, channel, clock, host):
         free_memory()
         raise
     channel.send("ready", reference_ms=reference.reference_ms, cached=not reference.measured,
-                 compile_ms=reference.compile_ms, timed_calls=reference.timed_calls,
+                 compile_ms=reference.compile_ms, compile_pending=reference.compile_pending,
+                 timed_calls=reference.timed_calls,
                  timing_steady=reference.steady, host_probe_ms=host.fastest_ms,
                  degenerate=reference.degenerate(cmd["tolerance"]), seconds=clock.seconds,
                  **({"timing_tally": reference.tally} if reference.tally else {}))
     facts_cache.remember_host_probe(cmd.get("facts_cache"), host.fastest_ms)
     reference.store_facts()
     reference.draw_ahead()  # the first candidate's input sets, while it builds
+
+
+def baseline(references, cmd, channel, clock, host):
+    """The compile baseline of cmd["problem"]: measured unless cached,
+    stored, answered with `compiled`. Nothing stays loaded: the handle is
+    the problem's only while this command runs."""
+    handle = cmd["ref"]
+    if handle in references:
+        raise ValueError(f"problem handle {handle!r} is taken")
+    host.learn(facts_cache.remembered_host_probe(cmd.get("facts_cache")))
+    try:
+        measured = Reference(cmd, channel, clock, host, baseline_only=True)
+        measured.store_facts()
+        channel.send("compiled", compile_ms=measured.compile_ms, seconds=clock.seconds)
+    finally:
+        sys.modules.pop(module_name(handle), None)
+        free_memory()
 
 
 def answer(references, cmd, channel):

@@ -13,6 +13,7 @@ import ctypes
 import importlib.util
 import json
 import os
+import shlex
 import shutil
 import site
 import sys
@@ -21,6 +22,10 @@ PACKAGES = ("torch", "triton")
 # The programs of a kernel build: load_inline's (c++, ninja, nvcc), Triton's
 # launcher build (cc/gcc) and binutils.
 TOOLS = ("c++", "g++", "gcc", "cc", "ld", "as", "ninja", "nvcc")
+# Variables naming the compilers those builds (and the native harness's)
+# prefer to the ones on $PATH; the sandbox inherits them, so what they name
+# must be there too.
+COMPILER_VARIABLES = ("CC", "CXX")
 PACKAGE_FOLDERS = ("site-packages", "dist-packages")
 
 
@@ -87,9 +92,21 @@ def cuda_home():
     return home if os.path.isdir(home) else None
 
 
+def _tools():
+    """TOOLS and the programs $CC and $CXX name (a command line: each word
+    that is a program, such as `ccache gcc`)."""
+    named = []
+    for variable in COMPILER_VARIABLES:
+        try:
+            named += shlex.split(os.environ.get(variable, ""))
+        except ValueError:
+            continue
+    return list(TOOLS) + named
+
+
 def _tool_paths():
     paths = []
-    for tool in TOOLS:
+    for tool in _tools():
         found = shutil.which(tool)
         if not found:
             continue

@@ -202,30 +202,56 @@ class ServeTest(unittest.TestCase):
         self.assertEqual(facts["where"], "edges")
         self.assertEqual(facts["samples"][0]["got"], "nan")
 
-    def test_the_compile_baseline_is_timed_once_and_its_failure_is_no_error(self):
+    def test_prepare_only_reads_the_compile_baseline_and_says_when_it_is_pending(self):
+        # Compiling takes seconds to a minute: a worker that serves
+        # candidates never does it; `baseline` on another worker does.
         with tempfile.TemporaryDirectory() as folder:
             command = {**prepare(1, "scale_add.py"), "facts_cache": folder, "compile_baseline": True}
+            with mock.patch.object(compile_baseline, "measure", mock.Mock(side_effect=AssertionError("compiled"))):
+                events = self.serve([command])
+            self.assertEqual(events[0]["event"], "ready", events[0])
+            self.assertIsNone(events[0]["compile_ms"])
+            self.assertTrue(events[0]["compile_pending"])
+            self.assertIn("reference_ms", read_entry(cache_entry(command)[1]))
+
+            with mock.patch.object(compile_baseline, "measure", lambda model, inputs, timed: (0.75, None)):
+                compiled = self.serve([{**command, "cmd": "baseline", "ref": 2}, command])
+            self.assertEqual(compiled[0], {"event": "compiled", "compile_ms": 0.75, "seconds": compiled[0]["seconds"]})
+            self.assertEqual((compiled[1]["compile_ms"], compiled[1]["compile_pending"]), (0.75, False))
+            entry = read_entry(cache_entry(command)[1])
+            self.assertEqual(entry["compile_ms"], 0.75)
+            self.assertIn("reference_ms", entry, "the baseline joins the eager time, never replaces it")
+
+            without = self.serve([{**prepare(3, "scale_add.py"), "facts_cache": folder}])
+            self.assertIsNone(without[0]["compile_ms"], "off unless asked for, even when cached")
+            self.assertFalse(without[0]["compile_pending"])
+
+    def test_the_compile_baseline_is_timed_once_and_its_failure_is_no_error(self):
+        with tempfile.TemporaryDirectory() as folder:
+            command = {**prepare(1, "scale_add.py"), "cmd": "baseline", "facts_cache": folder}
             tries = []
 
             def failing(model, inputs, timed):
                 tries.append(model)
                 return None, "RuntimeError: no compiler"
             with mock.patch.object(compile_baseline, "measure", failing):
-                first = self.serve([command, {"cmd": "drop", "ref": 1}, command])
-            self.assertEqual([e["event"] for e in first], ["ready", "dropped", "ready"])
+                first = self.serve([command, command])
+            self.assertEqual([e["event"] for e in first], ["compiled", "compiled"], "the handle is not kept")
             self.assertIsNone(first[0]["compile_ms"])
             self.assertEqual(len(tries), 1, "a failure is cached, not tried again")
             self.assertEqual(read_entry(cache_entry(command)[1])["compile_failure"], "RuntimeError: no compiler")
+            self.assertNotIn("reference_ms", read_entry(cache_entry(command)[1]), "no eager time was measured")
+            prepared = self.serve([{**command, "cmd": "prepare", "compile_baseline": True}])
+            self.assertFalse(prepared[0]["compile_pending"], "a cached failure is no pending baseline")
             retimed = {**command, "retime": True}
             with mock.patch.object(compile_baseline, "measure", lambda model, inputs, timed: (0.75, None)):
                 events = self.serve([retimed])
             self.assertEqual(events[0]["compile_ms"], 0.75)
-            without = self.serve([{**prepare(2, "scale_add.py"), "facts_cache": folder}])
-            self.assertIsNone(without[0]["compile_ms"], "off unless asked for, even when cached")
+            self.assertIn("reference_ms", read_entry(cache_entry(command)[1]), "a retimed baseline keeps the eager time")
 
     def test_the_compile_baseline_of_this_torch_is_timed_or_none(self):
-        events = self.serve([{**prepare(1, "scale_add.py"), "compile_baseline": True}])
-        self.assertEqual(events[0]["event"], "ready", events[0])
+        events = self.serve([{**prepare(1, "scale_add.py"), "cmd": "baseline"}])
+        self.assertEqual(events[0]["event"], "compiled", events[0])
         if hasattr(torch, "compile"):
             self.assertTrue(events[0]["compile_ms"] is None or events[0]["compile_ms"] > 0)
         else:

@@ -62,6 +62,27 @@ class SandboxRootTest(unittest.TestCase):
             with mock.patch.dict(os.environ, {"CUDA_HOME": os.path.join(home, "missing")}):
                 self.assertIsNone(sandbox_root.cuda_home())
 
+    def test_the_compilers_that_cc_and_cxx_name_are_bound_with_their_toolchain(self):
+        # A machine whose $CC and $CXX name a toolchain off $PATH: Triton's
+        # launcher build and the native harness's key use them in the sandbox.
+        with tempfile.TemporaryDirectory() as toolchain:
+            os.makedirs(os.path.join(toolchain, "bin"))
+            for name in ("gcc", "g++", "ccache"):
+                program = os.path.join(toolchain, "bin", name)
+                with open(program, "w") as script:
+                    script.write("#!/bin/sh\n")
+                os.chmod(program, 0o755)
+            bin_folder = os.path.join(toolchain, "bin")
+            named = {"CC": os.path.join(bin_folder, "gcc"), "CXX": f"{bin_folder}/ccache '{bin_folder}/g++' -O2"}
+            with mock.patch.dict(os.environ, named):
+                paths = sandbox_root.root_paths()
+            for name in ("gcc", "g++", "ccache"):
+                self.assertIn(os.path.join(bin_folder, name), paths)
+            self.assertIn(toolchain, paths)
+            self.assertNotIn("-O2", paths)
+            with mock.patch.dict(os.environ, {"CXX": "'unbalanced"}):
+                self.assertNotIn(toolchain, sandbox_root.root_paths())
+
     def test_the_answer_is_one_json_object(self):
         out = io.StringIO()
         with mock.patch.object(sys, "stdout", out):

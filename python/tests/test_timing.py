@@ -283,6 +283,15 @@ print(measured.ms)
 
 @unittest.skipUnless(torch.cuda.is_available(), "no CUDA device")
 class CudaTest(unittest.TestCase):
+    def test_a_region_the_device_cannot_hold_is_out_of_memory(self):
+        # The kind the orchestrator acts on: the job is run again alone.
+        from kmem_worker import failures
+        torch.zeros(1, device="cuda")
+        with self.assertRaises(MemoryError) as raised:
+            timing.NATIVE.Region.create("cuda", 1 << 50, "")
+        self.assertIn("out of memory", str(raised.exception))
+        self.assertEqual(failures.error_kind(raised.exception), "out_of_memory")
+
     def test_device_call_sets_shared_by_ipc_with_another_process_are_timed_judged_and_reported(self):
         import os
         import subprocess

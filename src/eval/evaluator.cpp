@@ -19,6 +19,7 @@
 
 #include "batch.h"
 #include "candidate.h"
+#include "compile_baselines.h"
 #include "kmem/eval.h"
 #include "reference.h"
 #include "reference_hosts.h"
@@ -49,6 +50,9 @@ namespace {
 // The reference of one problem, prepared by the first job that needs it and
 // closed when the last of the problem's jobs is done.
 struct ProblemSlot {
+  explicit ProblemSlot(std::string problem) : problem(std::move(problem)) {}
+
+  const std::string problem;  // the path of its first job (the slot's key is the canonical one)
   std::mutex mutex;
   uint64_t init_seed = eval::random_seed();
   bool tried = false;
@@ -98,31 +102,40 @@ class Batch {
     root_ = pattern;
     for (size_t i = 0; i < jobs_.size(); ++i) {
       auto& slot = slots_[problem_key(jobs_[i])];
-      if (!slot) slot = std::make_shared<ProblemSlot>();
+      if (!slot) slot = std::make_shared<ProblemSlot>(jobs_[i].problem);
       slot->remaining++;
     }
     int threads = std::max(1, std::min<int>(options_.parallel, static_cast<int>(jobs_.size())));
     lookahead_ = std::max(1, threads / 2);
     int hosts = reference_workers(threads + lookahead_);
+    // Baseline workers start when a baseline is to be measured (none when all are cached).
+    int baseline_hosts = eval::wants_compile_baseline(options_) ? baseline_workers(threads) : 0;
     launcher_ = make_launcher_(options_, root_, timing_lock_.worker_cpus());
     pool_ = std::make_unique<eval::WorkerPool>(options_, root_, timing_lock_, *launcher_);
     hosts_ = std::make_unique<eval::ReferenceHosts>(hosts, *pool_, timing_lock_);
+    baseline_hosts_ = std::make_unique<eval::ReferenceHosts>(baseline_hosts, *pool_, timing_lock_);
     Status started = pool_->expect("candidate", static_cast<int>(jobs_.size()), threads);
-    if (started) started = pool_->expect("reference", hosts, hosts);
+    if (started) started = pool_->expect("reference", hosts + baseline_hosts, hosts);
     if (!started) {
       for (const auto& job : shown_) report(rejected_outcome(job, "evaluator_error", started.error().message()));
+      baseline_hosts_.reset();
       hosts_.reset();
       pool_.reset();
       launcher_.reset();
       fs::remove_all(root_, ec);
       return;
     }
+    baselines_ = std::make_unique<eval::CompileBaselines>(
+        baseline_hosts, [this](const std::string& key) { return measure_compile_baseline(key); },
+        [this](EvalOutcome outcome) { report(std::move(outcome)); });
     std::vector<std::thread> job_threads;
     job_threads.emplace_back([this] { pool_->start_ahead(); });
     for (int t = 0; t < threads; ++t) job_threads.emplace_back([this] { work(); });
     for (int t = 0; t < lookahead_; ++t) job_threads.emplace_back([this] { prepare_ahead(); });
     for (auto& thread : job_threads) thread.join();
+    baselines_->finish();  // the outcomes held for a baseline are reported
     slots_.clear();  // any reference left goes before its worker
+    baseline_hosts_.reset();
     hosts_.reset();
     pool_.reset();
     launcher_.reset();  // the zygotes go after their workers
@@ -137,6 +150,21 @@ class Batch {
     return std::max(1, std::min(wanted, static_cast<int>(slots_.size())));
   }
 
+  // Reference workers measuring compile baselines beside the batch:
+  // KMEM_TUNE_BASELINE_WORKERS, else one per two jobs in flight (compiling
+  // is mostly the host's work; no more than the batch has problems).
+  int baseline_workers(int in_flight) const {
+    int wanted = options_.tuning.baseline_workers > 0 ? options_.tuning.baseline_workers : (in_flight + 1) / 2;
+    return std::max(1, std::min(wanted, static_cast<int>(slots_.size())));
+  }
+
+  // The compile baseline of the problem `key` (a slot's), measured beside the batch.
+  Result<std::optional<double>> measure_compile_baseline(const std::string& key) {
+    auto& slot = *slots_.at(key);
+    std::shared_lock among_others(gpu_alone_);  // not while a job runs alone on the GPU
+    return Reference::measure_compile_baseline(slot.problem, slot.init_seed, options_, *baseline_hosts_);
+  }
+
   static std::string problem_key(const EvalJob& job) {
     std::error_code ec;
     auto canonical = fs::weakly_canonical(job.problem, ec);
@@ -147,7 +175,7 @@ class Batch {
     for (size_t index; (index = take_next()) < jobs_.size();) {
       EvalOutcome outcome = evaluate_one(index);
       outcome.job = shown_[index];
-      report(std::move(outcome));
+      baselines_->report(problem_key(jobs_[index]), std::move(outcome));
     }
   }
 
@@ -168,7 +196,7 @@ class Batch {
       }
       const EvalJob& job = jobs_[index];
       std::shared_lock among_others(gpu_alone_);  // not while a job runs alone on the GPU
-      reference_of(*slots_.at(problem_key(job)), job.problem);
+      reference_of(job);
     }
   }
 
@@ -178,16 +206,21 @@ class Batch {
     on_result_(outcome);
   }
 
-  // The prepared reference of the slot, or the error that prevents it.
-  Reference* reference_of(ProblemSlot& slot, const std::string& problem) {
+  // The prepared reference of the job's problem, or null for the error (in
+  // its slot) that prevents it; asks for the compile baseline that the
+  // reference's worker found pending.
+  Reference* reference_of(const EvalJob& job) {
+    const std::string key = problem_key(job);
+    auto& slot = *slots_.at(key);
     std::lock_guard hold(slot.mutex);
     if (!slot.tried) {
       slot.tried = true;
-      auto prepared = Reference::prepare(problem, slot.init_seed, options_, timing_lock_, *hosts_);
+      auto prepared = Reference::prepare(job.problem, slot.init_seed, options_, timing_lock_, *hosts_);
       if (prepared)
         slot.reference = std::move(*prepared);
       else
         slot.error = prepared.error();
+      if (slot.reference && slot.reference->compile_pending()) baselines_->ask(key);
     }
     return slot.reference.get();
   }
@@ -269,7 +302,7 @@ class Batch {
     auto candidate = CandidateProcess::start(job, options_, scratch, slot.init_seed, *pool_);
     if (!candidate) return failed(job, candidate.error());
     auto asked = Clock::now();
-    Reference* reference = reference_of(slot, job.problem);
+    Reference* reference = reference_of(job);
     double reference_wait = elapsed(asked);
     if (reference == nullptr) {
       (*candidate)->abandon();
@@ -334,6 +367,8 @@ class Batch {
   eval::TimingLock timing_lock_{[this](pid_t group, int signal) { return launcher_->signal_group(group, signal); }};
   std::unique_ptr<eval::WorkerPool> pool_;  // after the lock: its workers are enrolled in it
   std::unique_ptr<eval::ReferenceHosts> hosts_;  // after the pool: its workers come from it
+  std::unique_ptr<eval::ReferenceHosts> baseline_hosts_;  // the same, for compile baselines alone
+  std::unique_ptr<eval::CompileBaselines> baselines_;     // after the hosts: stopped before them
   eval::ShareGate gpu_alone_;               // held exclusively by a job run again after running out of memory
   std::mutex report_mutex_;
 };

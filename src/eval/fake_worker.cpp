@@ -138,7 +138,13 @@ class FakeWorker : public LineProcess {
       say({{"event", "ready"}, {"reference_ms", 0.4}, {"cached", false}, {"timing_steady", true},
            {"host_probe_ms", 0.3}, {"degenerate", false}, {"seconds", {{"load", 0.001}}},
            {"timing_tally", {{"calls", 4}, {"measured_ms", 1.6}}},
-           {"compile_ms", compile_baseline_ ? Json(0.2) : Json(nullptr)}});
+           {"compile_ms", nullptr}, {"compile_pending", compile_baseline_}});
+    } else if (name == "baseline") {
+      // Compiles, never cached here; a problem named so has no baseline.
+      const std::string problem = command.value("problem", "");
+      begin_attempt("baseline:" + problem);
+      bool fails = problem.find("no_compile") != std::string::npos;
+      say({{"event", "compiled"}, {"compile_ms", fails ? Json(nullptr) : Json(0.2)}, {"seconds", Json::object()}});
     } else if (name == "share") {
       say({{"event", "shared"}, {"path", command.value("folder", "") + "/inputs.pt"}});
     } else if (name == "judge") {
@@ -239,7 +245,7 @@ class FakeWorker : public LineProcess {
   bool exited_ = false;
   ExitStatus status_;
   bool owes_ready_ = false;  // reference: a `ready` once its timing lock is granted
-  bool compile_baseline_ = false;  // reference: the prepare command asked for the compile baseline
+  bool compile_baseline_ = false;  // reference: the prepare command asked for the compile baseline (pending)
   std::string nonce_, behaviour_;
   int attempt_ = 0, calls_ = 0;
 };

@@ -32,12 +32,8 @@ MismatchFacts mismatch_facts(const Json& m) {
   return facts;
 }
 
-}  // namespace
-
-Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem, uint64_t init_seed,
-                                                      const EvalOptions& options, TimingLock& timing_lock,
-                                                      ReferenceHosts& hosts) {
-  Json command{
+Json prepare_command(const std::string& problem, uint64_t init_seed, const EvalOptions& options) {
+  return Json{
       {"cmd", "prepare"},
       {"problem", problem},
       {"device", options.device},
@@ -48,9 +44,21 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
       {"tolerance", options.tolerance},
       {"facts_cache", options.cache_dir + "/reference"},
       {"retime", options.retime_reference},
-      {"compile_baseline", options.compile_baseline.value_or(options.device == "cuda")},
       {"call_sets_mb", options.tuning.call_sets_mb},
   };
+}
+
+}  // namespace
+
+bool wants_compile_baseline(const EvalOptions& options) {
+  return options.compile_baseline.value_or(options.device == "cuda");
+}
+
+Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem, uint64_t init_seed,
+                                                      const EvalOptions& options, TimingLock& timing_lock,
+                                                      ReferenceHosts& hosts) {
+  Json command = prepare_command(problem, init_seed, options);
+  command["compile_baseline"] = wants_compile_baseline(options);
   // Placed on a worker that another problem stopped before this one's
   // command reached it, the problem is placed once more.
   for (int placed = 1;; ++placed) {
@@ -70,6 +78,7 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
       reference->timed_calls_ = std::min(options.iters, static_cast<int>(*timed));
     reference->reference_cached_ = fields.flag("cached");
     if (auto compile = fields.maybe_number("compile_ms"); compile && *compile > 0) reference->compile_ms_ = compile;
+    reference->compile_pending_ = fields.flag("compile_pending", false);
     reference->timing_steady_ = fields.flag("timing_steady", true);
     timing_lock.note_host_probe(fields.number("host_probe_ms"));
     // A reference timed now shows the harness's overhead per call
@@ -79,6 +88,22 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
     reference->seconds_ = fields.json("seconds");
     return reference;
   }
+}
+
+Result<std::optional<double>> Reference::measure_compile_baseline(const std::string& problem, uint64_t init_seed,
+                                                                 const EvalOptions& options, ReferenceHosts& hosts) {
+  Json command = prepare_command(problem, init_seed, options);
+  command["cmd"] = "baseline";
+  auto place = hosts.place();
+  if (!place) return place.error().wrap(problem);
+  // The worker keeps nothing of the problem once it answers; the drop only settles the count.
+  auto compiled = place->host->request(place->handle, command, "compiled", options.build_timeout_s,
+                                       problem + ": the compile baseline failed");
+  place->host->drop(place->handle, options.run_timeout_s);
+  if (!compiled) return compiled.error();
+  auto compile = Fields("reference", "compiled", *compiled).maybe_number("compile_ms");
+  if (compile && *compile > 0) return std::optional<double>(*compile);
+  return std::optional<double>();
 }
 
 Result<std::string> Reference::share(const std::string& folder) {

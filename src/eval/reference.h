@@ -37,6 +37,9 @@ struct Judgement {
   std::optional<MeasuredTiming> measured;  // absent when the harness finished no measurement
 };
 
+// Whether the batch measures the compile baseline (EvalOptions::compile_baseline; by default on CUDA).
+bool wants_compile_baseline(const EvalOptions& options);
+
 class Reference {
  public:
   // Places `problem` on a reference worker of `hosts` and prepares it;
@@ -46,6 +49,14 @@ class Reference {
   static Result<std::unique_ptr<Reference>> prepare(const std::string& problem, uint64_t init_seed,
                                                     const EvalOptions& options, TimingLock& timing_lock,
                                                     ReferenceHosts& hosts);
+
+  // The reference of `problem` under torch.compile, measured (unless cached)
+  // and stored in the facts cache by a worker of `hosts` that keeps nothing
+  // of it: none when compiling or timing failed (the reason is cached too).
+  // Meant for hosts that serve no candidate, since compiling takes seconds
+  // to a minute and a host answers one command at a time.
+  static Result<std::optional<double>> measure_compile_baseline(const std::string& problem, uint64_t init_seed,
+                                                                const EvalOptions& options, ReferenceHosts& hosts);
 
   // Gives the candidate working in `folder` its own copy of the inputs;
   // returns the path to hand it (thread-safe, like the two below).
@@ -66,6 +77,8 @@ class Reference {
   bool reference_cached() const { return reference_cached_; }
   // The reference under torch.compile; none when the baseline is off or failed.
   std::optional<double> compile_ms() const { return compile_ms_; }
+  // The compile baseline is wanted but not cached: measure_compile_baseline gives it.
+  bool compile_pending() const { return compile_pending_; }
   // The timed calls each measurement makes at least: iters, fewer where the
   // problem's input sets are large (docs/measurement.md, "Inputs and outputs of every call").
   int timed_calls() const { return timed_calls_; }
@@ -90,6 +103,7 @@ class Reference {
   double reference_ms_ = 0.0;
   bool reference_cached_ = false;
   std::optional<double> compile_ms_;
+  bool compile_pending_ = false;
   int timed_calls_ = options_.iters;
   bool timing_steady_ = true;
   bool degenerate_ = false;

@@ -85,15 +85,25 @@ TEST_F(Scheduler, HonestCandidatesPassAndEachProblemIsPreparedOnceAndDropped) {
   EXPECT_TRUE(log_->protocol_errors.empty()) << log_->protocol_errors.front();
 }
 
-// The compile baseline: asked for, its time and the speedup over it reach
-// every outcome; by default on the CPU it is not asked for.
+// The compile baseline: asked for, it is measured once per problem by a
+// worker of its own (`baseline`), and its time and the speedup over it reach
+// every outcome of the problem; by default on the CPU it is not asked for.
 TEST_F(Scheduler, TheCompileBaselineReachesTheOutcomesWhenAskedFor) {
   auto by_default = run({{"plain", "/p/one.py", candidate("pass", "plain")}});
   EXPECT_FALSE(by_default["plain"].compile_ms);
   EXPECT_FALSE(by_default["plain"].speedup_vs_compile);
+  EXPECT_EQ(log_->count("baseline"), 0);
   options_.compile_baseline = true;
+  options_.parallel = 3;
   auto outcomes = run({{"fast", "/p/two.py", candidate("pass", "fast")},
-                       {"wrong", "/p/two.py", candidate("mismatch", "wrong")}});
+                       {"wrong", "/p/two.py", candidate("mismatch", "wrong")},
+                       {"again", "/p/two.py", candidate("pass", "again")},
+                       {"none", "/p/no_compile.py", candidate("pass", "none")}});
+  ASSERT_EQ(outcomes.size(), 4u);
+  EXPECT_EQ(log_->count("baseline"), 2);  // once per problem, not per job
+  EXPECT_FALSE(outcomes["none"].compile_ms);
+  EXPECT_FALSE(outcomes["none"].speedup_vs_compile);
+  ASSERT_TRUE(outcomes["again"].compile_ms);
   ASSERT_TRUE(outcomes["fast"].compile_ms);
   EXPECT_DOUBLE_EQ(*outcomes["fast"].compile_ms, 0.2);
   ASSERT_TRUE(outcomes["fast"].speedup_vs_compile);

@@ -245,10 +245,7 @@ EvalOutcome decide(const EvalJob& job, const Facts& facts) {
     outcome.profile.roofline_ms = facts.judgement->roofline_ms;
     if (outcome.verdict == "output_mismatch") outcome.mismatch = facts.judgement->mismatch;
   }
-  if (facts.compile_ms && *facts.compile_ms > 0) {
-    outcome.compile_ms = facts.compile_ms;
-    if (outcome.passed() && candidate_ms(facts) > 0) outcome.speedup_vs_compile = *facts.compile_ms / candidate_ms(facts);
-  }
+  add_compile_baseline(outcome, facts.compile_ms);
   if (outcome.passed()) {
     Fields seen = observed(facts);
     outcome.profile.own_work_ms = seen.maybe_number("own_work_ms");
@@ -267,6 +264,13 @@ EvalOutcome decide(const EvalJob& job, const Facts& facts) {
     outcome.log = facts.run.log;
   }
   return outcome;
+}
+
+void add_compile_baseline(EvalOutcome& outcome, std::optional<double> compile_ms) {
+  if (!compile_ms || *compile_ms <= 0) return;
+  outcome.compile_ms = compile_ms;
+  if (outcome.passed() && outcome.candidate_ms && *outcome.candidate_ms > 0)
+    outcome.speedup_vs_compile = *compile_ms / *outcome.candidate_ms;
 }
 
 bool ran_out_of_memory(const CandidateRun& run) {

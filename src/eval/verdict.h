@@ -27,6 +27,11 @@ struct Facts {
 
 EvalOutcome decide(const EvalJob& job, const Facts& facts);
 
+// Sets the outcome's compile baseline and, when it passed, its speedup
+// over it (nothing when there is none); decide() calls it, and a batch calls
+// it again once a baseline measured meanwhile is known.
+void add_compile_baseline(EvalOutcome& outcome, std::optional<double> compile_ms);
+
 // Whether the candidate's run failed because it ran out of memory, as its
 // error record's kind says (by the exception's type, never its message): so
 // that, when other jobs held memory on the GPU, it deserves a run of its own.
