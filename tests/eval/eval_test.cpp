@@ -61,6 +61,30 @@ TEST(EvalCpu, ReferenceTimeIsMeasuredOnceThenReusedUnlessRetimedOrUnsteady) {
   EXPECT_TRUE(third.seconds.count("reference.timing"));
 }
 
+// The compile baseline, asked for on the CPU, goes through a worker of its
+// own (`baseline`): the candidate passes whatever torch.compile does here
+// (Debian's torch 1.13 has none: no baseline, never an error), and the
+// result or the reason for none joins the eager time in the facts cache.
+TEST(EvalCpu, TheCompileBaselineIsMeasuredBesideTheBatchAndCached) {
+  EvalOptions options = test_options("cpu");
+  options.cache_dir = ::testing::TempDir() + "/kmem-baseline-cache";
+  std::filesystem::remove_all(options.cache_dir + "/reference");
+  options.compile_baseline = true;
+  auto o = evaluate_fixture(kProblem, "candidates/pass.py", options);
+  ASSERT_EQ(o.verdict, "pass") << o.detail << o.log;
+  EXPECT_EQ(o.compile_ms.has_value(), o.speedup_vs_compile.has_value());
+  int entries = 0;
+  for (const auto& file : std::filesystem::directory_iterator(options.cache_dir + "/reference")) {
+    if (file.path().extension() != ".json" || file.path().filename() == "host_probe.json") continue;
+    auto facts = nlohmann::json::parse(std::ifstream(file.path()));
+    EXPECT_TRUE(facts.contains("reference_ms")) << facts.dump();
+    EXPECT_TRUE(facts["compile_ms"].is_number() || facts["compile_failure"].is_string()) << facts.dump();
+    if (o.compile_ms) EXPECT_DOUBLE_EQ(*o.compile_ms, facts.at("compile_ms").get<double>());
+    ++entries;
+  }
+  EXPECT_EQ(entries, 1);
+}
+
 TEST(EvalCpu, OutcomeCarriesItsTimeline) {
   auto o = cpu_eval("pass.py");
   for (const char* stage : {"total", "reference_wait", "judge", "candidate.import", "candidate.build",
