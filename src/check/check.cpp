@@ -18,22 +18,22 @@
 namespace kmem {
 namespace {
 
-using check_internal::Context;
-using check_internal::FileFacts;
-using check_internal::Finding;
-using check_internal::SyntaxTree;
+using check::Context;
+using check::FileFacts;
+using check::Finding;
+using check::SyntaxTree;
 
 std::string describe_error(const SyntaxTree& tree, TSNode error) {
   if (ts_node_is_missing(error)) return "missing '" + std::string(ts_node_type(error)) + "'";
   std::string_view text = tree.text(error);
   text = text.substr(0, text.find('\n'));
-  return "unexpected '" + check_internal::written(check_internal::utf8_prefix(text, 40)) + "'";
+  return "unexpected '" + check::written(check::utf8_prefix(text, 40)) + "'";
 }
 
 // A finding's place: its node's start, or 1:1 for the file (a null node).
 std::pair<int, int> place(const Finding& f) {
   if (ts_node_is_null(f.at)) return {1, 1};
-  return {check_internal::line_of(f.at), check_internal::column_of(f.at)};
+  return {check::line_of(f.at), check::column_of(f.at)};
 }
 
 }  // namespace
@@ -43,11 +43,11 @@ struct Checker::State {
     void operator()(TSParser* p) const { ts_parser_delete(p); }
   };
   std::unique_ptr<TSParser, Deleter> parser{ts_parser_new()};
-  std::vector<check_internal::FlatNode> nodes;  // the last tree's, flattened
+  std::vector<check::FlatNode> nodes;  // the last tree's, flattened
 };
 
 Checker::Checker() : state_(std::make_unique<State>()) {
-  ts_parser_set_language(state_->parser.get(), check_internal::python_language());
+  ts_parser_set_language(state_->parser.get(), check::python_language());
 }
 
 Checker::~Checker() = default;
@@ -56,40 +56,40 @@ Checker& Checker::operator=(Checker&&) noexcept = default;
 
 std::vector<Offence> Checker::check_source(std::string_view python_source) {
   std::string translated;  // only for a source holding '\r'
-  std::string_view text = check_internal::python_newlines(python_source, translated);
-  if (auto coding = check_internal::foreign_coding(text)) {
-    const auto& unreadable = check_internal::kUnreadableSource;
+  std::string_view text = check::python_newlines(python_source, translated);
+  if (auto coding = check::foreign_coding(text)) {
+    const auto& unreadable = check::kUnreadableSource;
     return {{std::string(unreadable.code),
-             check_internal::fill(unreadable.message, "target",
+             check::fill(unreadable.message, "target",
                                   "coding declaration '" + coding->name + "'"),
              coding->line, coding->column}};
   }
   SyntaxTree tree(state_->parser.get(), text);
   if (auto error = tree.first_error()) {
-    const auto& syntax = check_internal::kSyntaxError;
+    const auto& syntax = check::kSyntaxError;
     return {{std::string(syntax.code),
-             check_internal::fill(syntax.message, "detail", describe_error(tree, *error)),
-             check_internal::line_of(*error), check_internal::column_of(*error)}};
+             check::fill(syntax.message, "detail", describe_error(tree, *error)),
+             check::line_of(*error), check::column_of(*error)}};
   }
-  std::vector<check_internal::FlatNode>& nodes = state_->nodes;
-  check_internal::flatten(tree.root(), nodes);
+  std::vector<check::FlatNode>& nodes = state_->nodes;
+  check::flatten(tree.root(), nodes);
   FileFacts facts(tree, nodes);
   std::vector<Offence> offences, backstops;
   std::vector<Finding> findings;
   for (uint32_t i = 0; i < nodes.size(); ++i) {
     // Every rule looks at named nodes only (no punctuation, no keywords).
     if (!nodes[i].named) continue;
-    std::span<const check_internal::Rule* const> rules = check_internal::rules_for(nodes[i].symbol);
+    std::span<const check::Rule* const> rules = check::rules_for(nodes[i].symbol);
     if (rules.empty()) continue;
     Context context(tree, facts, nodes, i);
-    for (const check_internal::Rule* rule : rules) {
+    for (const check::Rule* rule : rules) {
       findings.clear();
       rule->match(context, findings);
       for (const Finding& f : findings) {
         auto [line, column] = place(f);
         (rule->backstop ? backstops : offences)
             .push_back({std::string(rule->code),
-                        check_internal::fill(rule->message, "target", f.target), line, column});
+                        check::fill(rule->message, "target", f.target), line, column});
       }
     }
   }

@@ -532,10 +532,10 @@ TEST(Check, VerdictsDocListsEveryCheckerMessage) {
     auto [it, added] = templates.emplace(code, documented);
     EXPECT_EQ(it->second, documented) << code << " has two messages";
   };
-  for (const auto& fixed : {check_internal::kNoCodeBlock, check_internal::kSyntaxError,
-                            check_internal::kUnreadableSource})
+  for (const auto& fixed : {check::kNoCodeBlock, check::kSyntaxError,
+                            check::kUnreadableSource})
     add(fixed.code, fixed.message);
-  for (const check_internal::Rule& rule : check_internal::rule_table()) add(rule.code, rule.message);
+  for (const check::Rule& rule : check::rule_table()) add(rule.code, rule.message);
   std::map<std::string, std::string> documented = documented_checker_messages();
   EXPECT_EQ(documented.size(), 20u);
   EXPECT_EQ(documented, templates);

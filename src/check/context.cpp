@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cctype>
 
-namespace kmem::check_internal {
+namespace kmem::check {
 namespace {
 
 constexpr std::string_view kBuiltins[] = {
@@ -601,4 +601,4 @@ std::string_view utf8_prefix(std::string_view text, size_t max) {
   return text.substr(0, max);
 }
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

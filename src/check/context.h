@@ -14,7 +14,7 @@
 #include "grammar.h"
 #include "syntax_tree.h"
 
-namespace kmem::check_internal {
+namespace kmem::check {
 
 class Context;
 
@@ -209,4 +209,4 @@ std::string written(std::string_view text);
 // inside a UTF-8 character.
 std::string_view utf8_prefix(std::string_view text, size_t max);
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

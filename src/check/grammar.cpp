@@ -7,7 +7,7 @@
 
 extern "C" const TSLanguage* tree_sitter_python(void);
 
-namespace kmem::check_internal {
+namespace kmem::check {
 namespace {
 
 TSFieldId field(const char* name) {
@@ -115,4 +115,4 @@ const Grammar& python_grammar() {
   return grammar;
 }
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

@@ -7,7 +7,7 @@
 
 #include <string_view>
 
-namespace kmem::check_internal {
+namespace kmem::check {
 
 const TSLanguage* python_language();
 
@@ -40,4 +40,4 @@ struct Grammar {
 // or field if the grammar lacks one.
 const Grammar& python_grammar();
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

@@ -7,7 +7,7 @@
 
 #include "grammar.h"
 
-namespace kmem::check_internal {
+namespace kmem::check {
 namespace {
 
 void append_utf8(std::string& out, uint32_t code) {
@@ -412,4 +412,4 @@ bool has_function_use(std::string_view text, std::string_view name) {
   return false;
 }
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

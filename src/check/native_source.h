@@ -12,7 +12,7 @@
 
 #include "syntax_tree.h"
 
-namespace kmem::check_internal {
+namespace kmem::check {
 
 // The value of a `string` or `concatenated_string` node: escapes decoded,
 // parts joined; an interpolation ({x} of an f-string) reads as one space.
@@ -63,4 +63,4 @@ bool has_half_type(std::string_view text);
 // under another name.
 bool has_function_use(std::string_view text, std::string_view name);
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

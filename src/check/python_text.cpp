@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cctype>
 
-namespace kmem::check_internal {
+namespace kmem::check {
 namespace {
 
 bool is_name_char(char c) {
@@ -73,4 +73,4 @@ std::optional<ForeignCoding> foreign_coding(std::string_view text) {
   return std::nullopt;
 }
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

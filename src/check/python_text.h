@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace kmem::check_internal {
+namespace kmem::check {
 
 // `source` with "\r\n" and lone '\r' translated to '\n', so that lines are
 // CPython's; `source` itself when it holds no '\r', else a view of `buffer`.
@@ -28,4 +28,4 @@ struct ForeignCoding {
 // holding "coding" followed by ':' or '=' and a name.
 std::optional<ForeignCoding> foreign_coding(std::string_view text);
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

@@ -113,8 +113,8 @@ Reply parse_reply(std::string_view text) {
     }
   }
   if (reply.block_count == 0)
-    reply.offences.push_back({std::string(check_internal::kNoCodeBlock.code),
-                             std::string(check_internal::kNoCodeBlock.message), 0, 0});
+    reply.offences.push_back({std::string(check::kNoCodeBlock.code),
+                             std::string(check::kNoCodeBlock.message), 0, 0});
   return reply;
 }
 

@@ -10,7 +10,7 @@
 #include "context.h"
 #include "rules.h"
 
-namespace kmem::check_internal {
+namespace kmem::check {
 
 // rules_model.cpp
 void no_model_new(const Context& c, std::vector<Finding>& out);
@@ -41,4 +41,4 @@ void forbidden_import(const Context& c, std::vector<Finding>& out);
 void private_attribute(const Context& c, std::vector<Finding>& out);
 void module_as_value(const Context& c, std::vector<Finding>& out);
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

@@ -13,7 +13,7 @@
 #include "grammar.h"
 #include "native_source.h"
 
-namespace kmem::check_internal {
+namespace kmem::check {
 namespace {
 
 // Modules that other modules re-export under their own name
@@ -339,4 +339,4 @@ std::string_view defined_name(const Context& c) {
   return ts_node_is_null(name) ? std::string_view{} : c.text(name);
 }
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

@@ -16,7 +16,7 @@
 #include "context.h"
 #include "rules.h"
 
-namespace kmem::check_internal {
+namespace kmem::check {
 
 using Names = std::span<const std::string_view>;
 
@@ -78,4 +78,4 @@ std::string_view defined_name(const Context& c);
 // set to False, or a flag that changes no result, set to a boolean.
 bool allowed_setting(const Context& c, TSNode target);
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

@@ -7,7 +7,7 @@
 #include "grammar.h"
 #include "rule_matchers.h"
 
-namespace kmem::check_internal {
+namespace kmem::check {
 namespace {
 
 // The node types the matchers look at.
@@ -119,4 +119,4 @@ std::string fill(std::string_view message, std::string_view name, std::string_vi
   return out;
 }
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

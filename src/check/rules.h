@@ -13,7 +13,7 @@
 
 #include "context.h"
 
-namespace kmem::check_internal {
+namespace kmem::check {
 
 struct CodeMessage {
   std::string_view code;
@@ -64,4 +64,4 @@ std::span<const Rule* const> rules_for(TSSymbol symbol);
 // `message` with its placeholder {name} replaced by `value`.
 std::string fill(std::string_view message, std::string_view name, std::string_view value);
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

@@ -14,7 +14,7 @@
 #include "rule_matchers.h"
 #include "rule_support.h"
 
-namespace kmem::check_internal {
+namespace kmem::check {
 namespace {
 
 // Tensor attributes of a submodule of self that a candidate may set
@@ -270,4 +270,4 @@ void foreign_attribute_assignment(const Context& c, std::vector<Finding>& out) {
   }
 }
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

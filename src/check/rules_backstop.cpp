@@ -12,7 +12,7 @@
 #include "rule_matchers.h"
 #include "rule_support.h"
 
-namespace kmem::check_internal {
+namespace kmem::check {
 namespace {
 
 // The modules a candidate may import (and everything under them), except
@@ -178,4 +178,4 @@ void module_as_value(const Context& c, std::vector<Finding>& out) {
   out.push_back({node, reference});
 }
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

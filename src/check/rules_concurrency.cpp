@@ -12,7 +12,7 @@
 #include "rule_matchers.h"
 #include "rule_support.h"
 
-namespace kmem::check_internal {
+namespace kmem::check {
 namespace {
 
 constexpr std::string_view kThreadNames[] = {
@@ -99,4 +99,4 @@ void side_stream(const Context& c, std::vector<Finding>& out) {
     if (text.find(flag) != std::string::npos) out.push_back({c.node(), std::string(flag)});
 }
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

@@ -13,7 +13,7 @@
 #include "rule_matchers.h"
 #include "rule_support.h"
 
-namespace kmem::check_internal {
+namespace kmem::check {
 namespace {
 
 constexpr std::string_view kDynamicCodeNames[] = {"exec", "eval", "compile", "__import__", "runpy",
@@ -185,4 +185,4 @@ void dynamic_code(const Context& c, std::vector<Finding>& out) {
     if (text.find(directive) != std::string::npos) out.push_back({c.node(), std::string(directive)});
 }
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

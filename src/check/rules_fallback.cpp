@@ -12,7 +12,7 @@
 #include "rule_matchers.h"
 #include "rule_support.h"
 
-namespace kmem::check_internal {
+namespace kmem::check {
 namespace {
 
 constexpr std::string_view kFallbackNames[] = {"contextlib"};
@@ -77,4 +77,4 @@ void try_fallback(const Context& c, std::vector<Finding>& out) {
   if (!only_imports) out.push_back({node, ""});
 }
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

@@ -11,7 +11,7 @@
 #include "rule_matchers.h"
 #include "rule_support.h"
 
-namespace kmem::check_internal {
+namespace kmem::check {
 
 void defines_model(const Context& c, std::vector<Finding>& out) {
   if (c.symbol() != c.grammar().class_definition) return;
@@ -37,4 +37,4 @@ void references_model(const Context& c, std::vector<Finding>& out) {
   out.push_back({node, std::string(name)});
 }
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

@@ -13,7 +13,7 @@
 #include "rule_matchers.h"
 #include "rule_support.h"
 
-namespace kmem::check_internal {
+namespace kmem::check {
 namespace {
 
 // Native calls that write, move or remove files (the evaluator's cache among them).
@@ -157,4 +157,4 @@ void runtime_patching(const Context& c, std::vector<Finding>& out) {
     if (has_definition(text, function)) out.push_back({c.node(), "defines " + std::string(function)});
 }
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

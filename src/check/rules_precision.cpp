@@ -12,7 +12,7 @@
 #include "rule_matchers.h"
 #include "rule_support.h"
 
-namespace kmem::check_internal {
+namespace kmem::check {
 namespace {
 
 constexpr std::string_view kPrecisionNames[] = {
@@ -221,4 +221,4 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
   }
 }
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

@@ -12,7 +12,7 @@
 #include "rule_matchers.h"
 #include "rule_support.h"
 
-namespace kmem::check_internal {
+namespace kmem::check {
 namespace {
 
 // Native calls and types that read files by path (/proc among them).
@@ -79,4 +79,4 @@ void seed_manipulation(const Context& c, std::vector<Finding>& out) {
   match_strings(c, kSeedStrings, out);
 }
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

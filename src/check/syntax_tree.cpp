@@ -5,7 +5,7 @@
 
 #include <cstring>
 
-namespace kmem::check_internal {
+namespace kmem::check {
 
 SyntaxTree::SyntaxTree(TSParser* parser, std::string_view source)
     : source_(source),
@@ -71,4 +71,4 @@ void flatten(TSNode root, std::vector<FlatNode>& out) {
   }
 }
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kmem::check_internal {
+namespace kmem::check {
 
 class SyntaxTree {
  public:
@@ -50,4 +50,4 @@ inline TSNode field(TSNode node, TSFieldId id) { return ts_node_child_by_field_i
 inline int line_of(TSNode node) { return static_cast<int>(ts_node_start_point(node).row) + 1; }
 inline int column_of(TSNode node) { return static_cast<int>(ts_node_start_point(node).column) + 1; }
 
-}  // namespace kmem::check_internal
+}  // namespace kmem::check
