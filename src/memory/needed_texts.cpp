@@ -3,7 +3,7 @@
 
 #include <vector>
 
-namespace kmem {
+namespace kmem::memory {
 namespace {
 
 // Every text that render may read for `p`: a superset of what one call uses.
@@ -39,4 +39,4 @@ std::optional<std::string> missing_text(const Pack& pack, const Policy& policy) 
   return std::nullopt;
 }
 
-}  // namespace kmem
+}  // namespace kmem::memory

@@ -8,9 +8,9 @@
 
 #include "kmem/memory.h"
 
-namespace kmem {
+namespace kmem::memory {
 
 // The first text `policy` needs that `pack` lacks, or nothing when all exist.
 std::optional<std::string> missing_text(const Pack& pack, const Policy& policy);
 
-}  // namespace kmem
+}  // namespace kmem::memory

@@ -154,7 +154,7 @@ Result<Pack> parse_pack_json(std::string_view text, const std::string& source_na
     std::string where = fmt::format("{}: policies.{}", source_name, name);
     auto policy = parse_policy(name, value, where);
     if (!policy) return policy.error();
-    if (auto missing = missing_text(pack, *policy))
+    if (auto missing = memory::missing_text(pack, *policy))
       return Error(fmt::format("{}: needs the text '{}', which the pack lacks", where, *missing));
     pack.policies.emplace(name, std::move(*policy));
   }

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-namespace kmem {
+namespace kmem::memory {
 namespace {
 
 std::string group_key(int level, const std::string& category) { return fmt::format("L{}|{}", level, category); }
@@ -91,4 +91,4 @@ Shown apply_policy(const Selection& selection, const Policy& policy, const Memor
   return shown;
 }
 
-}  // namespace kmem
+}  // namespace kmem::memory

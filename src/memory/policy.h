@@ -8,7 +8,7 @@
 
 #include "kmem/memory.h"
 
-namespace kmem {
+namespace kmem::memory {
 
 // A reader's baseline for a problem: their own mean score there, else their
 // mean over the problem's (level, category) group, else nothing known.
@@ -35,4 +35,4 @@ struct Shown {
 
 Shown apply_policy(const Selection& selection, const Policy& policy, const Memory& memory, const std::string& reader);
 
-}  // namespace kmem
+}  // namespace kmem::memory

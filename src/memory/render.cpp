@@ -30,12 +30,12 @@ class Renderer {
     return !policy_.numbers && item.text_no_numbers ? *item.text_no_numbers : item.text;
   }
 
-  std::string you_alone(const ReaderValue& value) const {
+  std::string you_alone(const memory::ReaderValue& value) const {
     std::string v = number(value.value);
     switch (value.kind) {
-      case ReaderValue::Kind::kOwn: return fill(text("you_alone_own"), {{"v", v}});
-      case ReaderValue::Kind::kEstimate: return fill(text("you_alone_est"), {{"v", v}});
-      case ReaderValue::Kind::kUnknown: break;
+      case memory::ReaderValue::Kind::kOwn: return fill(text("you_alone_own"), {{"v", v}});
+      case memory::ReaderValue::Kind::kEstimate: return fill(text("you_alone_est"), {{"v", v}});
+      case memory::ReaderValue::Kind::kUnknown: break;
     }
     return text("you_alone_unknown");
   }
@@ -55,14 +55,14 @@ class Renderer {
     return out;
   }
 
-  std::string recipes(const std::vector<ShownItem>& items) const {
+  std::string recipes(const std::vector<memory::ShownItem>& items) const {
     std::string out = fill(text(policy_.numbers ? "recipes_header" : "recipes_header_no_numbers"),
                            {{"cat", target_.category}});
-    for (const ShownItem& shown : items) out += "\n" + fill(text(variant("recipe_bullet")), values(shown, item_text(*shown.item)));
+    for (const memory::ShownItem& shown : items) out += "\n" + fill(text(variant("recipe_bullet")), values(shown, item_text(*shown.item)));
     return out;
   }
 
-  std::string kernel(const ShownItem& shown) const {
+  std::string kernel(const memory::ShownItem& shown) const {
     return fill(text(variant("kernel_header")), values(shown, "")) + "\n" +
            fill(text("kernel_code"), {{"code", shown.item->code}});
   }
@@ -76,7 +76,7 @@ class Renderer {
       return {{"sp", sp}, {"name", name}, {"pid", pid}, {"ya", ya}, {"text", text}, {"cat", cat}};
     }
   };
-  Values values(const ShownItem& shown, std::string item_text) const {
+  Values values(const memory::ShownItem& shown, std::string item_text) const {
     const Item& item = *shown.item;
     auto source = memory_.problems.find(item.source);
     return Values{number(item.speedup), source == memory_.problems.end() ? item.source : source->second.name,
@@ -94,18 +94,18 @@ class Renderer {
 
 Result<std::string> render(const MemoryIndex& index, const Pack& pack, const Policy& policy, const std::string& reader,
                            const Problem& target) {
-  if (auto missing = missing_text(pack, policy))
+  if (auto missing = memory::missing_text(pack, policy))
     return Error(fmt::format("policy {}: the pack has no text '{}'", policy.name, *missing));
   if (policy.fixed_text) return pack.texts.at(*policy.fixed_text);
   const Memory& memory = index.memory();
-  Shown shown = apply_policy(index.select(target, pack.selection), policy, memory, reader);
+  memory::Shown shown = memory::apply_policy(index.select(target, pack.selection), policy, memory, reader);
   Renderer r(pack, policy, memory, target);
   std::vector<std::string> sections;
   if (policy.how_to_read) sections.push_back(r.how_to_read(reader));
   if (!shown.lessons.empty()) sections.push_back(r.bullets("lessons_header", shown.lessons));
   if (!shown.pitfalls.empty()) sections.push_back(r.bullets("pitfalls_header", shown.pitfalls));
   if (!shown.recipes.empty()) sections.push_back(r.recipes(shown.recipes));
-  for (const ShownItem& kernel : shown.kernels) sections.push_back(r.kernel(kernel));
+  for (const memory::ShownItem& kernel : shown.kernels) sections.push_back(r.kernel(kernel));
 
   const std::string& join = pack.texts.at("section_join");
   std::string out = pack.texts.at("h1");
@@ -116,12 +116,12 @@ Result<std::string> render(const MemoryIndex& index, const Pack& pack, const Pol
 std::vector<std::string> shown_item_ids(const MemoryIndex& index, const Pack& pack, const Policy& policy,
                                         const std::string& reader, const Problem& target) {
   if (policy.fixed_text) return {};
-  Shown shown = apply_policy(index.select(target, pack.selection), policy, index.memory(), reader);
+  memory::Shown shown = memory::apply_policy(index.select(target, pack.selection), policy, index.memory(), reader);
   std::vector<std::string> ids;
   for (const Item* item : shown.lessons) ids.push_back(item->id);
   for (const Item* item : shown.pitfalls) ids.push_back(item->id);
-  for (const ShownItem& recipe : shown.recipes) ids.push_back(recipe.item->id);
-  for (const ShownItem& kernel : shown.kernels) ids.push_back(kernel.item->id);
+  for (const memory::ShownItem& recipe : shown.recipes) ids.push_back(recipe.item->id);
+  for (const memory::ShownItem& kernel : shown.kernels) ids.push_back(kernel.item->id);
   return ids;
 }
 

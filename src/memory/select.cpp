@@ -19,7 +19,7 @@ bool by_speedup_then_source(const Item* a, const Item* b) {
 }  // namespace
 
 MemoryIndex::MemoryIndex(const Memory& memory) : memory_(memory) {
-  for (const auto& [id, problem] : memory.problems) name_tokens_.emplace(id, name_tokens(problem.name));
+  for (const auto& [id, problem] : memory.problems) name_tokens_.emplace(id, memory::name_tokens(problem.name));
   for (const Item& item : memory.items) {
     if (item.state != ItemState::kActive) continue;  // candidates and retired items are never shown
     switch (item.kind) {
@@ -61,7 +61,7 @@ Selection MemoryIndex::select(const Problem& target, const SelectionLimits& limi
   // Within a source problem kernels are pre-sorted by speedup, so only the
   // first `related_kernels` of each source can be chosen; the similarity of a
   // source is computed once.
-  const std::vector<std::string> target_tokens = name_tokens(target.name);
+  const std::vector<std::string> target_tokens = memory::name_tokens(target.name);
   struct Candidate {
     double similarity;
     const Item* kernel;
@@ -69,7 +69,7 @@ Selection MemoryIndex::select(const Problem& target, const SelectionLimits& limi
   std::vector<Candidate> candidates;
   for (const auto& [source, group] : c.kernels_by_source) {
     if (source == target.id) continue;
-    double similarity = group.source_tokens ? jaccard(target_tokens, *group.source_tokens) : 0.0;
+    double similarity = group.source_tokens ? memory::jaccard(target_tokens, *group.source_tokens) : 0.0;
     size_t take = std::min(group.kernels.size(), static_cast<size_t>(limits.related_kernels));
     for (size_t k = 0; k < take; ++k) candidates.push_back({similarity, group.kernels[k]});
   }

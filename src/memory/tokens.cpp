@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
-namespace kmem {
+namespace kmem::memory {
 
 std::vector<std::string> name_tokens(const std::string& name) {
   std::vector<std::string> tokens;
@@ -33,4 +33,4 @@ double jaccard(const std::vector<std::string>& a, const std::vector<std::string>
   return all == 0 ? 0.0 : static_cast<double>(common) / static_cast<double>(all);
 }
 
-}  // namespace kmem
+}  // namespace kmem::memory

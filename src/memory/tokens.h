@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace kmem {
+namespace kmem::memory {
 
 // The sorted, de-duplicated tokens of a problem name.
 std::vector<std::string> name_tokens(const std::string& name);
@@ -13,4 +13,4 @@ std::vector<std::string> name_tokens(const std::string& name);
 // |a ∩ b| / |a ∪ b| of two sorted token sets; 0 when both are empty.
 double jaccard(const std::vector<std::string>& a, const std::vector<std::string>& b);
 
-}  // namespace kmem
+}  // namespace kmem::memory
