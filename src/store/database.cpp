@@ -424,7 +424,7 @@ Result<std::unique_ptr<sql::Connection>> open_writable(const std::string& db) {
     if (!pg) return pg.error();
     connection = std::move(*pg);
   } else {
-    auto file = sqlite::Connection::open(db, sqlite::Connection::Mode::kReadWrite);
+    auto file = store::sqlite::Connection::open(db, store::sqlite::Connection::Mode::kReadWrite);
     if (!file) return file.error();
     if (Status s = (*file)->use_wal(); !s) return s.error();
     if (Status s = (*file)->exec("PRAGMA foreign_keys = ON"); !s) return s.error();
@@ -451,9 +451,9 @@ Result<Database> Database::open_existing(const std::string& path) {
     if (!connection) return connection.error();
     return Database(std::make_unique<Impl>(Impl{std::move(*connection)}));
   }
-  auto file = sqlite::Connection::open(path, sqlite::Connection::Mode::kReadOnly);
+  auto file = store::sqlite::Connection::open(path, store::sqlite::Connection::Mode::kReadOnly);
   if (!file) return file.error();
-  std::unique_ptr<sqlite::Connection> connection = std::move(*file);
+  std::unique_ptr<store::sqlite::Connection> connection = std::move(*file);
   auto version = connection->schema_version();
   if (!version) return version.error();
   if (*version == 0) return Error(path + ": not a kmem database");

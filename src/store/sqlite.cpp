@@ -8,7 +8,7 @@
 
 #include "util/file.h"
 
-namespace kmem::sqlite {
+namespace kmem::store::sqlite {
 
 namespace {
 
@@ -133,4 +133,4 @@ Result<int> Connection::schema_version() {
 
 Status Connection::set_schema_version(int version) { return exec(fmt::format("PRAGMA user_version = {}", version)); }
 
-}  // namespace kmem::sqlite
+}  // namespace kmem::store::sqlite

@@ -10,7 +10,7 @@
 #include "kmem/result.h"
 #include "store/sql.h"
 
-namespace kmem::sqlite {
+namespace kmem::store::sqlite {
 
 class Connection final : public sql::Connection {
  public:
@@ -48,4 +48,4 @@ class Connection final : public sql::Connection {
   std::string path_;
 };
 
-}  // namespace kmem::sqlite
+}  // namespace kmem::store::sqlite
