@@ -94,11 +94,11 @@ std::map<std::string, Json> results_of(const fs::path& path, size_t* lines = nul
   return out;
 }
 
-class WorkerCommandTest : public ::testing::TestWithParam<Engine> {
+class WorkerCommandTest : public ::testing::TestWithParam<store::Engine> {
  protected:
   void SetUp() override {
-    if (std::string why = TestDatabase::unavailable(GetParam()); !why.empty()) GTEST_SKIP() << why;
-    db_ = std::make_unique<TestDatabase>(GetParam());
+    if (std::string why = store::TestDatabase::unavailable(GetParam()); !why.empty()) GTEST_SKIP() << why;
+    db_ = std::make_unique<store::TestDatabase>(GetParam());
     dir_ = db_->scratch();
   }
   // A jobs file of (id, candidate under tests/eval/candidates or a path) on problems/scale_add.py.
@@ -118,7 +118,7 @@ class WorkerCommandTest : public ::testing::TestWithParam<Engine> {
            " --queue --db '" + db_->url() + "'" + kEvalOptions;
   }
 
-  std::unique_ptr<TestDatabase> db_;
+  std::unique_ptr<store::TestDatabase> db_;
   fs::path dir_;
 };
 
@@ -197,8 +197,8 @@ TEST_P(WorkerCommandTest, SigtermGivesTheJobBackAtOnce) {
   EXPECT_EQ(results_of(dir_ / "out.jsonl").size(), 1u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Engines, WorkerCommandTest, ::testing::Values(Engine::kSqlite, Engine::kPostgres),
-                         engine_name);
+INSTANTIATE_TEST_SUITE_P(Engines, WorkerCommandTest,
+                         ::testing::Values(store::Engine::kSqlite, store::Engine::kPostgres), store::engine_name);
 
 // A PostgreSQL restart while a worker evaluates and a submitter waits: both
 // reconnect and the outcome is stored once.
@@ -206,7 +206,7 @@ TEST(WorkerRestartTest, WorkersAndSubmittersSurviveADatabaseRestart) {
   const char* server_dir = std::getenv("KMEM_TEST_PG_DIR");
   if (std::getenv("KMEM_TEST_PG_URL") == nullptr || server_dir == nullptr)
     GTEST_SKIP() << "no throw-away PostgreSQL server: KMEM_TEST_PG_URL and KMEM_TEST_PG_DIR (scripts/test.sh)";
-  TestDatabase db(Engine::kPostgres);
+  store::TestDatabase db(store::Engine::kPostgres);
   fs::path dir = db.scratch();
   fs::path file = dir / "jobs.jsonl";
   std::ofstream(file) << Json{{"id", "slow"}, {"problem", kTests + "/problems/scale_add.py"},

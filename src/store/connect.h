@@ -9,8 +9,8 @@
 #include "kmem/result.h"
 #include "store/sql.h"
 
-namespace kmem {
+namespace kmem::store {
 
 Result<std::unique_ptr<sql::Connection>> open_writable(const std::string& db);
 
-}  // namespace kmem
+}  // namespace kmem::store

@@ -12,7 +12,7 @@
 #include "store/sqlite.h"
 #include "store/validate.h"
 
-namespace kmem {
+namespace kmem::store {
 
 namespace {
 
@@ -424,7 +424,7 @@ Result<std::unique_ptr<sql::Connection>> open_writable(const std::string& db) {
     if (!pg) return pg.error();
     connection = std::move(*pg);
   } else {
-    auto file = store::sqlite::Connection::open(db, store::sqlite::Connection::Mode::kReadWrite);
+    auto file = sqlite::Connection::open(db, sqlite::Connection::Mode::kReadWrite);
     if (!file) return file.error();
     if (Status s = (*file)->use_wal(); !s) return s.error();
     if (Status s = (*file)->exec("PRAGMA foreign_keys = ON"); !s) return s.error();
@@ -434,20 +434,24 @@ Result<std::unique_ptr<sql::Connection>> open_writable(const std::string& db) {
   return connection;
 }
 
+}  // namespace kmem::store
+
+namespace kmem {
+
 Database::Database(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Database::Database(Database&&) noexcept = default;
 Database& Database::operator=(Database&&) noexcept = default;
 Database::~Database() = default;
 
 Result<Database> Database::open(const std::string& path) {
-  auto connection = open_writable(path);
+  auto connection = store::open_writable(path);
   if (!connection) return connection.error();
   return Database(std::make_unique<Impl>(Impl{std::move(*connection)}));
 }
 
 Result<Database> Database::open_existing(const std::string& path) {
-  if (postgres::is_url(path)) {
-    auto connection = connect_existing_postgres(path);
+  if (store::postgres::is_url(path)) {
+    auto connection = store::connect_existing_postgres(path);
     if (!connection) return connection.error();
     return Database(std::make_unique<Impl>(Impl{std::move(*connection)}));
   }
@@ -457,11 +461,11 @@ Result<Database> Database::open_existing(const std::string& path) {
   auto version = connection->schema_version();
   if (!version) return version.error();
   if (*version == 0) return Error(path + ": not a kmem database");
-  if (*version > kCurrentVersion) return newer_schema(path, *version);
-  if (*version < kCurrentVersion) {  // migrated in memory; the file stays as it is
+  if (*version > store::kCurrentVersion) return store::newer_schema(path, *version);
+  if (*version < store::kCurrentVersion) {  // migrated in memory; the file stays as it is
     auto copy = connection->copy_in_memory();
     if (!copy) return copy.error();
-    if (Status s = migrate(**copy); !s) return s.error();
+    if (Status s = store::migrate(**copy); !s) return s.error();
     connection = std::move(*copy);
   }
   // The in-memory copy too must refuse writes, which would be lost.
@@ -472,35 +476,35 @@ Result<Database> Database::open_existing(const std::string& path) {
 Status Database::replace(const Memory& memory) {
   // A Memory built in code passes the same checks as a store file.
   if (Status s = validate_memory(memory, path()); !s) return s;
-  return in_transaction(*impl_->connection, [&] { return write_memory(*impl_->connection, memory); });
+  return store::in_transaction(*impl_->connection, [&] { return store::write_memory(*impl_->connection, memory); });
 }
 
-Result<Memory> Database::read() const { return read_memory(*impl_->connection); }
+Result<Memory> Database::read() const { return store::read_memory(*impl_->connection); }
 
 Status Database::update(const std::function<Result<Memory>(const Memory&)>& change) {
-  return in_transaction(*impl_->connection, [&]() -> Status {
-    auto before = read_memory(*impl_->connection);
+  return store::in_transaction(*impl_->connection, [&]() -> Status {
+    auto before = store::read_memory(*impl_->connection);
     if (!before) return before.error();
     auto after = change(*before);
     if (!after) return after.error();
     if (Status s = validate_memory(*after, path()); !s) return s;
-    return write_memory(*impl_->connection, *after);
+    return store::write_memory(*impl_->connection, *after);
   });
 }
 
 Result<std::map<std::string, Problem>> Database::problems() const {
   std::map<std::string, Problem> problems;
-  if (Status s = read_problems(*impl_->connection, problems); !s) return s.error();
+  if (Status s = store::read_problems(*impl_->connection, problems); !s) return s.error();
   return problems;
 }
 
 Status Database::upsert_problems(const std::vector<Problem>& problems) {
-  return in_transaction(*impl_->connection, [&]() -> Status {
-    auto upsert = impl_->connection->prepare(kUpsertProblem);
+  return store::in_transaction(*impl_->connection, [&]() -> Status {
+    auto upsert = impl_->connection->prepare(store::kUpsertProblem);
     if (!upsert) return upsert.error();
     for (const Problem& p : problems) {
-      if (Status s = check_problem(p); !s) return s.error().wrap(fmt::format("{}: problem {}", path(), p.id));
-      if (Status s = insert_problem(*upsert, p); !s) return s.error().wrap("problem " + p.id);
+      if (Status s = store::check_problem(p); !s) return s.error().wrap(fmt::format("{}: problem {}", path(), p.id));
+      if (Status s = store::insert_problem(*upsert, p); !s) return s.error().wrap("problem " + p.id);
     }
     return Status::success();
   });

@@ -12,8 +12,12 @@
 namespace kmem {
 
 struct Database::Impl {
-  std::unique_ptr<sql::Connection> connection;
+  std::unique_ptr<store::sql::Connection> connection;
 };
+
+}  // namespace kmem
+
+namespace kmem::store {
 
 // Runs `body` inside one transaction that writers take in turn, rolling back on any error.
 template <typename Body>
@@ -30,4 +34,4 @@ Status for_each_row(sql::Connection& db, const std::string& sql, Row row) {
   return query->each_row(row);
 }
 
-}  // namespace kmem
+}  // namespace kmem::store

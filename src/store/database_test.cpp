@@ -111,7 +111,7 @@ TEST_F(DatabaseTest, MigratesToTheCurrentVersionAndReopensUnchanged) {
     ASSERT_TRUE(db);
     ASSERT_TRUE(db->replace(seed_));
   }
-  EXPECT_EQ(raw_query("PRAGMA user_version"), std::to_string(kMigrations.size()));
+  EXPECT_EQ(raw_query("PRAGMA user_version"), std::to_string(store::kMigrations.size()));
   auto reopened = Database::open(db_path());
   ASSERT_TRUE(reopened) << reopened.error().message();
   auto back = reopened->read();
@@ -151,12 +151,12 @@ TEST_F(DatabaseTest, MigratesAnExistingVersionZeroFile) {
   EXPECT_EQ(raw_query("PRAGMA user_version"), "0");
   auto db = Database::open(db_path());
   ASSERT_TRUE(db) << db.error().message();
-  EXPECT_EQ(raw_query("PRAGMA user_version"), std::to_string(kMigrations.size()));
+  EXPECT_EQ(raw_query("PRAGMA user_version"), std::to_string(store::kMigrations.size()));
   EXPECT_TRUE(db->replace(seed_));
 }
 
 TEST_F(DatabaseTest, MigratesAVersionOneDatabaseKeepingItsContent) {
-  raw_exec(kMigrations[0]);
+  raw_exec(store::kMigrations[0]);
   raw_exec(
       "PRAGMA user_version = 1;"
       "INSERT INTO store VALUES (1, 'alice', 10.0, 0);"
@@ -166,7 +166,7 @@ TEST_F(DatabaseTest, MigratesAVersionOneDatabaseKeepingItsContent) {
       "INSERT INTO group_baselines VALUES ('alice', 'L1|matmul', 1.5);");
   auto db = Database::open(db_path());
   ASSERT_TRUE(db) << db.error().message();
-  EXPECT_EQ(raw_query("PRAGMA user_version"), std::to_string(kMigrations.size()));
+  EXPECT_EQ(raw_query("PRAGMA user_version"), std::to_string(store::kMigrations.size()));
   auto back = db->read();
   ASSERT_TRUE(back) << back.error().message();
   EXPECT_EQ(back->readers.size(), 2u);
@@ -177,7 +177,7 @@ TEST_F(DatabaseTest, MigratesAVersionOneDatabaseKeepingItsContent) {
 }
 
 TEST_F(DatabaseTest, MigratesAVersionThreeDatabaseItemsAsActiveSeedItems) {
-  for (int i = 0; i < 3; ++i) raw_exec(kMigrations[i]);
+  for (int i = 0; i < 3; ++i) raw_exec(store::kMigrations[i]);
   raw_exec(
       "PRAGMA user_version = 3;"
       "INSERT INTO store VALUES (1, 'alice', 10.0, 0);"
@@ -281,7 +281,7 @@ TEST_F(DatabaseTest, ReadingRefusesAnUnrelatedSqliteFileAndLeavesIt) {
 }
 
 TEST_F(DatabaseTest, ReadingAnOlderSchemaMigratesOnlyInMemory) {
-  raw_exec(kMigrations[0]);
+  raw_exec(store::kMigrations[0]);
   raw_exec(
       "PRAGMA user_version = 1;"
       "INSERT INTO store VALUES (1, 'alice', 10.0, 0);"

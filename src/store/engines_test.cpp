@@ -17,18 +17,18 @@ namespace {
 
 const std::string kSeedPath = std::string(KMEM_TEST_DATA_DIR) + "/seed/memory-store.json";
 
-class EngineTest : public ::testing::TestWithParam<Engine> {
+class EngineTest : public ::testing::TestWithParam<store::Engine> {
  protected:
   void SetUp() override {
-    if (std::string why = TestDatabase::unavailable(GetParam()); !why.empty()) GTEST_SKIP() << why;
-    db_ = std::make_unique<TestDatabase>(GetParam());
+    if (std::string why = store::TestDatabase::unavailable(GetParam()); !why.empty()) GTEST_SKIP() << why;
+    db_ = std::make_unique<store::TestDatabase>(GetParam());
     auto seed = load_memory(kSeedPath);
     ASSERT_TRUE(seed) << seed.error().message();
     seed_ = std::move(*seed);
   }
   const std::string& url() const { return db_->url(); }
 
-  std::unique_ptr<TestDatabase> db_;
+  std::unique_ptr<store::TestDatabase> db_;
   Memory seed_;
 };
 
@@ -199,7 +199,7 @@ TEST_P(EngineTest, ATextWithANulByteIsKeptOrRefusedNeverCut) {
   Memory memory = seed_;
   memory.items.front().text = std::string("before\0after", 12);
   Status s = db->replace(memory);
-  if (GetParam() == Engine::kSqlite) {
+  if (GetParam() == store::Engine::kSqlite) {
     ASSERT_TRUE(s) << s.error().message();
     EXPECT_EQ(db->read()->items.front().text, memory.items.front().text);
   } else {
@@ -209,7 +209,8 @@ TEST_P(EngineTest, ATextWithANulByteIsKeptOrRefusedNeverCut) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Engines, EngineTest, ::testing::Values(Engine::kSqlite, Engine::kPostgres), engine_name);
+INSTANTIATE_TEST_SUITE_P(Engines, EngineTest, ::testing::Values(store::Engine::kSqlite, store::Engine::kPostgres),
+                         store::engine_name);
 
 }  // namespace
 }  // namespace kmem

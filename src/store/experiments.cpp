@@ -30,7 +30,7 @@ std::string prompt_json(const std::vector<ChatMessage>& messages) {
   return out.dump();
 }
 
-Status write_turn(sql::Statement& insert, long long episode, const Turn& t) {
+Status write_turn(store::sql::Statement& insert, long long episode, const Turn& t) {
   insert.bind(1, static_cast<int>(episode)).bind(2, t.index).bind(3, t.action).bind(4, t.verdict).bind(5, t.stage);
   insert.bind(6, t.message).bind(7, t.reply).bind(8, t.feedback).bind(9, t.exchange.request);
   insert.bind(10, t.exchange.response).bind(11, t.exchange.http_status).bind(12, t.exchange.attempts);
@@ -40,7 +40,7 @@ Status write_turn(sql::Statement& insert, long long episode, const Turn& t) {
   return Status::success();
 }
 
-Status write_evaluation(sql::Statement& insert, long long episode, const Turn& t) {
+Status write_evaluation(store::sql::Statement& insert, long long episode, const Turn& t) {
   insert.bind(1, static_cast<int>(episode)).bind(2, t.index).bind(3, t.candidate).bind(4, t.verdict);
   insert.bind(5, t.message).bind(6, t.detail).bind(7, t.log_tail);
   if (t.reference_ms) insert.bind(8, *t.reference_ms); else insert.bind_null(8);
@@ -54,7 +54,7 @@ Status write_evaluation(sql::Statement& insert, long long episode, const Turn& t
 
 // Inserts the episode row; sets `stored` false (and writes nothing more)
 // when the key is already there.
-Status write_episode(sql::Connection& db, const std::string& experiment, const EpisodeKey& key,
+Status write_episode(store::sql::Connection& db, const std::string& experiment, const EpisodeKey& key,
                      const Problem& problem, const EpisodeOutcome& o, bool& stored) {
   auto insert = db.prepare(
       "INSERT INTO episodes(experiment_id, reader, policy, problem_id, sample, category, level, model, device, "
@@ -99,7 +99,7 @@ Status write_episode(sql::Connection& db, const std::string& experiment, const E
 
 Status Database::begin_experiment(const std::string& id, const std::string& spec_json) {
   auto& db = *impl_->connection;
-  return in_transaction(db, [&]() -> Status {
+  return store::in_transaction(db, [&]() -> Status {
     auto existing = experiment_spec(id);
     if (existing) {
       if (*existing == spec_json) return Status::success();
@@ -129,7 +129,7 @@ Result<std::set<EpisodeKey>> Database::recorded_episodes(const std::string& expe
   query->bind(1, experiment);
   std::set<EpisodeKey> keys;
   Status s = query->each_row(
-      [&](sql::Statement& q) { keys.insert(EpisodeKey{q.text(0), q.text(1), q.text(2), q.integer(3)}); });
+      [&](store::sql::Statement& q) { keys.insert(EpisodeKey{q.text(0), q.text(1), q.text(2), q.integer(3)}); });
   if (!s) return s.error();
   return keys;
 }
@@ -137,7 +137,7 @@ Result<std::set<EpisodeKey>> Database::recorded_episodes(const std::string& expe
 Result<bool> Database::record_episode(const std::string& experiment, const EpisodeKey& key, const Problem& problem,
                                       const EpisodeOutcome& outcome) {
   bool stored = false;
-  Status s = in_transaction(*impl_->connection, [&] {
+  Status s = store::in_transaction(*impl_->connection, [&] {
     return write_episode(*impl_->connection, experiment, key, problem, outcome, stored);
   });
   if (!s)
@@ -160,10 +160,10 @@ Result<std::vector<StoredEpisode>> Database::experiment_episodes(const std::stri
       "FROM episodes e WHERE e.experiment_id = ? ORDER BY e.reader, e.policy, e.problem_id, e.sample");
   if (!query) return query.error();
   query->bind(1, experiment);
-  Status walked = query->each_row([&](sql::Statement& q) -> Status {
+  Status walked = query->each_row([&](store::sql::Statement& q) -> Status {
     // Checked as every read of the database is (row_reader.h): a damaged
     // row is an error naming it, not a report that throws on its text.
-    RowReader r(q, fmt::format("{}: episodes row {}", path(), q.integer64(0)));
+    store::RowReader r(q, fmt::format("{}: episodes row {}", path(), q.integer64(0)));
     StoredEpisode e;
     e.key = EpisodeKey{r.text(1, "reader"), r.text(2, "policy"), r.text(3, "problem_id"), r.integer(4, "sample")};
     e.category = r.text(5, "category");
@@ -189,8 +189,8 @@ Result<std::vector<StoredEpisode>> Database::experiment_episodes(const std::stri
 
 Result<std::vector<std::string>> Database::experiments() const {
   std::vector<std::string> ids;
-  Status s = for_each_row(*impl_->connection, "SELECT id FROM experiments ORDER BY id",
-                          [&](sql::Statement& q) { ids.push_back(q.text(0)); });
+  Status s = store::for_each_row(*impl_->connection, "SELECT id FROM experiments ORDER BY id",
+                                 [&](store::sql::Statement& q) { ids.push_back(q.text(0)); });
   if (!s) return s.error();
   return ids;
 }
@@ -205,12 +205,12 @@ Result<std::vector<LearnedEpisode>> Database::learning_episodes(const std::strin
     out.push_back(LearnedEpisode{std::move(e), experiment, "", {}, {}});
   }
   auto& db = *impl_->connection;
-  auto key_of = [](sql::Statement& q) { return EpisodeKey{q.text(0), q.text(1), q.text(2), q.integer(3)}; };
+  auto key_of = [](store::sql::Statement& q) { return EpisodeKey{q.text(0), q.text(1), q.text(2), q.integer(3)}; };
   auto shown = db.prepare(
       "SELECT reader, policy, problem_id, sample, device, shown_item_ids FROM episodes WHERE experiment_id = ?");
   if (!shown) return shown.error();
   shown->bind(1, experiment);
-  Status walked = shown->each_row([&](sql::Statement& q) -> Status {
+  Status walked = shown->each_row([&](store::sql::Statement& q) -> Status {
     LearnedEpisode& e = out[index.at(key_of(q))];
     e.device = q.text(4);
     auto ids = nlohmann::json::parse(q.text(5), nullptr, false);
@@ -228,7 +228,7 @@ Result<std::vector<LearnedEpisode>> Database::learning_episodes(const std::strin
       "WHERE e.experiment_id = ? ORDER BY e.id, t.turn");
   if (!turns) return turns.error();
   turns->bind(1, experiment);
-  walked = turns->each_row([&](sql::Statement& q) {
+  walked = turns->each_row([&](store::sql::Statement& q) {
     StoredTurn t;
     t.index = q.integer(4);
     t.action = q.text(5);
@@ -258,8 +258,8 @@ Result<std::vector<EpisodeView>> Database::episode_views(const std::string& expe
   if (!query) return query.error();
   query->bind(1, experiment);
   long long last = -1;
-  Status walked = query->each_row([&](sql::Statement& q) {
-    RowReader r(q, fmt::format("{}: episodes row {}", path(), q.integer64(0)));
+  Status walked = query->each_row([&](store::sql::Statement& q) {
+    store::RowReader r(q, fmt::format("{}: episodes row {}", path(), q.integer64(0)));
     if (q.integer64(0) != last) {
       last = q.integer64(0);
       EpisodeView e;

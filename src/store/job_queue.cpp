@@ -36,7 +36,7 @@ constexpr const char* kColumns =
     "id, kind, batch, payload, state, lease_owner, lease_expires_at, heartbeat_at, claims, attempts, outcome, error, "
     "created_at, finished_at";
 
-Result<QueuedJob> read_job(const sql::Statement& q, const std::string& db) {
+Result<QueuedJob> read_job(const store::sql::Statement& q, const std::string& db) {
   QueuedJob job;
   job.id = q.integer64(0);
   std::string kind = q.text(1), state = q.text(4);
@@ -69,7 +69,7 @@ Status json_object(const std::string& text, const std::string& what) {
 
 class SqlJobQueue final : public JobQueue {
  public:
-  SqlJobQueue(std::unique_ptr<sql::Connection> db, QueueOptions options)
+  SqlJobQueue(std::unique_ptr<store::sql::Connection> db, QueueOptions options)
       : db_(std::move(db)), options_(options), now_(db_->now_sql()) {}
 
   Result<std::vector<std::int64_t>> enqueue(JobKind kind, const std::vector<std::string>& payloads,
@@ -115,24 +115,24 @@ class SqlJobQueue final : public JobQueue {
 
   Result<bool> heartbeat(const Lease& lease) override {
     return under_lease(fmt::format("lease_expires_at = {} + ?, heartbeat_at = {}", now_, now_), lease,
-                       [&](sql::Statement& q) { q.bind(1, options_.lease_s); });
+                       [&](store::sql::Statement& q) { q.bind(1, options_.lease_s); });
   }
 
   Result<bool> complete(const Lease& lease, const std::string& outcome_json) override {
     if (Status s = json_object(outcome_json, fmt::format("{}: the outcome of job {}", db_->path(), lease.job_id)); !s)
       return s.error();
     return under_lease(fmt::format("state = 'done', outcome = ?, finished_at = {}, lease_expires_at = 0", now_), lease,
-                       [&](sql::Statement& q) { q.bind(1, outcome_json); });
+                       [&](store::sql::Statement& q) { q.bind(1, outcome_json); });
   }
 
   Result<bool> fail(const Lease& lease, const std::string& error) override {
     return under_lease(fmt::format("state = 'failed', error = ?, finished_at = {}, lease_expires_at = 0", now_), lease,
-                       [&](sql::Statement& q) { q.bind(1, error); });
+                       [&](store::sql::Statement& q) { q.bind(1, error); });
   }
 
   Result<bool> release(const Lease& lease) override {
     return under_lease("state = 'queued', attempts = attempts - 1, lease_expires_at = 0", lease,
-                       [](sql::Statement&) {});
+                       [](store::sql::Statement&) {});
   }
 
   Result<std::vector<QueuedJob>> jobs(const std::vector<std::int64_t>& ids) override {
@@ -157,7 +157,7 @@ class SqlJobQueue final : public JobQueue {
     if (!query) return query.error();
     query->bind(1, batch);
     std::vector<QueuedJob> out;
-    Status s = query->each_row([&](sql::Statement& q) -> Status {
+    Status s = query->each_row([&](store::sql::Statement& q) -> Status {
       auto job = read_job(q, db_->path());
       if (!job) return job.error();
       out.push_back(std::move(*job));
@@ -237,7 +237,7 @@ class SqlJobQueue final : public JobQueue {
     return *row;
   }
 
-  std::unique_ptr<sql::Connection> db_;
+  std::unique_ptr<store::sql::Connection> db_;
   QueueOptions options_;
   std::string now_;
 };
@@ -245,7 +245,7 @@ class SqlJobQueue final : public JobQueue {
 }  // namespace
 
 Result<std::unique_ptr<JobQueue>> JobQueue::open(const std::string& db, QueueOptions options) {
-  auto connection = open_writable(db);
+  auto connection = store::open_writable(db);
   if (!connection) return connection.error();
   return std::unique_ptr<JobQueue>(std::make_unique<SqlJobQueue>(std::move(*connection), options));
 }

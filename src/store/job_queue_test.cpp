@@ -19,11 +19,11 @@ namespace {
 
 using namespace std::chrono_literals;
 
-class JobQueueTest : public ::testing::TestWithParam<Engine> {
+class JobQueueTest : public ::testing::TestWithParam<store::Engine> {
  protected:
   void SetUp() override {
-    if (std::string why = TestDatabase::unavailable(GetParam()); !why.empty()) GTEST_SKIP() << why;
-    db_ = std::make_unique<TestDatabase>(GetParam());
+    if (std::string why = store::TestDatabase::unavailable(GetParam()); !why.empty()) GTEST_SKIP() << why;
+    db_ = std::make_unique<store::TestDatabase>(GetParam());
   }
   std::unique_ptr<JobQueue> open(QueueOptions options = {}) {
     auto queue = JobQueue::open(db_->url(), options);
@@ -48,7 +48,7 @@ class JobQueueTest : public ::testing::TestWithParam<Engine> {
     return claimed && !*claimed;
   }
 
-  std::unique_ptr<TestDatabase> db_;
+  std::unique_ptr<store::TestDatabase> db_;
 };
 
 TEST_P(JobQueueTest, ClaimsTheOldestJobOfTheFirstKindThatHasOne) {
@@ -238,7 +238,8 @@ TEST_P(JobQueueTest, AnUnknownJobIsAnErrorNamingIt) {
   EXPECT_NE(jobs.error().message().find("no job 987654"), std::string::npos) << jobs.error().message();
 }
 
-INSTANTIATE_TEST_SUITE_P(Engines, JobQueueTest, ::testing::Values(Engine::kSqlite, Engine::kPostgres), engine_name);
+INSTANTIATE_TEST_SUITE_P(Engines, JobQueueTest, ::testing::Values(store::Engine::kSqlite, store::Engine::kPostgres),
+                         store::engine_name);
 
 }  // namespace
 }  // namespace kmem

@@ -6,7 +6,7 @@
 namespace kmem {
 
 Result<Memory> load_memory(const std::string& path) {
-  if (postgres::is_url(path)) {
+  if (store::postgres::is_url(path)) {
     auto db = Database::open_existing(path);
     if (!db) return db.error();
     return db->read();

@@ -11,7 +11,7 @@
 #include <optional>
 #include <vector>
 
-namespace kmem::postgres {
+namespace kmem::store::postgres {
 
 namespace {
 
@@ -254,4 +254,4 @@ Result<std::unique_ptr<sql::Connection>> connect(const std::string& url, bool re
   return std::unique_ptr<sql::Connection>(std::move(connection));
 }
 
-}  // namespace kmem::postgres
+}  // namespace kmem::store::postgres

@@ -10,7 +10,7 @@
 #include "kmem/result.h"
 #include "store/sql.h"
 
-namespace kmem::postgres {
+namespace kmem::store::postgres {
 
 // Whether `db` names a PostgreSQL database (postgresql:// or postgres://)
 // rather than an SQLite file.
@@ -20,4 +20,4 @@ bool is_url(const std::string& db);
 // only. Errors name the URL without its password.
 Result<std::unique_ptr<sql::Connection>> connect(const std::string& url, bool read_only);
 
-}  // namespace kmem::postgres
+}  // namespace kmem::store::postgres

@@ -8,7 +8,7 @@
 
 #include "kmem/limits.h"
 
-namespace kmem {
+namespace kmem::store {
 void RowReader::fail(const std::string& what) {
   if (!failure_) failure_ = what;
 }
@@ -73,4 +73,4 @@ bool RowReader::flag(int column, const char* name) {
   return value == 1;
 }
 
-}  // namespace kmem
+}  // namespace kmem::store

@@ -12,7 +12,7 @@
 #include "kmem/result.h"
 #include "store/sql.h"
 
-namespace kmem {
+namespace kmem::store {
 
 class RowReader {
  public:
@@ -44,4 +44,4 @@ class RowReader {
   std::optional<std::string> failure_;
 };
 
-}  // namespace kmem
+}  // namespace kmem::store

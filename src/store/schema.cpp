@@ -3,7 +3,7 @@
 
 #include <regex>
 
-namespace kmem {
+namespace kmem::store {
 
 std::string migration_sql(size_t index, sql::Dialect dialect) {
   std::string sql = kMigrations.at(index);
@@ -16,4 +16,4 @@ std::string migration_sql(size_t index, sql::Dialect dialect) {
   return sql;
 }
 
-}  // namespace kmem
+}  // namespace kmem::store

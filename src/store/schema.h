@@ -11,7 +11,7 @@
 
 #include "store/sql.h"
 
-namespace kmem {
+namespace kmem::store {
 
 inline constexpr std::array<const char*, 7> kMigrations = {
     R"sql(
@@ -236,4 +236,4 @@ CREATE INDEX jobs_by_batch ON jobs(batch, id);
 // Migration `index` (0 for the first) in the dialect of `dialect`.
 std::string migration_sql(size_t index, sql::Dialect dialect);
 
-}  // namespace kmem
+}  // namespace kmem::store

@@ -1,7 +1,7 @@
 // What the engines of the store's seam share (store/sql.h).
 #include "store/sql.h"
 
-namespace kmem::sql {
+namespace kmem::store::sql {
 
 const char* type_name(Type type) {
   switch (type) {
@@ -20,4 +20,4 @@ Status Statement::run() {
   return Status::success();
 }
 
-}  // namespace kmem::sql
+}  // namespace kmem::store::sql

@@ -12,7 +12,7 @@
 
 #include "kmem/result.h"
 
-namespace kmem::sql {
+namespace kmem::store::sql {
 
 // A column value's type as the engine reports it.
 enum class Type { kInteger, kReal, kText, kBlob, kNull };
@@ -125,4 +125,4 @@ Status in_exclusive_transaction(Connection& db, Body body) {
   return db.exec("COMMIT");
 }
 
-}  // namespace kmem::sql
+}  // namespace kmem::store::sql

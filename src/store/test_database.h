@@ -15,7 +15,7 @@
 
 #include "store/postgres.h"
 
-namespace kmem {
+namespace kmem::store {
 
 enum class Engine { kSqlite, kPostgres };
 
@@ -73,4 +73,4 @@ class TestDatabase {
   std::string base_, schema_, url_;
 };
 
-}  // namespace kmem
+}  // namespace kmem::store

@@ -48,7 +48,7 @@ Status check_problems(const Memory& m, const std::string& src) {
   for (const auto& [id, p] : m.problems) {
     std::string where = fmt::format("{}: problems.{}", src, id);
     if (p.id != id) return Error(fmt::format("{}: holds the id '{}'", where, p.id));
-    if (Status s = at(where, check_problem(p)); !s) return s;
+    if (Status s = at(where, store::check_problem(p)); !s) return s;
   }
   if (!m.targets) return Status::success();
   std::set<std::string> seen;
@@ -160,7 +160,7 @@ Status check_baselines(const Memory& m, const std::string& src) {
 
 }  // namespace
 
-Status check_problem(const Problem& p) {
+Status store::check_problem(const Problem& p) {
   if (p.id != fmt::format("L{}_{:03d}", p.level, p.number))
     return Error(fmt::format("id does not match level {} and number {} (expected L{}_{:03d})", p.level, p.number,
                              p.level, p.number));

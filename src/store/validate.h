@@ -5,11 +5,11 @@
 #include "kmem/result.h"
 #include "kmem/types.h"
 
-namespace kmem {
+namespace kmem::store {
 
 // Success when `p` is a valid problem: its id is L<level>_<number, 3 digits>
 // of its own level and number, within kmem/limits.h, with a valid name and
 // category. The error does not name the problem; callers wrap it.
 Status check_problem(const Problem& p);
 
-}  // namespace kmem
+}  // namespace kmem::store
