@@ -100,7 +100,7 @@ class Episode {
     }
     int turns_left = spec_.max_turns - turn.index;
     if (turns_left <= 0) return finish("budget_exhausted", "");
-    turn.feedback = feedback_text(context_.pack->episode, turn, turns_left);
+    turn.feedback = episode::feedback_text(context_.pack->episode, turn, turns_left);
     messages.push_back({"assistant", turn.reply});
     messages.push_back({"user", turn.feedback});
     return true;
@@ -141,8 +141,8 @@ class Episode {
     turn.message = o.message;
     turn.detail = o.detail;
     if (o.verdict == "build_error" || o.verdict == "build_timeout") {
-      turn.log_tail = log_tail(o.log);
-      turn.compiler_error = first_compiler_error(o.detail + "\n" + o.log);
+      turn.log_tail = episode::log_tail(o.log);
+      turn.compiler_error = episode::first_compiler_error(o.detail + "\n" + o.log);
     }
     turn.reference_ms = o.reference_ms;
     turn.candidate_ms = o.candidate_ms;
@@ -198,7 +198,8 @@ Result<EpisodeOutcome> run_episode(const EpisodeSpec& spec, const EpisodeContext
   out.memory_text = *memory_text;
   out.shown_item_ids = shown_item_ids(*context.memory, *context.pack, policy->second, spec.reader, spec.problem);
   const auto& texts = context.pack->episode;
-  return episode.run({{"system", texts.at("system")}, {"user", task_text(texts, spec, *source, *memory_text)}});
+  return episode.run(
+      {{"system", texts.at("system")}, {"user", episode::task_text(texts, spec, *source, *memory_text)}});
 }
 
 }  // namespace kmem

@@ -377,16 +377,16 @@ TEST_F(EpisodeTest, ConcurrentEpisodesShareOneClientWithoutMixingTurnsAndReplayA
 TEST(LogTail, KeepsTheLastThirtyLinesAndAtMostFourThousandBytes) {
   std::string log;
   for (int i = 1; i <= 40; ++i) log += "line " + std::to_string(i) + "\n";
-  std::string tail = log_tail(log);
+  std::string tail = episode::log_tail(log);
   EXPECT_EQ(tail.rfind("line 11\n", 0), 0u) << tail;
   EXPECT_EQ(tail.substr(tail.size() - 7), "line 40");
   std::string wide(100, 'x');
   std::string long_lines;
   for (int i = 0; i < 20; ++i) long_lines += wide + std::to_string(i) + "\n" + wide + "\n" + wide + "\n";
-  tail = log_tail(long_lines);
+  tail = episode::log_tail(long_lines);
   EXPECT_LE(tail.size(), 4000u);
   EXPECT_NE(tail.front(), '\n');
-  EXPECT_EQ(log_tail("short"), "short");
+  EXPECT_EQ(episode::log_tail("short"), "short");
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 
 #include "kmem/template.h"
 
-namespace kmem {
+namespace kmem::episode {
 namespace {
 
 std::string ms(const std::optional<double>& v) { return v ? fmt::format("{:.4f}", *v) : "n/a"; }
@@ -233,4 +233,4 @@ std::string feedback_text(const EpisodeTexts& texts, const Turn& turn, int turns
   return fit_feedback(text, texts.at("feedback_cut"), kFeedbackMaxBytes);
 }
 
-}  // namespace kmem
+}  // namespace kmem::episode

@@ -9,7 +9,7 @@
 
 #include "kmem/episode.h"
 
-namespace kmem {
+namespace kmem::episode {
 
 using EpisodeTexts = std::map<std::string, std::string>;
 
@@ -43,4 +43,4 @@ std::string first_compiler_error(const std::string& text);
 // line kept whole and `marker` on a line of its own before it when cut.
 std::string fit_feedback(const std::string& text, const std::string& marker, size_t max_bytes);
 
-}  // namespace kmem
+}  // namespace kmem::episode

@@ -8,7 +8,7 @@
 
 #include "episode/feedback.h"
 
-namespace kmem {
+namespace kmem::episode {
 namespace {
 
 EpisodeTexts seed_texts() {
@@ -160,4 +160,4 @@ TEST(Feedback, FitFeedbackCutsOnlyWhatIsTooLong) {
 }
 
 }  // namespace
-}  // namespace kmem
+}  // namespace kmem::episode

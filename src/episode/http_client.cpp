@@ -12,7 +12,7 @@
 #include <mutex>
 #include <thread>
 
-namespace kmem {
+namespace kmem::episode {
 namespace {
 
 size_t append_body(char* data, size_t size, size_t count, void* target) {
@@ -112,4 +112,4 @@ std::unique_ptr<ChatClient> make_http_chat_client(const EndpointConfig& config) 
   return std::make_unique<HttpChatClient>(config);
 }
 
-}  // namespace kmem
+}  // namespace kmem::episode

@@ -6,11 +6,11 @@
 
 #include "kmem/episode.h"
 
-namespace kmem {
+namespace kmem::episode {
 
 // {base_url}/chat/completions, trailing slashes of base_url dropped.
 std::string chat_completions_url(const std::string& base_url);
 
 std::unique_ptr<ChatClient> make_http_chat_client(const EndpointConfig& config);
 
-}  // namespace kmem
+}  // namespace kmem::episode

@@ -168,7 +168,7 @@ Result<std::unique_ptr<ChatClient>> make_chat_client(const EndpointConfig& confi
     return std::unique_ptr<ChatClient>(std::make_unique<ReplayClient>(config, config.replay_dir));
   }
   if (config.base_url.empty()) return Error("no endpoint URL");
-  std::unique_ptr<ChatClient> client = make_http_chat_client(config);
+  std::unique_ptr<ChatClient> client = episode::make_http_chat_client(config);
   if (config.record_dir.empty()) return client;
   fs::create_directories(config.record_dir, ec);
   if (ec || !fs::is_directory(config.record_dir))
