@@ -25,7 +25,7 @@ std::string lower(std::string_view text) {
   return out;
 }
 
-Result<std::vector<std::string>> keywords(const JsonFields& f, const char* key, bool lower_case) {
+Result<std::vector<std::string>> keywords(const util::JsonFields& f, const char* key, bool lower_case) {
   std::vector<std::string> out;
   if (!f.has(key)) return out;
   auto words = f.strings(key);
@@ -37,7 +37,7 @@ Result<std::vector<std::string>> keywords(const JsonFields& f, const char* key, 
 }
 
 Result<CategoryRule> parse_rule(const Json& rule, const std::string& where) {
-  JsonFields f(rule, where);
+  util::JsonFields f(rule, where);
   if (Status s = f.only({"levels", "name_contains", "name_starts_with", "source_contains", "category", "note"}); !s)
     return s.error();
   CategoryRule out;
@@ -85,9 +85,9 @@ bool holds(const CategoryRule& rule, int level, const std::string& name, std::st
 }  // namespace
 
 Result<CategoryRules> CategoryRules::parse(std::string_view text, const std::string& source_name) {
-  auto doc = parse_strict_json(text, source_name);
+  auto doc = util::parse_strict_json(text, source_name);
   if (!doc) return doc.error();
-  JsonFields top(*doc, source_name);
+  util::JsonFields top(*doc, source_name);
   if (!doc->is_object() || !top.string("format") || *top.string("format") != kFormat)
     return Error(fmt::format("{}: not a {} document (field 'format')", source_name, kFormat));
   if (Status s = top.only({"format", "rules"}); !s) return s.error();
@@ -104,7 +104,7 @@ Result<CategoryRules> CategoryRules::parse(std::string_view text, const std::str
 }
 
 Result<CategoryRules> CategoryRules::load(const std::string& path) {
-  auto text = read_file(path);
+  auto text = util::read_file(path);
   if (!text) return text.error();
   return parse(*text, path);
 }

@@ -44,7 +44,7 @@ Result<ProblemFile> read_problem_file(const std::string& path, int level, const 
     return Error(fmt::format("{}: problem number out of range", path));
   }
   if (number < 1 || number > 999) return Error(fmt::format("{}: problem number must be 1 to 999", path));
-  auto source = read_file(path);
+  auto source = util::read_file(path);
   if (!source) return source.error();
 
   ProblemFile out;
@@ -113,7 +113,8 @@ Result<ProblemFile> resolve_problem(const std::string& path_or_id, const std::st
   if (!std::regex_match(folder, level, kLevelFolder))
     return Error(fmt::format("{}: a problem file lies in a level<N> folder (its level) or is named by its id", path_or_id));
   if (!fs::exists(path_or_id)) return Error(path_or_id + ": no such problem file");
-  if (Status s = check_regular_file(path_or_id); !s) return Error(s.error().message() + " (given as the problem file)");
+  if (Status s = util::check_regular_file(path_or_id); !s)
+    return Error(s.error().message() + " (given as the problem file)");
   return read_problem_file(path_or_id, std::stoi(level[1].str()), rules);
 }
 

@@ -64,7 +64,7 @@ int run_check(const CheckOptions& options) {
   // a usage error, with no partial output.
   std::vector<std::string> texts;
   for (const auto& [path, name] : *files) {
-    auto text = read_file(path.string());
+    auto text = util::read_file(path.string());
     if (!text) return report_error("check", text.error());
     texts.push_back(std::move(*text));
   }

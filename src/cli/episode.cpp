@@ -29,7 +29,7 @@ struct EpisodeArgs {
 };
 
 Result<Pack> load_pack(const std::string& path) {
-  auto text = read_file(path);
+  auto text = util::read_file(path);
   if (!text) return text.error();
   return parse_pack_json(*text, path);
 }

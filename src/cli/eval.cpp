@@ -46,7 +46,7 @@ int run_single(const EvalArgs& args) {
     std::cerr << "kmem eval: " << args.problem << ": no such problem file\n";
     return kExitUsage;
   }
-  if (Status s = check_regular_file(args.problem); !s) {
+  if (Status s = util::check_regular_file(args.problem); !s) {
     std::cerr << "kmem eval: " << s.error().message() << " (given as the problem file)\n";
     return kExitUsage;
   }

@@ -88,7 +88,7 @@ int run(RunArgs& args) {
   if (!loaded) return report_error(cmd, loaded.error());
   // Speedups measured on another device class are not shown as this one's.
   const Memory memory = memory_for_device(*loaded, spec->device);
-  auto pack_text = read_file(pack_path);
+  auto pack_text = util::read_file(pack_path);
   if (!pack_text) return report_error(cmd, pack_text.error());
   auto pack = parse_pack_json(*pack_text, pack_path);
   if (!pack) return report_error(cmd, pack.error());
@@ -166,7 +166,7 @@ int report(const ReportArgs& args) {
     }
     if (chart_path.empty())
       return report_error(cmd, Error("--html: no Chart.js found at build time (install libjs-chart.js, or give --chart-js)"));
-    auto chart_js = read_file(chart_path);
+    auto chart_js = util::read_file(chart_path);
     if (!chart_js) return report_error(cmd, chart_js.error().wrap("Chart.js"));
     if (chart_js->find("</script") != std::string::npos)
       return report_error(cmd, Error(chart_path + ": holds '</script', so it cannot be inlined"));

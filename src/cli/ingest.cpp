@@ -50,7 +50,7 @@ int run_ingest(IngestArgs& args) {
   }
   std::string results_text;
   if (results) {
-    auto text = read_file(args.source);
+    auto text = util::read_file(args.source);
     if (!text) return report_error("ingest", text.error());
     results_text = std::move(*text);
   }

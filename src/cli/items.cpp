@@ -139,7 +139,7 @@ int add_item(ItemsArgs& args) {
   if (!rules) return report_error(cmd, rules.error());
   auto problem = resolve_problem(args.problem, args.kernelbench, *rules);
   if (!problem) return report_error(cmd, problem.error());
-  auto text = read_file(args.code);
+  auto text = util::read_file(args.code);
   if (!text) return report_error(cmd, text.error());
   auto code = candidate_source(args.code, *text);  // a reply's ```python block, as the evaluator takes it
   if (!code) return report_error(cmd, code.error());

@@ -39,7 +39,7 @@ std::string utc_date() {
 
 Result<Pack> load_pack_or_seed(const std::string& path) {
   std::string file = path.empty() ? data_dir() + "/seed/prompt-pack.json" : path;
-  auto text = read_file(file);
+  auto text = util::read_file(file);
   if (!text) return text.error();
   return parse_pack_json(*text, file);
 }

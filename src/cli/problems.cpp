@@ -47,7 +47,7 @@ int run_list(const ProblemsOptions& options) {
   std::string path = store_or_seed(options.db);
   if (!std::filesystem::exists(path)) return report_error("problems", Error(path + ": no such store"));
   std::map<std::string, Problem> by_id;
-  auto start = read_file_start(path, 16);
+  auto start = util::read_file_start(path, 16);
   if (!start) return report_error("problems", start.error());
   if (start->rfind("SQLite format 3", 0) == 0) {  // a database may hold a catalogue and no memory yet
     auto db = Database::open_existing(path);

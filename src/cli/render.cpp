@@ -78,7 +78,7 @@ int run_render(const RenderArgs& args) {
   std::string pack_path = args.pack.empty() ? data_dir() + "/seed/prompt-pack.json" : args.pack;
   auto loaded = load_memory(store_path);
   if (!loaded) return report_error("render", loaded.error());
-  auto pack_text = read_file(pack_path);
+  auto pack_text = util::read_file(pack_path);
   if (!pack_text) return report_error("render", pack_text.error());
   auto pack = parse_pack_json(*pack_text, pack_path);
   if (!pack) return report_error("render", pack.error());

@@ -24,7 +24,7 @@ struct ServeArgs {
 };
 
 bool is_database(const std::string& path) {
-  auto start = read_file_start(path, 16);
+  auto start = util::read_file_start(path, 16);
   return start && *start == std::string("SQLite format 3\0", 16);
 }
 

@@ -28,8 +28,8 @@ Result<Database> open_store_database(const std::string& path, bool create) {
     if (!create) return Error(path + ": no such database");
     return Database::open(path);
   }
-  if (Status s = check_regular_file(path); !s) return s.error();
-  auto start = read_file_start(path, 16);
+  if (Status s = util::check_regular_file(path); !s) return s.error();
+  auto start = util::read_file_start(path, 16);
   if (!start) return start.error();
   if (start->rfind("SQLite format 3", 0) != 0)
     return Error(fmt::format("{}: a store file, not a database: changes go to a database (kmem import {} --store kmem.db)",

@@ -26,18 +26,18 @@ std::string chat_request_body(const EndpointConfig& config, const std::vector<Ch
 void read_chat_response(const std::string& body, ChatExchange& exchange) {
   exchange.reply_ok = false;
   auto fail = [&](const Error& why) { exchange.error = "endpoint reply: " + why.message(); };
-  auto parsed = parse_strict_json(body, "response");
+  auto parsed = util::parse_strict_json(body, "response");
   if (!parsed) return fail(parsed.error());
-  JsonFields doc(*parsed, "response");
+  util::JsonFields doc(*parsed, "response");
   if (Status s = doc.is_object(); !s) return fail(s.error());
   auto choices = doc.array("choices");
   if (!choices) return fail(choices.error());
   if ((*choices)->empty()) return fail(doc.error("'choices' is empty"));
-  JsonFields choice((*choices)->front(), "response: choices[0]");
+  util::JsonFields choice((*choices)->front(), "response: choices[0]");
   if (Status s = choice.is_object(); !s) return fail(s.error());
   auto message_object = choice.object("message");
   if (!message_object) return fail(message_object.error());
-  JsonFields message(**message_object, "response: choices[0].message");
+  util::JsonFields message(**message_object, "response: choices[0].message");
   auto content = message.string("content");
   if (!content) return fail(content.error());
   exchange.content = std::move(*content);
@@ -45,7 +45,7 @@ void read_chat_response(const std::string& body, ChatExchange& exchange) {
   auto finish_reason = choice.string("finish_reason");
   exchange.finish_reason = finish_reason ? *finish_reason : "";
   if (auto usage = doc.object("usage")) {
-    JsonFields counts(**usage, "response: usage");
+    util::JsonFields counts(**usage, "response: usage");
     for (auto [key, target] : {std::pair{"prompt_tokens", &exchange.prompt_tokens},
                                std::pair{"completion_tokens", &exchange.completion_tokens}})
       if (auto n = counts.integer(key)) *target = *n;

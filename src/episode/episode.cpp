@@ -178,7 +178,7 @@ Result<EpisodeOutcome> run_episode(const EpisodeSpec& spec, const EpisodeContext
     for (const auto& [name, unused] : context.pack->policies) names += (names.empty() ? "" : ", ") + name;
     return Error(fmt::format("unknown policy '{}' (choose from: {})", spec.policy, names));
   }
-  auto source = read_file(spec.problem_path);
+  auto source = util::read_file(spec.problem_path);
   if (!source) return source.error();
   std::error_code ec;
   fs::create_directories(context.work_dir, ec);

@@ -94,7 +94,7 @@ class RecordingClient : public ChatClient {
 // The fields of a record file into `exchange` (its request is kept for
 // reading: the file name's key matched it).
 Status read_record(const nlohmann::json& record, const std::string& where, ChatExchange& exchange) {
-  JsonFields f(record, where);
+  util::JsonFields f(record, where);
   if (Status s = f.is_object(); !s) return s;
   if (Status s = f.only({"format", "request", "http_status", "response", "attempts", "latency_s", "error"}); !s) return s;
   auto format = f.string("format");
@@ -127,13 +127,13 @@ class ReplayClient : public ChatClient {
     ChatExchange exchange;
     exchange.request = chat_request_body(config_, messages);
     fs::path path = files_.next(messages);
-    auto text = read_file(path.string());
+    auto text = util::read_file(path.string());
     if (!text) {
       exchange.error =
           fmt::format("{}: no recorded exchange for this request (replay): {}", path.string(), text.error().message());
       return exchange;
     }
-    auto parsed = parse_strict_json(*text, path.string());
+    auto parsed = util::parse_strict_json(*text, path.string());
     if (!parsed) {
       exchange.error = parsed.error().message();
       return exchange;

@@ -28,7 +28,7 @@ constexpr const char* kScriptFormat = "kmem-scripted-endpoint/1";
 
 // Reads the optional field `key` of `f` into `out` when it is present.
 template <typename T, typename Read>
-Status optional(const JsonFields& f, std::string_view key, T& out, Read read) {
+Status optional(const util::JsonFields& f, std::string_view key, T& out, Read read) {
   if (!f.has(key)) return Status::success();
   auto value = (f.*read)(key);
   if (!value) return value.error();
@@ -37,7 +37,7 @@ Status optional(const JsonFields& f, std::string_view key, T& out, Read read) {
 }
 
 Result<ScriptedReply> parse_reply_entry(const Json& j, const std::string& where, const std::string& base_dir) {
-  JsonFields f(j, where);
+  util::JsonFields f(j, where);
   if (Status s = f.only({"content", "content_file", "fault", "latency_s", "when", "finish_reason", "prompt_tokens",
                          "completion_tokens"});
       !s)
@@ -45,19 +45,19 @@ Result<ScriptedReply> parse_reply_entry(const Json& j, const std::string& where,
   ScriptedReply r;
   std::string content_file;
   int prompt_tokens = static_cast<int>(r.prompt_tokens), completion_tokens = static_cast<int>(r.completion_tokens);
-  for (Status s : {optional(f, "content", r.content, &JsonFields::string),
-                   optional(f, "content_file", content_file, &JsonFields::string),
-                   optional(f, "fault", r.fault, &JsonFields::string),
-                   optional(f, "latency_s", r.latency_s, &JsonFields::finite),
-                   optional(f, "when", r.when, &JsonFields::string),
-                   optional(f, "finish_reason", r.finish_reason, &JsonFields::string),
-                   optional(f, "prompt_tokens", prompt_tokens, &JsonFields::integer),
-                   optional(f, "completion_tokens", completion_tokens, &JsonFields::integer)})
+  for (Status s : {optional(f, "content", r.content, &util::JsonFields::string),
+                   optional(f, "content_file", content_file, &util::JsonFields::string),
+                   optional(f, "fault", r.fault, &util::JsonFields::string),
+                   optional(f, "latency_s", r.latency_s, &util::JsonFields::finite),
+                   optional(f, "when", r.when, &util::JsonFields::string),
+                   optional(f, "finish_reason", r.finish_reason, &util::JsonFields::string),
+                   optional(f, "prompt_tokens", prompt_tokens, &util::JsonFields::integer),
+                   optional(f, "completion_tokens", completion_tokens, &util::JsonFields::integer)})
     if (!s) return s.error();
   r.prompt_tokens = prompt_tokens;
   r.completion_tokens = completion_tokens;
   if (!content_file.empty()) {
-    auto text = read_file((std::filesystem::path(base_dir) / content_file).string());
+    auto text = util::read_file((std::filesystem::path(base_dir) / content_file).string());
     if (!text) return text.error().wrap(where);
     r.content = std::move(*text);
   }
@@ -88,17 +88,17 @@ std::string reply_body(const ScriptedReply& r, const std::string& model, long se
 }  // namespace
 
 Result<Script> parse_script(std::string_view text, const std::string& source_name, const std::string& base_dir) {
-  auto parsed = parse_strict_json(text, source_name);
+  auto parsed = util::parse_strict_json(text, source_name);
   if (!parsed) return parsed.error();
   const Json& doc = *parsed;
   if (!doc.is_object() || !doc.contains("format") || doc.at("format") != kScriptFormat)
     return Error(fmt::format("{}: format must be '{}'", source_name, kScriptFormat));
-  JsonFields f(doc, source_name);
+  util::JsonFields f(doc, source_name);
   if (Status s = f.only({"format", "mode", "cycle", "latency_s", "replies"}); !s) return s.error();
   Script script;
-  for (Status s : {optional(f, "mode", script.mode, &JsonFields::string),
-                   optional(f, "cycle", script.cycle, &JsonFields::boolean),
-                   optional(f, "latency_s", script.latency_s, &JsonFields::finite)})
+  for (Status s : {optional(f, "mode", script.mode, &util::JsonFields::string),
+                   optional(f, "cycle", script.cycle, &util::JsonFields::boolean),
+                   optional(f, "latency_s", script.latency_s, &util::JsonFields::finite)})
     if (!s) return s.error();
   if (script.mode != "sequence" && script.mode != "turns")
     return Error(fmt::format("{}: mode must be 'sequence' or 'turns'", source_name));
@@ -152,7 +152,7 @@ struct ScriptedEndpoint::Impl {
   }
 
   void chat(const httplib::Request& req, httplib::Response& res) {
-    auto parsed = parse_strict_json(req.body, "request");
+    auto parsed = util::parse_strict_json(req.body, "request");
     const ScriptedReply* reply = nullptr;
     long serial_now = 0;
     {

@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
   app.add_option("--host", host, "address to listen on")->capture_default_str();
   app.add_option("--port", port, "port (0: any free one)")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
-  auto text = kmem::read_file(script_path);
+  auto text = kmem::util::read_file(script_path);
   if (!text) {
     std::fprintf(stderr, "kmem-scripted-endpoint: %s\n", text.error().message().c_str());
     return 2;

@@ -33,7 +33,7 @@ Result<InflightJournal> InflightJournal::open(const std::string& results_path,
                                               const std::set<std::string>& finished) {
   std::string path = results_path + ".inflight";
   std::map<std::string, bool> left;
-  auto text = read_file_or_empty(path);
+  auto text = util::read_file_or_empty(path);
   if (!text) return Error(text.error().message() + " (the journal of jobs in flight)");
   std::istringstream lines(*text);
   for (std::string line; std::getline(lines, line);) {

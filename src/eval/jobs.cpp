@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
 Result<std::vector<EvalJob>> read_jobs(const std::string& path) {
-  auto text = read_file(path);
+  auto text = util::read_file(path);
   if (!text) return Error(text.error().message() + " (the jobs file)");
   fs::path folder = fs::path(path).parent_path();
   std::vector<EvalJob> jobs;
@@ -32,9 +32,9 @@ Result<std::vector<EvalJob>> read_jobs(const std::string& path) {
     start = end + 1;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
     std::string where = path + ":" + std::to_string(number);
-    auto entry = parse_strict_json(line, where);
+    auto entry = util::parse_strict_json(line, where);
     if (!entry) return entry.error();
-    JsonFields f(*entry, where);
+    util::JsonFields f(*entry, where);
     if (Status s = f.is_object(); !s) return s.error();
     EvalJob job;
     // An id may be written as a number; it is kept as its text.
@@ -130,7 +130,7 @@ ResultsFile::~ResultsFile() {
 }
 
 Result<ResultsFile> ResultsFile::open(const std::string& path) {
-  auto read = read_file_or_empty(path);
+  auto read = util::read_file_or_empty(path);
   if (!read) return Error(read.error().message() + " (the results file)");
   const std::string& text = *read;
   // A last line without its newline was cut short by a crash: dropped, so

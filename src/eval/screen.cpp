@@ -15,7 +15,7 @@ namespace kmem::eval {
 namespace fs = std::filesystem;
 
 std::variant<EvalJob, EvalOutcome> screen(const EvalJob& job, const EvalOptions& options) {
-  auto text = read_file(job.candidate);
+  auto text = util::read_file(job.candidate);
   if (!text) return rejected_outcome(job, "missing_candidate", text.error().message());
   const bool is_reply = fs::path(job.candidate).extension() != ".py";
   Reply reply;

@@ -68,7 +68,7 @@ class SpecFields {
   Error error(const std::string& what) const { return f_.error(what); }
 
  private:
-  JsonFields f_;
+  util::JsonFields f_;
 };
 
 Result<ReaderSpec> parse_reader(const json& v, const std::string& where) {
@@ -155,7 +155,7 @@ Result<ExperimentSpec> parse_json_spec(const json& doc, const std::string& sourc
 Result<ExperimentSpec> parse_experiment_spec(std::string_view text, const std::string& format,
                                              const std::string& source_name, const std::string& base_dir) {
   if (format == "json") {
-    auto doc = parse_strict_json(text, source_name);
+    auto doc = util::parse_strict_json(text, source_name);
     if (!doc) return doc.error();
     return parse_json_spec(*doc, source_name, base_dir);
   }
@@ -164,7 +164,7 @@ Result<ExperimentSpec> parse_experiment_spec(std::string_view text, const std::s
     toml::table table = toml::parse(text, source_name);
     std::ostringstream out;
     out << toml::json_formatter{table};
-    auto doc = parse_strict_json(out.str(), source_name);
+    auto doc = util::parse_strict_json(out.str(), source_name);
     if (!doc) return doc.error();
     return parse_json_spec(*doc, source_name, base_dir);
   } catch (const toml::parse_error& e) {
@@ -174,7 +174,7 @@ Result<ExperimentSpec> parse_experiment_spec(std::string_view text, const std::s
 }
 
 Result<ExperimentSpec> load_experiment_spec(const std::string& path) {
-  auto text = read_file(path);
+  auto text = util::read_file(path);
   if (!text) return text.error();
   std::string format = fs::path(path).extension() == ".toml" ? "toml" : "json";
   std::string base = fs::path(path).parent_path().string();

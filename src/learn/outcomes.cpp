@@ -95,7 +95,7 @@ Result<std::vector<VerifiedCandidate>> results_candidates(const std::string& tex
                               identity.version, identity.gpu, date};
     if (c.verdict == "pass") {
       fs::path path = located(*candidate, base_dir);
-      auto code = read_file(path.string());
+      auto code = util::read_file(path.string());
       if (!code) return code.error().wrap(where + ": candidate");
       auto source = candidate_source(path.string(), *code);
       if (!source) return source.error().wrap(where + ": candidate");

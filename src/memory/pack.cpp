@@ -16,7 +16,7 @@ using Json = nlohmann::json;
 constexpr const char* kFormat = "kmem-prompt-pack/1";
 
 Result<Policy> parse_policy(const std::string& name, const Json& j, const std::string& where) {
-  JsonFields f(j, where);
+  util::JsonFields f(j, where);
   if (Status s = f.is_object(); !s) return s.error();
   Policy p;
   p.name = name;
@@ -77,7 +77,7 @@ const std::initializer_list<std::string_view> kEpisodeKeys = {
 const std::initializer_list<std::string_view> kLearnKeys = {"system", "recipe", "pitfall"};
 
 // A section of texts that holds exactly `keys`, each a string.
-Result<std::map<std::string, std::string>> parse_texts_section(const JsonFields& f,
+Result<std::map<std::string, std::string>> parse_texts_section(const util::JsonFields& f,
                                                                std::initializer_list<std::string_view> keys) {
   if (Status s = f.only(keys); !s) return s.error();
   std::map<std::string, std::string> texts;
@@ -90,7 +90,7 @@ Result<std::map<std::string, std::string>> parse_texts_section(const JsonFields&
 }
 
 // The string fields of `f`, every one of them.
-Result<std::map<std::string, std::string>> all_strings(const JsonFields& f, const Json& object) {
+Result<std::map<std::string, std::string>> all_strings(const util::JsonFields& f, const Json& object) {
   std::map<std::string, std::string> out;
   for (const auto& [key, value] : object.items()) {
     auto text = f.string(key);
@@ -100,11 +100,11 @@ Result<std::map<std::string, std::string>> all_strings(const JsonFields& f, cons
   return out;
 }
 
-Status parse_selection(const JsonFields& top, SelectionLimits& selection) {
+Status parse_selection(const util::JsonFields& top, SelectionLimits& selection) {
   if (!top.has("selection")) return Status::success();
   auto object = top.object("selection");
   if (!object) return object.error();
-  JsonFields f(**object, top.where() + ": selection");
+  util::JsonFields f(**object, top.where() + ": selection");
   if (Status s = f.only({"max_pitfalls", "max_recipes", "related_kernels"}); !s) return s;
   struct Limit { const char* key; int* target; };
   for (Limit l : {Limit{"max_pitfalls", &selection.max_pitfalls}, Limit{"max_recipes", &selection.max_recipes},
@@ -120,10 +120,10 @@ Status parse_selection(const JsonFields& top, SelectionLimits& selection) {
 }  // namespace
 
 Result<Pack> parse_pack_json(std::string_view text, const std::string& source_name) {
-  auto parsed = parse_strict_json(text, source_name);
+  auto parsed = util::parse_strict_json(text, source_name);
   if (!parsed) return parsed.error();
   const Json& doc = *parsed;
-  JsonFields top(doc, source_name);
+  util::JsonFields top(doc, source_name);
   if (!doc.is_object()) return top.error("a prompt pack is a JSON object");
   if (!top.has("format") || doc.at("format") != kFormat) return top.error(fmt::format("format must be '{}'", kFormat));
   if (Status s = top.only({"format", "selection", "texts", "policies", "episode", "learn"}); !s) return s.error();
@@ -131,21 +131,21 @@ Result<Pack> parse_pack_json(std::string_view text, const std::string& source_na
   if (top.has("episode")) {
     auto section = top.object("episode");
     if (!section) return section.error();
-    auto episode = parse_texts_section(JsonFields(**section, source_name + ": episode"), kEpisodeKeys);
+    auto episode = parse_texts_section(util::JsonFields(**section, source_name + ": episode"), kEpisodeKeys);
     if (!episode) return episode.error();
     pack.episode = std::move(*episode);
   }
   if (top.has("learn")) {
     auto section = top.object("learn");
     if (!section) return section.error();
-    auto learn = parse_texts_section(JsonFields(**section, source_name + ": learn"), kLearnKeys);
+    auto learn = parse_texts_section(util::JsonFields(**section, source_name + ": learn"), kLearnKeys);
     if (!learn) return learn.error();
     pack.learn = std::move(*learn);
   }
   if (Status s = parse_selection(top, pack.selection); !s) return s.error();
   auto texts = top.object("texts");
   if (!texts) return texts.error();
-  auto strings = all_strings(JsonFields(**texts, source_name + ": texts"), **texts);
+  auto strings = all_strings(util::JsonFields(**texts, source_name + ": texts"), **texts);
   if (!strings) return strings.error();
   pack.texts = std::move(*strings);
   auto policies = top.object("policies");

@@ -17,9 +17,9 @@ using Json = nlohmann::json;
 
 Result<EvalRequest> read_eval_request(const EvalJob& job) {
   EvalRequest request{job.id, job.problem, "", job.candidate, ""};
-  auto problem = read_file(job.problem);
+  auto problem = util::read_file(job.problem);
   if (!problem) return problem.error().wrap("job " + job.id + ": the problem");
-  auto candidate = read_file(job.candidate);
+  auto candidate = util::read_file(job.candidate);
   if (!candidate) return candidate.error().wrap("job " + job.id + ": the candidate");
   request.problem_source = std::move(*problem);
   request.candidate_source = std::move(*candidate);
@@ -46,10 +46,10 @@ std::string eval_payload_json(const EvalRequest& request, const EvalOptions& o) 
 namespace {
 
 // {"name", "source"} of the payload's problem or candidate.
-Status read_named_source(const JsonFields& payload, const char* key, std::string& name, std::string& source) {
+Status read_named_source(const util::JsonFields& payload, const char* key, std::string& name, std::string& source) {
   auto object = payload.object(key);
   if (!object) return object.error();
-  JsonFields f(**object, payload.where() + ": " + key);
+  util::JsonFields f(**object, payload.where() + ": " + key);
   if (Status s = f.only({"name", "source"}); !s) return s;
   auto n = f.string("name");
   if (!n) return n.error();
@@ -60,10 +60,10 @@ Status read_named_source(const JsonFields& payload, const char* key, std::string
   return Status::success();
 }
 
-Status read_options(const JsonFields& payload, EvalOptions& o) {
+Status read_options(const util::JsonFields& payload, EvalOptions& o) {
   auto object = payload.object("options");
   if (!object) return object.error();
-  JsonFields f(**object, payload.where() + ": options");
+  util::JsonFields f(**object, payload.where() + ": options");
   if (Status s = f.only({"tolerance", "trials", "warmup", "iters", "build_timeout_s", "run_timeout_s",
                          "memory_limit_mb"});
       !s)
@@ -89,9 +89,9 @@ Status read_options(const JsonFields& payload, EvalOptions& o) {
 
 Result<EvalPayload> parse_eval_payload(const std::string& payload_json, const EvalOptions& base) {
   const std::string where = "eval payload";
-  auto json = parse_strict_json(payload_json, where);
+  auto json = util::parse_strict_json(payload_json, where);
   if (!json) return json.error();
-  JsonFields f(*json, where);
+  util::JsonFields f(*json, where);
   if (Status s = f.is_object(); !s) return s.error();
   if (Status s = f.only({"id", "problem", "candidate", "options"}); !s) return s.error();
   EvalPayload payload{{}, base};
@@ -106,9 +106,9 @@ Result<EvalPayload> parse_eval_payload(const std::string& payload_json, const Ev
 }
 
 Result<EvalOutcome> parse_outcome_json(const std::string& json_text, const std::string& where) {
-  auto json = parse_strict_json(json_text, where);
+  auto json = util::parse_strict_json(json_text, where);
   if (!json) return json.error();
-  JsonFields f(*json, where);
+  util::JsonFields f(*json, where);
   if (Status s = f.is_object(); !s) return s.error();
   EvalOutcome o;
   for (auto [key, field] : {std::pair{"id", &o.job.id}, {"problem", &o.job.problem}, {"candidate", &o.job.candidate},
@@ -119,7 +119,7 @@ Result<EvalOutcome> parse_outcome_json(const std::string& json_text, const std::
   }
   auto correctness = f.object("correctness");
   if (!correctness) return correctness.error();
-  JsonFields c(**correctness, where + ": correctness");
+  util::JsonFields c(**correctness, where + ": correctness");
   auto trials = c.integer("trials");
   auto abs_error = c.finite("max_abs_error");
   auto rel_error = c.finite("max_rel_error");

@@ -49,7 +49,7 @@ void Api::experiment_status(Call& call) {
     ++ends[e.end];
     correct += e.correct ? 1 : 0;
   }
-  auto spec_json = parse_strict_json(*spec, "stored spec");
+  auto spec_json = util::parse_strict_json(*spec, "stored spec");
   send_json(call.res, {{"experiment", name},
                        {"spec", spec_json ? *spec_json : json(*spec)},
                        {"episodes", episodes->size()},

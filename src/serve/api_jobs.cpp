@@ -32,7 +32,7 @@ void Api::submit_evaluation(Call& call) {
   if (Status s = only_params(call.req, {}); !s) return send_error(call.res, 400, s.error().message());
   auto body = json_body(call.req, {"problem", "candidate", "candidate_kind", "id"});
   if (!body) return send_error(call.res, 400, body.error().message());
-  JsonFields f(*body, "request body");
+  util::JsonFields f(*body, "request body");
   auto problem = f.string("problem");
   if (!problem) return send_error(call.res, 400, problem.error().message());
   auto candidate = f.string("candidate");
@@ -63,7 +63,7 @@ void Api::submit_episode(Call& call) {
   if (Status s = only_params(call.req, {}); !s) return send_error(call.res, 400, s.error().message());
   auto body = json_body(call.req, {"problem", "reader", "policy", "endpoint", "max_turns", "id"});
   if (!body) return send_error(call.res, 400, body.error().message());
-  JsonFields f(*body, "request body");
+  util::JsonFields f(*body, "request body");
   auto problem = f.string("problem");
   if (!problem) return send_error(call.res, 400, problem.error().message());
   auto reader = f.string("reader");
@@ -81,7 +81,7 @@ void Api::submit_episode(Call& call) {
   }
   auto endpoint = f.object("endpoint");
   if (!endpoint) return send_error(call.res, 400, endpoint.error().message());
-  JsonFields e(**endpoint, "request body: endpoint");
+  util::JsonFields e(**endpoint, "request body: endpoint");
   if (Status s = e.is_object(); !s) return send_error(call.res, 400, s.error().message());
   if (Status s = e.only({"base_url", "model", "temperature", "max_tokens", "seed"}); !s)
     return send_error(call.res, 400, s.error().message());

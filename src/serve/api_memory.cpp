@@ -36,7 +36,7 @@ const Item* find_item(const Memory& memory, const std::string& id) {
 }
 
 bool is_database(const std::string& path) {
-  auto start = read_file_start(path, 16);
+  auto start = util::read_file_start(path, 16);
   return start && *start == std::string("SQLite format 3\0", 16);
 }
 
@@ -140,7 +140,7 @@ void Api::check(Call& call) {
   if (Status s = only_params(call.req, {}); !s) return send_error(call.res, 400, s.error().message());
   auto body = json_body(call.req, {"text", "kind"});
   if (!body) return send_error(call.res, 400, body.error().message());
-  JsonFields f(*body, "request body");
+  util::JsonFields f(*body, "request body");
   auto text = f.string("text");
   if (!text) return send_error(call.res, 400, text.error().message());
   std::string kind = "reply";
@@ -203,7 +203,7 @@ void Api::change_item_state(Call& call, ItemState state) {
   if (Status s = only_params(call.req, {}); !s) return send_error(call.res, 400, s.error().message());
   auto body = json_body(call.req, {"reason"});
   if (!body) return send_error(call.res, 400, body.error().message());
-  auto reason = JsonFields(*body, "request body").string("reason");
+  auto reason = util::JsonFields(*body, "request body").string("reason");
   if (!reason) return send_error(call.res, 400, reason.error().message());
   if (reason->empty()) return send_error(call.res, 400, "request body: field 'reason' must not be empty");
   const std::string& id = call.params[0];

@@ -36,7 +36,7 @@ Result<std::string> job_folder(const std::string& work_dir, const std::string& k
 }
 
 Result<std::string> run_evaluation(const ServeConfig& config, const nlohmann::json& payload) {
-  JsonFields f(payload, "evaluation payload");
+  util::JsonFields f(payload, "evaluation payload");
   auto id = f.string("id");
   if (!id) return id.error();
   auto problem = f.string("problem");
@@ -57,17 +57,17 @@ Result<std::string> run_evaluation(const ServeConfig& config, const nlohmann::js
 }
 
 Result<Pack> load_pack(const std::string& path) {
-  auto text = read_file(path);
+  auto text = util::read_file(path);
   if (!text) return text.error();
   return parse_pack_json(*text, path);
 }
 
 Result<std::string> run_episode_job(const ServeConfig& config, const nlohmann::json& payload) {
-  JsonFields f(payload, "episode payload");
+  util::JsonFields f(payload, "episode payload");
   EpisodeSpec spec;
   auto problem = f.object("problem");
   if (!problem) return problem.error();
-  JsonFields p(**problem, "episode payload: problem");
+  util::JsonFields p(**problem, "episode payload: problem");
   for (auto [key, field] : {std::pair{"id", &spec.problem.id}, std::pair{"name", &spec.problem.name},
                             std::pair{"category", &spec.problem.category}}) {
     auto value = p.string(key);
@@ -90,7 +90,7 @@ Result<std::string> run_episode_job(const ServeConfig& config, const nlohmann::j
   spec.max_turns = *turns;
   auto endpoint_json = f.object("endpoint");
   if (!endpoint_json) return endpoint_json.error();
-  JsonFields e(**endpoint_json, "episode payload: endpoint");
+  util::JsonFields e(**endpoint_json, "episode payload: endpoint");
   EndpointConfig endpoint;
   auto base_url = e.string("base_url");
   if (!base_url) return base_url.error();
@@ -141,7 +141,7 @@ Result<std::string> run_episode_job(const ServeConfig& config, const nlohmann::j
 
 JobExecutor make_job_executor(const ServeConfig& config) {
   return [config](const JobRequest& request) -> Result<std::string> {
-    auto payload = parse_strict_json(request.payload_json, request.kind + " payload");
+    auto payload = util::parse_strict_json(request.payload_json, request.kind + " payload");
     if (!payload) return payload.error();
     if (!payload->is_object()) return Error(request.kind + " payload: must be an object");
     if (request.kind == "evaluation") return run_evaluation(config, *payload);

@@ -47,9 +47,9 @@ Result<nlohmann::json> json_body(const httplib::Request& req, std::initializer_l
   std::string type = req.get_header_value("Content-Type");
   if (type.rfind("application/json", 0) != 0)
     return Error(fmt::format("the request body must be JSON (Content-Type: application/json, not '{}')", one_line(type)));
-  auto parsed = parse_strict_json(req.body, "request body");
+  auto parsed = util::parse_strict_json(req.body, "request body");
   if (!parsed) return parsed.error();
-  JsonFields fields(*parsed, "request body");
+  util::JsonFields fields(*parsed, "request body");
   if (Status s = fields.is_object(); !s) return s.error();
   if (Status s = fields.only(allowed); !s) return s.error();
   return std::move(*parsed);

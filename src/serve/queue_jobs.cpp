@@ -54,9 +54,9 @@ JobStatus status_of(const QueuedJob& job) {
 // candidate_kind}) as the queue's: the problem's source travels with it, so
 // a worker on another machine needs no copy of the server's files.
 Result<std::string> queue_payload(const std::string& payload_json, const EvalOptions& options) {
-  auto payload = parse_strict_json(payload_json, "evaluation payload");
+  auto payload = util::parse_strict_json(payload_json, "evaluation payload");
   if (!payload) return payload.error();
-  JsonFields f(*payload, "evaluation payload");
+  util::JsonFields f(*payload, "evaluation payload");
   EvalRequest request;
   for (auto [key, field] : {std::pair{"id", &request.id}, std::pair{"problem", &request.problem_name},
                             std::pair{"candidate", &request.candidate_source}}) {
@@ -69,7 +69,7 @@ Result<std::string> queue_payload(const std::string& payload_json, const EvalOpt
   // The worker names the file it writes after this: a reply is taken out of
   // its text first, like `kmem eval` does with a file not ending in .py.
   request.candidate_name = *kind == "reply" ? "reply.md" : "candidate.py";
-  auto source = read_file(request.problem_name);
+  auto source = util::read_file(request.problem_name);
   if (!source) return source.error();
   request.problem_source = std::move(*source);
   return eval_payload_json(request, options);

@@ -60,13 +60,13 @@ TEST(Audit, OneJsonLineWithoutTheSecret) {
   std::string line = audit_line(entry, 1764921600123LL);
   ASSERT_EQ(line.back(), '\n');
   EXPECT_EQ(line.find('\n'), line.size() - 1);
-  auto json = parse_strict_json(line, "line");
+  auto json = util::parse_strict_json(line, "line");
   ASSERT_TRUE(json);
   EXPECT_EQ((*json)["time"], "2025-12-05T08:00:00.123Z");
   EXPECT_EQ((*json)["token"], "agent");
   EXPECT_EQ((*json)["status"], 200);
   EXPECT_EQ((*json)["items"], nlohmann::json({"k1", "r2"}));
-  EXPECT_TRUE((*parse_strict_json(audit_line(AuditEntry{}, 0), "l"))["token"].is_null());
+  EXPECT_TRUE((*util::parse_strict_json(audit_line(AuditEntry{}, 0), "l"))["token"].is_null());
 }
 
 TEST(LocalJobs, RunsWaitsAndRefusesBeyondItsLimit) {
@@ -131,7 +131,7 @@ TEST(QueueJobs, AnEvaluationGoesThroughTheQueueAndComesBackDone) {
   auto done = (*service)->wait(*id, std::chrono::seconds(5));
   ASSERT_TRUE(done);
   EXPECT_EQ(done->state, "done");
-  EXPECT_EQ(parse_strict_json(done->result_json, "result")->at("verdict"), "pass");
+  EXPECT_EQ(util::parse_strict_json(done->result_json, "result")->at("verdict"), "pass");
   EXPECT_FALSE((*service)->status("queue-999999"));
   EXPECT_FALSE((*service)->status("queue-x"));
   auto missing = (*service)->submit(JobRequest{"evaluation", nlohmann::json{{"id", "j2"}, {"problem", (dir / "none.py").string()},
@@ -142,9 +142,9 @@ TEST(QueueJobs, AnEvaluationGoesThroughTheQueueAndComesBackDone) {
 }
 
 TEST(OpenApi, DocumentsExactlyTheRoutesTheServerServesWithTheirAccess) {
-  auto text = read_file(KMEM_OPENAPI);
+  auto text = util::read_file(KMEM_OPENAPI);
   ASSERT_TRUE(text) << text.error().message();
-  auto doc = parse_strict_json(*text, KMEM_OPENAPI);
+  auto doc = util::parse_strict_json(*text, KMEM_OPENAPI);
   ASSERT_TRUE(doc) << doc.error().message();
   std::map<std::string, std::string> documented;  // "GET /v1/x" -> x-access
   for (const auto& [path, methods] : (*doc)["paths"].items())

@@ -26,7 +26,7 @@ FileStamp stamp_of(const std::string& path) {
 Result<std::shared_ptr<const Snapshot>> SnapshotHolder::load() const {
   auto memory = load_memory(store_path_);
   if (!memory) return memory.error();
-  auto pack_text = read_file(pack_path_);
+  auto pack_text = util::read_file(pack_path_);
   if (!pack_text) return pack_text.error();
   auto pack = parse_pack_json(*pack_text, pack_path_);
   if (!pack) return pack.error();

@@ -35,9 +35,9 @@ Status check_secret(std::string_view secret) {
 }  // namespace
 
 Result<TokenTable> TokenTable::parse(std::string_view text, const std::string& source_name) {
-  auto json = parse_strict_json(text, source_name);
+  auto json = util::parse_strict_json(text, source_name);
   if (!json) return json.error();
-  JsonFields doc(*json, source_name);
+  util::JsonFields doc(*json, source_name);
   if (Status s = doc.is_object(); !s) return s.error();
   if (Status s = doc.only({"format", "tokens"}); !s) return s.error();
   auto format = doc.string("format");
@@ -48,7 +48,7 @@ Result<TokenTable> TokenTable::parse(std::string_view text, const std::string& s
   TokenTable table;
   std::set<std::string> names, secrets;
   for (std::size_t i = 0; i < (*list)->size(); ++i) {
-    JsonFields f((**list)[i], fmt::format("{}: tokens[{}]", source_name, i));
+    util::JsonFields f((**list)[i], fmt::format("{}: tokens[{}]", source_name, i));
     if (Status s = f.is_object(); !s) return s.error();
     if (Status s = f.only({"name", "access", "secret"}); !s) return s.error();
     auto name = f.string("name");
@@ -71,7 +71,7 @@ Result<TokenTable> TokenTable::load(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && (st.st_mode & 077) != 0)
     return Error(fmt::format("{}: others than its owner may read it (mode {:o}); chmod 600 it", path, st.st_mode & 0777));
-  auto text = read_file(path, std::size_t{1} << 20);
+  auto text = util::read_file(path, std::size_t{1} << 20);
   if (!text) return text.error();
   return parse(*text, path);
 }

@@ -11,14 +11,14 @@ Result<Memory> load_memory(const std::string& path) {
     if (!db) return db.error();
     return db->read();
   }
-  auto header = read_file_start(path, 16);
+  auto header = util::read_file_start(path, 16);
   if (!header) return header.error();
   if (*header == std::string("SQLite format 3\0", 16)) {
     auto db = Database::open_existing(path);
     if (!db) return db.error();
     return db->read();
   }
-  auto text = read_file(path);
+  auto text = util::read_file(path);
   if (!text) return text.error();
   return parse_memory_json(*text, path);
 }

@@ -24,11 +24,11 @@ constexpr const char* kFormat = "kmem-memory-store/1";
     target = std::move(kmem_r.value());     \
   } while (0)
 
-Status parse_readers(const JsonFields& top, Memory& memory) {
+Status parse_readers(const util::JsonFields& top, Memory& memory) {
   const Json* readers = nullptr;
   KMEM_TRY_ASSIGN(readers, top.object("readers"));
   for (const auto& [id, entry] : readers->items()) {
-    JsonFields f(entry, fmt::format("{}: readers.{}", top.where(), id));
+    util::JsonFields f(entry, fmt::format("{}: readers.{}", top.where(), id));
     if (Status s = f.is_object(); !s) return s;
     Reader reader{id, ""};
     KMEM_TRY_ASSIGN(reader.display, f.string("display"));
@@ -37,11 +37,11 @@ Status parse_readers(const JsonFields& top, Memory& memory) {
   return Status::success();
 }
 
-Status parse_problems(const JsonFields& top, Memory& memory) {
+Status parse_problems(const util::JsonFields& top, Memory& memory) {
   const Json* problems = nullptr;
   KMEM_TRY_ASSIGN(problems, top.object("problems"));
   for (const auto& [id, entry] : problems->items()) {
-    JsonFields f(entry, fmt::format("{}: problems.{}", top.where(), id));
+    util::JsonFields f(entry, fmt::format("{}: problems.{}", top.where(), id));
     if (Status s = f.is_object(); !s) return s;
     Problem p;
     p.id = id;
@@ -54,14 +54,14 @@ Status parse_problems(const JsonFields& top, Memory& memory) {
   return Status::success();
 }
 
-Result<std::vector<std::string>> parse_labels(const JsonFields& f) {
+Result<std::vector<std::string>> parse_labels(const util::JsonFields& f) {
   if (!f.has("labels")) return std::vector<std::string>{};
   return f.strings("labels");
 }
 
 // Refuses any field parse_item does not read for an item of `kind`, so a
 // misspelt or misplaced field is not silently dropped.
-Status check_item_fields(const JsonFields& f, ItemKind kind) {
+Status check_item_fields(const util::JsonFields& f, ItemKind kind) {
   std::vector<std::string> allowed = {"id", "kind", "labels", "order", "state", "provenance", "history", "values"};
   if (kind == ItemKind::kKernel) allowed.push_back("measurements");
   if (kind != ItemKind::kLesson) allowed.push_back("category");
@@ -72,7 +72,7 @@ Status check_item_fields(const JsonFields& f, ItemKind kind) {
 }
 
 // A provenance object (docs/learning.md): origin and optional strings.
-Result<Provenance> parse_provenance(const JsonFields& f) {
+Result<Provenance> parse_provenance(const util::JsonFields& f) {
   if (Status s = f.is_object(); !s) return s.error();
   if (Status s = f.only({"origin", "reader", "evaluator", "gpu", "date"}); !s) return s.error();
   Provenance p;
@@ -85,7 +85,7 @@ Result<Provenance> parse_provenance(const JsonFields& f) {
   return p;
 }
 
-Result<ItemState> parse_state(const JsonFields& f, const char* key) {
+Result<ItemState> parse_state(const util::JsonFields& f, const char* key) {
   std::string name;
   KMEM_TRY_ASSIGN(name, f.string(key));
   auto state = item_state_from_name(name);
@@ -93,12 +93,12 @@ Result<ItemState> parse_state(const JsonFields& f, const char* key) {
   return *state;
 }
 
-Result<std::vector<HistoryEntry>> parse_history(const JsonFields& item) {
+Result<std::vector<HistoryEntry>> parse_history(const util::JsonFields& item) {
   const Json* list = nullptr;
   KMEM_TRY_ASSIGN(list, item.array("history"));
   std::vector<HistoryEntry> history;
   for (size_t i = 0; i < list->size(); ++i) {
-    JsonFields f((*list)[i], fmt::format("{}: history[{}]", item.where(), i));
+    util::JsonFields f((*list)[i], fmt::format("{}: history[{}]", item.where(), i));
     if (Status s = f.is_object(); !s) return s.error();
     if (Status s = f.only({"date", "action", "reason", "from", "to", "speedup_before", "speedup_after"}); !s)
       return s.error();
@@ -115,12 +115,12 @@ Result<std::vector<HistoryEntry>> parse_history(const JsonFields& item) {
   return history;
 }
 
-Result<std::vector<Measurement>> parse_measurements(const JsonFields& item) {
+Result<std::vector<Measurement>> parse_measurements(const util::JsonFields& item) {
   const Json* list = nullptr;
   KMEM_TRY_ASSIGN(list, item.array("measurements"));
   std::vector<Measurement> out;
   for (size_t i = 0; i < list->size(); ++i) {
-    JsonFields f((*list)[i], fmt::format("{}: measurements[{}]", item.where(), i));
+    util::JsonFields f((*list)[i], fmt::format("{}: measurements[{}]", item.where(), i));
     if (Status s = f.is_object(); !s) return s.error();
     if (Status s = f.only({"date", "speedup", "gpu", "evaluator", "reference_retimed"}); !s) return s.error();
     Measurement m;
@@ -134,12 +134,12 @@ Result<std::vector<Measurement>> parse_measurements(const JsonFields& item) {
   return out;
 }
 
-Result<std::map<std::string, MeasuredValue>> parse_values(const JsonFields& item) {
+Result<std::map<std::string, MeasuredValue>> parse_values(const util::JsonFields& item) {
   const Json* object = nullptr;
   KMEM_TRY_ASSIGN(object, item.object("values"));
   std::map<std::string, MeasuredValue> out;
   for (const auto& [reader, entry] : object->items()) {
-    JsonFields f(entry, fmt::format("{}: values.{}", item.where(), reader));
+    util::JsonFields f(entry, fmt::format("{}: values.{}", item.where(), reader));
     if (Status s = f.is_object(); !s) return s.error();
     if (Status s = f.only({"experiment", "problems", "difference"}); !s) return s.error();
     MeasuredValue v;
@@ -151,7 +151,7 @@ Result<std::map<std::string, MeasuredValue>> parse_values(const JsonFields& item
   return out;
 }
 
-Result<Item> parse_item(const JsonFields& f) {
+Result<Item> parse_item(const util::JsonFields& f) {
   if (Status s = f.is_object(); !s) return s.error();
   Item item;
   std::string kind;
@@ -178,7 +178,7 @@ Result<Item> parse_item(const JsonFields& f) {
   if (f.has("provenance")) {
     const Json* provenance = nullptr;
     KMEM_TRY_ASSIGN(provenance, f.object("provenance"));
-    KMEM_TRY_ASSIGN(item.provenance, parse_provenance(JsonFields(*provenance, f.where() + ": provenance")));
+    KMEM_TRY_ASSIGN(item.provenance, parse_provenance(util::JsonFields(*provenance, f.where() + ": provenance")));
   }
   if (f.has("history")) KMEM_TRY_ASSIGN(item.history, parse_history(f));
   if (f.has("measurements")) KMEM_TRY_ASSIGN(item.measurements, parse_measurements(f));
@@ -186,7 +186,7 @@ Result<Item> parse_item(const JsonFields& f) {
   return item;
 }
 
-Status parse_items(const JsonFields& top, Memory& memory) {
+Status parse_items(const util::JsonFields& top, Memory& memory) {
   const Json* list = nullptr;
   KMEM_TRY_ASSIGN(list, top.array("items"));
   const Json& items = *list;
@@ -194,7 +194,7 @@ Status parse_items(const JsonFields& top, Memory& memory) {
     std::string where = fmt::format("{}: items[{}]", top.where(), i);
     if (items[i].is_object() && items[i].contains("id") && items[i].at("id").is_string())
       where += fmt::format(" (id '{}')", items[i].at("id").get<std::string>());
-    JsonFields f(items[i], where);
+    util::JsonFields f(items[i], where);
     Item item;
     KMEM_TRY_ASSIGN(item, parse_item(f));
     memory.items.push_back(std::move(item));
@@ -202,7 +202,7 @@ Status parse_items(const JsonFields& top, Memory& memory) {
   return Status::success();
 }
 
-Status parse_baseline_values(const JsonFields& f, const char* key, std::map<std::string, double>& out) {
+Status parse_baseline_values(const util::JsonFields& f, const char* key, std::map<std::string, double>& out) {
   if (!f.has(key)) return Status::success();
   const Json* values = nullptr;
   KMEM_TRY_ASSIGN(values, f.object(key));
@@ -214,11 +214,11 @@ Status parse_baseline_values(const JsonFields& f, const char* key, std::map<std:
   return Status::success();
 }
 
-Status parse_baselines(const JsonFields& top, Memory& memory) {
+Status parse_baselines(const util::JsonFields& top, Memory& memory) {
   const Json* baselines = nullptr;
   KMEM_TRY_ASSIGN(baselines, top.object("baselines"));
   for (const auto& [reader, entry] : baselines->items()) {
-    JsonFields f(entry, fmt::format("{}: baselines.{}", top.where(), reader));
+    util::JsonFields f(entry, fmt::format("{}: baselines.{}", top.where(), reader));
     if (Status s = f.is_object(); !s) return s;
     Baseline baseline;
     if (Status s = parse_baseline_values(f, "problems", baseline.problems); !s) return s;
@@ -230,7 +230,8 @@ Status parse_baselines(const JsonFields& top, Memory& memory) {
       for (const auto& [pid, p] : sources->items()) {
         if (!baseline.problems.contains(pid))
           return f.error(fmt::format("provenance.{}: no problem value to describe", pid));
-        KMEM_TRY_ASSIGN(baseline.provenance[pid], parse_provenance(JsonFields(p, f.where() + ": provenance." + pid)));
+        KMEM_TRY_ASSIGN(baseline.provenance[pid],
+                        parse_provenance(util::JsonFields(p, f.where() + ": provenance." + pid)));
       }
     }
     memory.baselines.emplace(reader, std::move(baseline));
@@ -238,7 +239,7 @@ Status parse_baselines(const JsonFields& top, Memory& memory) {
   return Status::success();
 }
 
-Status parse_targets(const JsonFields& top, Memory& memory) {
+Status parse_targets(const util::JsonFields& top, Memory& memory) {
   if (!top.has("targets")) return Status::success();
   KMEM_TRY_ASSIGN(memory.targets, top.strings("targets"));
   return Status::success();
@@ -257,8 +258,8 @@ OrderedJson provenance_json(const Provenance& p) {
 
 Result<Memory> parse_memory_json(std::string_view text, const std::string& source_name) {
   Json doc;
-  KMEM_TRY_ASSIGN(doc, parse_strict_json(text, source_name));
-  JsonFields top(doc, source_name);
+  KMEM_TRY_ASSIGN(doc, util::parse_strict_json(text, source_name));
+  util::JsonFields top(doc, source_name);
   if (!doc.is_object()) return top.error("a store is a JSON object");
   std::string format;
   KMEM_TRY_ASSIGN(format, top.string("format"));

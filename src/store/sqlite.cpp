@@ -66,7 +66,7 @@ Result<std::unique_ptr<Connection>> Connection::open(const std::string& path, Mo
   if (path.empty() || path == ":memory:")
     return Error(fmt::format("'{}': not a database file (SQLite would keep nothing there)", path));
   // A FIFO or device would block or mean nothing as a database.
-  Status regular = mode == Mode::kReadOnly ? check_regular_file(path) : check_regular_file_or_missing(path);
+  Status regular = mode == Mode::kReadOnly ? util::check_regular_file(path) : util::check_regular_file_or_missing(path);
   if (!regular) return regular.error();
   int flags = mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
   sqlite3* db = nullptr;

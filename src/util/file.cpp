@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-namespace kmem {
+namespace kmem::util {
 namespace {
 
 const char* file_type(mode_t mode) {
@@ -128,4 +128,4 @@ Result<std::string> read_file_start(const std::string& path, std::size_t bytes) 
   return read_up_to(path, fd, bytes, more);
 }
 
-}  // namespace kmem
+}  // namespace kmem::util

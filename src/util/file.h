@@ -9,7 +9,7 @@
 
 #include "kmem/result.h"
 
-namespace kmem {
+namespace kmem::util {
 
 // The largest file read_file accepts unless told otherwise.
 inline constexpr std::size_t kMaxInputFileBytes = std::size_t{256} << 20;
@@ -36,4 +36,4 @@ Result<std::string> read_file_or_empty(const std::string& path, std::size_t max_
 // shorter), refused like read_file.
 Result<std::string> read_file_start(const std::string& path, std::size_t bytes);
 
-}  // namespace kmem
+}  // namespace kmem::util

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdint>
 
-namespace kmem {
+namespace kmem::util {
 
 using Json = nlohmann::json;
 
@@ -114,4 +114,4 @@ Error JsonFields::wrong(std::string_view key, std::string_view what) const {
 
 Error JsonFields::missing(std::string_view key) const { return error(fmt::format("missing field '{}'", key)); }
 
-}  // namespace kmem
+}  // namespace kmem::util

@@ -16,7 +16,7 @@
 
 #include "kmem/result.h"
 
-namespace kmem {
+namespace kmem::util {
 
 class JsonFields {
  public:
@@ -62,4 +62,4 @@ class JsonFields {
   std::string where_;
 };
 
-}  // namespace kmem
+}  // namespace kmem::util

@@ -7,7 +7,7 @@
 #include <set>
 #include <vector>
 
-namespace kmem {
+namespace kmem::util {
 namespace {
 
 using Json = nlohmann::json;
@@ -113,4 +113,4 @@ Result<Json> parse_strict_json(std::string_view text, const std::string& source_
   return doc;
 }
 
-}  // namespace kmem
+}  // namespace kmem::util

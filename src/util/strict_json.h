@@ -9,9 +9,9 @@
 
 #include "kmem/result.h"
 
-namespace kmem {
+namespace kmem::util {
 
 // Parses `text`; `source_name` (usually the file path) prefixes every error.
 Result<nlohmann::json> parse_strict_json(std::string_view text, const std::string& source_name);
 
-}  // namespace kmem
+}  // namespace kmem::util

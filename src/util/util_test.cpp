@@ -13,7 +13,7 @@
 #include "util/json_fields.h"
 #include "util/strict_json.h"
 
-namespace kmem {
+namespace kmem::util {
 namespace {
 
 namespace fs = std::filesystem;
@@ -130,4 +130,4 @@ TEST(Limits, NumbersAndTexts) {
 }
 
 }  // namespace
-}  // namespace kmem
+}  // namespace kmem::util
