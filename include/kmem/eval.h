@@ -192,6 +192,7 @@ struct FinishedJob {
   std::string verdict;
   std::vector<std::string> flags;
   double speedup = 0.0;
+  bool ran_alone = false;  // run again alone on the GPU after running out of memory among others
 };
 
 // A results file being appended to: the ids it already holds (to resume),

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "kmem/episode.h"
 #include "kmem/eval.h"
 #include "kmem/result.h"
 
@@ -139,5 +140,21 @@ Result<EvalPayload> parse_eval_payload(const std::string& payload_json, const Ev
 // Reads an outcome back from outcome_json's text (a kEval job's stored
 // outcome); `where` prefixes every error.
 Result<EvalOutcome> parse_outcome_json(const std::string& json, const std::string& where);
+
+// The outcome a finished kEval job gives its submitter, named as `job` (the
+// submitter's paths): the stored outcome, or an evaluator_error saying why
+// there is none (the queue failed the job, the outcome is unreadable). `db`
+// names the database in errors.
+EvalOutcome queued_outcome(const QueuedJob& queued, const EvalJob& job, const std::string& db);
+
+// A CandidateEvaluator whose evaluations go to the job queue of the kmem
+// database `db` (an SQLite file or a PostgreSQL URL) and come back from
+// `kmem worker` processes, on this machine or any other: each evaluate()
+// enqueues one kEval job (in batch `batch`) carrying the sources and
+// `options`' verdict settings, and polls until a worker has stored its
+// outcome, reaching the database again when it is lost. Thread-safe: each
+// call opens a connection of its own. Nothing is evaluated until a worker runs.
+std::unique_ptr<CandidateEvaluator> make_queue_evaluator(const std::string& db, const EvalOptions& options,
+                                                         const std::string& batch);
 
 }  // namespace kmem

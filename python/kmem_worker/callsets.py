@@ -19,7 +19,7 @@ from . import problem
 
 ALIGN = 256  # bytes: every tensor starts at a multiple (alignment for any dtype and vector loads)
 CHUNK_WORDS = 1 << 20  # the checksum's weights: one int64 per int32 word of a chunk
-DEFAULT_BUDGET_MB = {"cuda": 1024, "cpu": 32}  # MiB of call sets per candidate (KMEM_TUNE_CALL_SETS_MB: 0)
+DEFAULT_BUDGET_MB = {"cuda": 256, "cpu": 32}  # MiB of call sets per candidate (KMEM_TUNE_CALL_SETS_MB: 0)
 MAX_SETS = 1024  # call sets per candidate at most (small inputs): timing.MAX_TIMED_CALLS and the warm-up
 # Timed sets per candidate at least, whatever the budget: a problem whose
 # inputs are large gets this many timed calls (each GPU-bound, and long)

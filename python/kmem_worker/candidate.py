@@ -105,11 +105,13 @@ def run(channel, clock):
 
     def check(output, checked_outputs=problem.checked_outputs):
         return checked_outputs(output, devices)
-    # Made before any candidate code: its timing cannot be replaced (timing.py).
-    harness = timing.Harness(device, launches=own_launches)
-    guarded = guards.Guards()  # after our own patch of load_inline, before any candidate code
-    clock.lap("harness")  # the kernel watch, the native harness and the guards
     try:
+        # Made before any candidate code: its timing cannot be replaced
+        # (timing.py). Failing here (e.g. the device out of memory) is the
+        # evaluator's set-up failing, never the candidate's fault.
+        harness = stage("setup", lambda: timing.Harness(device, launches=own_launches))
+        guarded = stage("setup", guards.Guards)  # after our own patch of load_inline, before any candidate code
+        clock.lap("harness")  # the kernel watch, the native harness and the guards
         module = stage("build", lambda: problem.load_module(cmd["candidate"], "kmem_candidate"))
         clock.lap("build")
         channel.send("built")

@@ -89,7 +89,7 @@ class SetCountTest(unittest.TestCase):
         self.assertEqual(callsets.timed_calls(102, 3, 20), 20)
 
     def test_the_budget_is_the_commands_or_the_devices_default(self):
-        self.assertEqual(callsets.budget_bytes("cuda"), 1024 << 20)
+        self.assertEqual(callsets.budget_bytes("cuda"), 256 << 20)
         self.assertEqual(callsets.budget_bytes("cpu", 0), 32 << 20)
         self.assertEqual(callsets.budget_bytes("cpu", 7), 7 << 20)
 

@@ -296,22 +296,29 @@ char next_char(std::string_view text, size_t at) {
   return at < text.size() ? text[at] : 0;
 }
 
-// Calls `visit(at)` for every whole-identifier occurrence of `name` that is
-// not a member (`.name`, `->name`); stops when it returns true.
+// Calls `visit(at)` for every whole-identifier occurrence of `name`; stops
+// when it returns true.
 template <typename Visit>
-bool any_occurrence(std::string_view text, std::string_view name, Visit visit) {
+bool any_word(std::string_view text, std::string_view name, Visit visit) {
   for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
     size_t end = at + name.size();
     if ((at > 0 && identifier_char(text[at - 1])) || (end < text.size() && identifier_char(text[end])))
       continue;
+    if (visit(at)) return true;
+  }
+  return false;
+}
+
+// any_word for the occurrences that are not a member (`.name`, `->name`).
+template <typename Visit>
+bool any_occurrence(std::string_view text, std::string_view name, Visit visit) {
+  return any_word(text, name, [&](size_t at) {
     size_t before = at;
     while (before > 0 && std::isspace(static_cast<unsigned char>(text[before - 1]))) --before;
     bool member = before > 0 && (text[before - 1] == '.' ||
                                  (text[before - 1] == '>' && before > 1 && text[before - 2] == '-'));
-    if (member) continue;
-    if (visit(at)) return true;
-  }
-  return false;
+    return !member && visit(at);
+  });
 }
 
 }  // namespace
@@ -374,10 +381,8 @@ bool has_half_type(std::string_view text) {
 
 bool has_function_use(std::string_view text, std::string_view name) {
   if (has_call(text, name)) return true;
-  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+  return any_word(text, name, [&](size_t at) {
     size_t end = at + name.size();
-    if ((at > 0 && identifier_char(text[at - 1])) || (end < text.size() && identifier_char(text[end])))
-      continue;
     // &fork: its address taken.
     size_t before = at;
     while (before > 0 && std::isspace(static_cast<unsigned char>(text[before - 1]))) --before;
@@ -408,8 +413,8 @@ bool has_function_use(std::string_view text, std::string_view name) {
         if (!macro.empty() && defined.starts_with(macro) && defined.substr(macro.size()).starts_with('('))
           return true;
     }
-  }
-  return false;
+    return false;
+  });
 }
 
 }  // namespace kmem::check

@@ -13,6 +13,7 @@ BatchSummary::BatchSummary(const std::map<std::string, FinishedJob>& results, si
   for (const auto& [id, job] : results) {
     ++verdicts_[job.verdict];
     for (const auto& flag : job.flags) flagged_[flag].push_back(id);
+    if (job.ran_alone) ran_alone_.push_back(id);
     if (job.verdict != "pass" || !(job.speedup > 0.0)) continue;
     ++correct_;
     if (job.speedup > 1.0) ++fast_1_;
@@ -38,12 +39,17 @@ std::string BatchSummary::text(double wall_s, const std::string& results_path, s
   for (const auto& [verdict, count] : verdicts_)
     counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", verdict, count);
   text += "verdicts: " + counts + "\n";
-  for (const auto& [flag, ids] : flagged_) {
+  auto listed = [&](const std::vector<std::string>& ids) {
     std::string shown;
     for (size_t i = 0; i < ids.size() && i < ids_shown; ++i) shown += (i ? ", " : "") + ids[i];
     if (ids.size() > ids_shown) shown += fmt::format(" and {} more", ids.size() - ids_shown);
-    text += fmt::format("flag {}: {} ({})\n", flag, ids.size(), shown);
-  }
+    return fmt::format("{} ({})", ids.size(), shown);
+  };
+  for (const auto& [flag, ids] : flagged_) text += fmt::format("flag {}: {}\n", flag, listed(ids));
+  if (!ran_alone_.empty())
+    text += fmt::format("ran again alone for want of GPU memory: {}; fewer jobs at once (--parallel) may be faster on "
+                        "this GPU\n",
+                        listed(ran_alone_));
   return text;
 }
 
@@ -57,7 +63,8 @@ nlohmann::json BatchSummary::json(double wall_s, const std::string& results_path
           {"fast_1", fast_1_},
           {"geomean_speedup", geomean_speedup_ ? nlohmann::json(*geomean_speedup_) : nlohmann::json()},
           {"verdicts", verdicts_},
-          {"flags", flagged_}};
+          {"flags", flagged_},
+          {"ran_alone", ran_alone_}};
 }
 
 }  // namespace kmem::cli

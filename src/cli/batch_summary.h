@@ -5,7 +5,8 @@
 // each verdict, the correct jobs, those faster than the reference (fast_1),
 // the geometric mean speedup of the correct ones, and each flag with the ids
 // it marks (the jobs to look at, or run again with --redo: an
-// `unsteady_timing` speedup is not repeatable).
+// `unsteady_timing` speedup is not repeatable), and the jobs run again alone
+// on the GPU for want of memory (too many at once for this GPU).
 #pragma once
 
 #include <map>
@@ -35,6 +36,7 @@ class BatchSummary {
   std::optional<double> geomean_speedup_;  // of the correct jobs; none without one
   std::map<std::string, size_t> verdicts_;
   std::map<std::string, std::vector<std::string>> flagged_;  // flag -> ids, sorted
+  std::vector<std::string> ran_alone_;  // ids run again alone on the GPU after running out of memory, sorted
 };
 
 }  // namespace kmem::cli

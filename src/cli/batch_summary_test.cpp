@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
+
 namespace kmem::cli {
 namespace {
 
@@ -42,6 +45,33 @@ TEST(BatchSummary, ShowsAFewIdsPerFlagAndCountsTheRest) {
   EXPECT_NE(summary.text(1.0, "r", 2).find("flag unsteady_timing: 4 (a, b and 2 more)\n"), std::string::npos);
   EXPECT_NE(summary.text(1.0, "r").find("correct 0, fast_1 0\n"), std::string::npos);
   EXPECT_TRUE(summary.json(1.0, "r")["geomean_speedup"].is_null());
+}
+
+// Jobs run again alone after running out of memory among others: this GPU
+// took too many at once.
+TEST(BatchSummary, NamesTheJobsRunAgainAloneForWantOfMemory) {
+  std::map<std::string, FinishedJob> results = {
+      {"big", {"pass", {}, 1.5, true}}, {"small", {"pass", {}, 2.0, false}}, {"huge", {"pass", {}, 1.1, true}}};
+  BatchSummary summary(results, 3, 0);
+  EXPECT_NE(summary.text(1.0, "r").find("ran again alone for want of GPU memory: 2 (big, huge); fewer jobs at once "
+                                        "(--parallel) may be faster on this GPU\n"),
+            std::string::npos);
+  EXPECT_EQ(summary.json(1.0, "r")["ran_alone"], (nlohmann::json{"big", "huge"}));
+  EXPECT_EQ(BatchSummary({{"small", results["small"]}}, 1, 0).text(1.0, "r").find("alone"), std::string::npos);
+}
+
+// Read back from the results file: a record whose timeline has a first
+// attempt was run again alone.
+TEST(BatchSummary, TheResultsFileTellsWhichJobsRanAgainAlone) {
+  std::string path = ::testing::TempDir() + "/kmem-ran-alone.jsonl";
+  std::ofstream(path, std::ios::trunc)
+      << R"({"id": "big", "verdict": "pass", "speedup": 1.5, "flags": [], "seconds": {"first_attempt": 2.5}})" << "\n"
+      << R"({"id": "small", "verdict": "pass", "speedup": 2.0, "flags": [], "seconds": {"total": 1.0}})" << "\n";
+  auto results = ResultsFile::open(path);
+  ASSERT_TRUE(results) << results.error().message();
+  EXPECT_TRUE(results->latest().at("big").ran_alone);
+  EXPECT_FALSE(results->latest().at("small").ran_alone);
+  std::remove(path.c_str());
 }
 
 TEST(BatchSummary, AnEmptyResultsFileSaysSo) {

@@ -38,16 +38,6 @@ std::string batch_name() {
   return fmt::format("eval:{}:{}:{}", host, getpid(), std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
 }
 
-// The outcome a finished queued job gives the results file.
-EvalOutcome outcome_of(const QueuedJob& queued, const EvalJob& job, const std::string& db) {
-  if (queued.state == JobState::kFailed)
-    return rejected_outcome(job, "evaluator_error", "the job queue failed the job: " + queued.error);
-  auto outcome = parse_outcome_json(queued.outcome, fmt::format("{}: job {}", db, queued.id));
-  if (!outcome) return rejected_outcome(job, "evaluator_error", outcome.error().message());
-  outcome->job = job;  // as the jobs file names it
-  return *outcome;
-}
-
 }  // namespace
 
 int run_queued_batch(const EvalArgs& args, const std::set<std::string>& done, ResultsFile& results, size_t skipped) {
@@ -92,7 +82,7 @@ int run_queued_batch(const EvalArgs& args, const std::set<std::string>& done, Re
         ++it;
         continue;
       }
-      EvalOutcome outcome = outcome_of(q, left[*it], args.store);
+      EvalOutcome outcome = queued_outcome(q, left[*it], args.store);
       {
         std::lock_guard whole_lines(guard.writes());
         if (auto status = results.append(outcome); !status && written) written = status;

@@ -19,6 +19,7 @@
 #include "kmem/catalog.h"
 #include "kmem/experiment.h"
 #include "kmem/memory.h"
+#include "kmem/queue.h"
 #include "kmem/store.h"
 #include "eval_options.h"
 #include "store_option.h"
@@ -33,6 +34,7 @@ struct RunArgs {
   std::string spec, db, store, pack, work_dir;
   bool quiet = false;
   bool no_sandbox = false;
+  bool queue = false;  // evaluate through the job queue of --db (kmem worker processes)
   EvalOptions options;
 };
 
@@ -118,9 +120,16 @@ int run(RunArgs& args) {
   auto source = make_matrix_source(*spec, *problems, *done);
 
   EvalOptions& options = args.options;
-  if (Status resolved = resolve_eval_options({spec->device, args.no_sandbox}, std::getenv, options); !resolved)
-    return report_error(cmd, resolved.error());
-  auto evaluator = make_batching_evaluator(options, spec->eval_parallel);
+  // Queued evaluations run with the workers' device, interpreter and
+  // sandbox: this machine needs neither a GPU nor a sandbox then.
+  const EvalChoices choices{spec->device, args.no_sandbox};
+  Status ready = args.queue ? complete_eval_options(choices, std::getenv, options)
+                            : resolve_eval_options(choices, std::getenv, options);
+  if (!ready) return report_error(cmd, ready.error());
+  // Local: candidates of concurrent episodes evaluated together here.
+  // Queued: each a job of --db's queue, for workers on any machine.
+  auto evaluator = args.queue ? make_queue_evaluator(args.db, options, "experiment:" + spec->name)
+                              : make_batching_evaluator(options, spec->eval_parallel);
 
   MemoryIndex index(memory);
   context.memory = &index;
@@ -224,6 +233,9 @@ void add_experiment_command(CLI::App& app, CommandSet& commands) {
   run_cmd->add_option("--python", run_args->options.python, "Python interpreter with torch");
   run_cmd->add_flag("--no-sandbox", run_args->no_sandbox, "run candidates outside the sandbox (every outcome is flagged unsandboxed)");
   run_cmd->add_option("--cache-dir", run_args->options.cache_dir, "evaluator caches (default: $KMEM_CACHE_DIR, ~/.cache/kmem)");
+  run_cmd->add_flag("--queue", run_args->queue,
+                    "evaluate through the job queue of --db: `kmem worker` processes on any machine evaluate "
+                    "(docs/scale-out.md); the device, sandbox and caches are the workers'");
   run_cmd->footer("Exit codes: 0 every episode stored, 2 usage or I/O error, 128+N stopped by signal N (Ctrl-C: 130; "
                   "the finished episodes are kept and the same command resumes).");
   run_cmd->callback([run_args, &commands] { commands.set_exit_code(run(*run_args)); });

@@ -3,7 +3,8 @@
 // gives, in the same results format; a worker killed with SIGKILL mid-job
 // loses nothing (the job is claimed again when its lease expires) and
 // nothing is stored twice; SIGTERM gives the job back; a PostgreSQL restart
-// while a worker runs is survived by the worker and the submitter.
+// while a worker runs is survived by the worker and the submitter; an
+// experiment run with --queue has its episodes evaluated by the workers.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -17,6 +18,8 @@
 
 #include "command_test_support.h"
 #include "kmem/queue.h"
+#include "kmem/scripted_endpoint.h"
+#include "kmem/store.h"
 #include "store/test_database.h"
 
 namespace kmem {
@@ -195,6 +198,54 @@ TEST_P(WorkerCommandTest, SigtermGivesTheJobBackAtOnce) {
   ASSERT_EQ(submitter.wait(600s), 0) << submitter.log() << second.log();
   EXPECT_EQ(second.wait(60s), 0) << second.log();
   EXPECT_EQ(results_of(dir_ / "out.jsonl").size(), 1u);
+}
+
+// `kmem experiment run --queue`: each episode's SUBMIT is a job of the
+// database's queue, evaluated by a worker; the episodes are stored with the
+// worker's verdicts, and the queue holds the experiment's jobs, all done.
+TEST_P(WorkerCommandTest, AQueuedExperimentIsEvaluatedByTheWorkers) {
+  fs::create_directories(dir_ / "kb" / "level1");
+  fs::copy_file(kTests + "/problems/scale_add.py", dir_ / "kb/level1/1_Scale_add.py");
+  Script script;
+  script.mode = "turns";
+  ScriptedReply reply;
+  reply.content = "```python\n" + test::read_whole_file(kTests + "/candidates/pass.py") + "```\nACTION: SUBMIT\n";
+  script.replies.push_back(reply);
+  auto endpoint = ScriptedEndpoint::start(std::move(script));
+  ASSERT_TRUE(endpoint) << endpoint.error().message();
+  fs::path spec = dir_ / "spec.json";
+  std::ofstream(spec) << Json{{"format", "kmem-experiment/1"},
+                              {"name", "queued"},
+                              {"kernelbench", (dir_ / "kb").string()},
+                              {"problems", {"level1"}},
+                              {"policies", {"none", "show_all"}},
+                              {"samples", 2},
+                              {"max_turns", 1},
+                              {"concurrency", 2},
+                              {"device", "cpu"},
+                              {"readers", {{{"id", "r"}, {"endpoint", (*endpoint)->base_url()}, {"model", "m"}}}}}
+                             .dump();
+  Process w(worker("w1"), dir_ / "w1.log");
+  Process run(std::string(KMEM_BINARY) + " experiment run " + spec.string() + " --db '" + db_->url() + "' --queue --quiet --work-dir " +
+                  (dir_ / "work").string() + " --cache-dir " KMEM_EVAL_TEST_CACHE,
+              dir_ / "run.log");
+  ASSERT_EQ(run.wait(600s), 0) << run.log() << w.log();
+  auto queue = JobQueue::open(db_->url());
+  ASSERT_TRUE(queue) << queue.error().message();
+  auto jobs = (*queue)->batch("experiment:queued");
+  ASSERT_TRUE(jobs) << jobs.error().message();
+  ASSERT_EQ(jobs->size(), 4u);  // 1 problem x 2 policies x 2 samples, one SUBMIT each
+  for (const auto& job : *jobs) EXPECT_EQ(job.state, JobState::kDone) << job.error;
+  EXPECT_NE(w.log().find("claimed"), std::string::npos) << w.log();
+  auto db = Database::open(db_->url());
+  ASSERT_TRUE(db) << db.error().message();
+  auto episodes = db->experiment_episodes("queued");
+  ASSERT_TRUE(episodes) << episodes.error().message();
+  ASSERT_EQ(episodes->size(), 4u);
+  for (const auto& episode : *episodes) {
+    EXPECT_TRUE(episode.submitted);
+    EXPECT_TRUE(episode.correct) << episode.end << " " << episode.error;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Engines, WorkerCommandTest,

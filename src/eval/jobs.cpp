@@ -122,6 +122,8 @@ static std::optional<FinishedJob> finished_job(const Json& entry) {
   if (auto flags = entry.find("flags"); flags != entry.end() && flags->is_array())
     for (const Json& flag : *flags)
       if (flag.is_string()) job.flags.push_back(flag.get<std::string>());
+  if (auto seconds = entry.find("seconds"); seconds != entry.end() && seconds->is_object())
+    job.ran_alone = seconds->contains("first_attempt");
   return job;
 }
 

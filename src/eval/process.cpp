@@ -46,9 +46,7 @@ static std::vector<char*> c_strings(std::vector<std::string>& strings) {
   return pointers;
 }
 
-// `program` itself when it names a path, else its first match on $PATH.
-static std::string find_program(const std::string& program) {
-  if (program.find('/') != std::string::npos) return program;
+std::string find_on_path(const std::string& program) {
   const char* path = std::getenv("PATH");
   std::string folders = path != nullptr ? path : "/usr/bin:/bin";
   size_t start = 0;
@@ -59,7 +57,15 @@ static std::string find_program(const std::string& program) {
     if (access(candidate.c_str(), X_OK) == 0) return candidate;
     start = end + 1;
   }
-  return program;
+  return "";
+}
+
+// `program` itself when it names a path, else its first match on $PATH (or
+// the bare name, for exec to report).
+static std::string find_program(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  std::string found = find_on_path(program);
+  return found.empty() ? program : found;
 }
 
 static void close_fd(int& fd) {

@@ -103,6 +103,10 @@ class ChildProcess : public LineProcess {
   std::optional<ExitStatus> exit_;
 };
 
+// The first executable `program` in the folders of $PATH (/usr/bin:/bin
+// when unset), or "" when there is none.
+std::string find_on_path(const std::string& program);
+
 // The last `max_bytes` of a file (a log), or "" when unreadable.
 std::string read_tail(const std::string& path, size_t max_bytes);
 

@@ -68,17 +68,7 @@ Result<std::string> seccomp_program(SeccompFilter filter) {
 std::string find_bwrap() {
   const char* chosen = std::getenv("KMEM_BWRAP");
   if (chosen != nullptr && *chosen != '\0') return access(chosen, X_OK) == 0 ? chosen : "";
-  const char* path = std::getenv("PATH");
-  std::string folders = path != nullptr ? path : "/usr/bin:/bin";
-  size_t start = 0;
-  while (start <= folders.size()) {
-    size_t end = folders.find(':', start);
-    if (end == std::string::npos) end = folders.size();
-    std::string candidate = folders.substr(start, end - start) + "/bwrap";
-    if (access(candidate.c_str(), X_OK) == 0) return candidate;
-    start = end + 1;
-  }
-  return "";
+  return find_on_path("bwrap");
 }
 
 Result<std::vector<std::string>> sandbox_command(const std::string& bwrap, const EvalOptions& options,

@@ -139,6 +139,9 @@ const std::vector<Rule>& rules() {
   static const std::vector<Rule> table = {
       {"forged_result", [](const Facts& f) { return when(f.run.end == End::kForged, f.run.detail); }},
       {"build_timeout", [](const Facts& f) { return when(f.run.end == End::kBuildTimeout, f.run.detail); }},
+      // The worker's own set-up failed before any candidate code ran.
+      {"evaluator_error",
+       [](const Facts& f) { return when(f.run.end == End::kError && f.run.stage == "setup", f.run.detail); }},
       {"timeout", [](const Facts& f) { return when(f.run.end == End::kTimeout, f.run.detail); }},
       {"forbidden_native_call",
        [](const Facts& f) {

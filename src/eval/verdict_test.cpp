@@ -37,6 +37,17 @@ TEST(OutOfMemory, IsARuntimeErrorAndADeviceFaultACrash) {
   EXPECT_EQ(decide(job, facts).verdict, "crash");
 }
 
+// The worker's own harness failing to set up (before any candidate code)
+// is the evaluator's failure, out of memory (then run again alone) or not.
+TEST(OutOfMemory, InTheWorkersSetUpIsAnEvaluatorErrorNotTheCandidates) {
+  EvalJob job{"j", "problem.py", "candidate.py"};
+  Facts facts;
+  facts.run = error_run(ErrorKind::kOutOfMemory, "OutOfMemoryError: CUDA out of memory");
+  facts.run.stage = "setup";
+  EXPECT_EQ(decide(job, facts).verdict, "evaluator_error");
+  EXPECT_TRUE(ran_out_of_memory(facts.run));
+}
+
 // The facts of a candidate that passed in 2 ms against a 4 ms reference.
 Facts passed_facts() {
   Facts facts;
