@@ -16,8 +16,8 @@
 #include <sstream>
 #include <thread>
 
-#include "kmem/scripted_endpoint.h"
 #include "kmem/experiment.h"
+#include "kmem/scripted_endpoint.h"
 
 namespace fs = std::filesystem;
 using namespace kmem;

@@ -41,8 +41,8 @@ kmem::Result<double> round(const std::string& kmem, const std::string& db, const
     if (pid == 0) {
       int quiet = open("/dev/null", O_WRONLY);  // the workers' event lines would bury the figures
       dup2(quiet, STDERR_FILENO);
-      execl(kmem.c_str(), kmem.c_str(), "worker", "--db", db.c_str(), "--device", "cpu", "--exit-when-idle",
-            "--poll", "0.1", "--cache-dir", cache.c_str(), "--name", fmt::format("bench-{}", w).c_str(), nullptr);
+      execl(kmem.c_str(), kmem.c_str(), "worker", "--db", db.c_str(), "--device", "cpu", "--exit-when-idle", "--poll",
+            "0.1", "--cache-dir", cache.c_str(), "--name", fmt::format("bench-{}", w).c_str(), nullptr);
       _exit(127);
     }
     pids.push_back(pid);
@@ -72,7 +72,8 @@ int main(int argc, char** argv) {
   fs::create_directories(scratch);
   if (db.empty()) db = (scratch / "queue.db").string();
   std::string tests = std::string(KMEM_SOURCE_DIR) + "/tests/hacks";
-  auto request = kmem::read_eval_request({"add_relu", tests + "/problems/add_relu.py", tests + "/cpu/honest_add_relu.py"});
+  auto request =
+      kmem::read_eval_request({"add_relu", tests + "/problems/add_relu.py", tests + "/cpu/honest_add_relu.py"});
   if (!request) {
     fmt::print(stderr, "{}\n", request.error().message());
     return 2;

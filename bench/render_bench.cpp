@@ -53,7 +53,8 @@ void BM_RenderAllSeed(benchmark::State& state) {
     size_t bytes = 0;
     for (const auto& [name, policy] : s.pack.policies)
       for (const auto& [reader, unused] : s.memory.readers)
-        for (const std::string& id : targets) bytes += render(s.index, s.pack, policy, reader, s.memory.problems.at(id))->size();
+        for (const std::string& id : targets)
+          bytes += render(s.index, s.pack, policy, reader, s.memory.problems.at(id))->size();
     benchmark::DoNotOptimize(bytes);
   }
   state.SetItemsProcessed(state.iterations() * 1500);
@@ -64,10 +65,10 @@ BENCHMARK(BM_RenderAllSeed)->Unit(benchmark::kMillisecond);
 // (lessons, pitfalls, recipes and kernels in proportion to the seed).
 Memory synthetic_memory(int items) {
   std::mt19937 rng(7);
-  const std::vector<std::string> categories = {"matmul", "conv", "conv_transpose", "norm",
-                                               "attention", "rnn", "network", "reduction"};
-  const std::vector<std::string> words = {"Matmul", "Conv2d", "ReLU", "Softmax", "GELU", "BatchNorm", "Sum",
-                                          "Max", "Scaling", "Bias", "Add", "Tanh", "Mean", "Dropout"};
+  const std::vector<std::string> categories = {"matmul",    "conv", "conv_transpose", "norm",
+                                               "attention", "rnn",  "network",        "reduction"};
+  const std::vector<std::string> words = {"Matmul", "Conv2d",  "ReLU", "Softmax", "GELU", "BatchNorm", "Sum",
+                                          "Max",    "Scaling", "Bias", "Add",     "Tanh", "Mean",      "Dropout"};
   Memory m;
   m.author = "reader-a";
   m.readers = {{"reader-a", {"reader-a", "Reader A"}}, {"reader-b", {"reader-b", "Reader B"}}};
@@ -90,7 +91,10 @@ Memory synthetic_memory(int items) {
     Item item;
     item.id = "item:" + std::to_string(i);
     int kind = i % 10;
-    item.kind = kind == 0 ? ItemKind::kLesson : kind < 4 ? ItemKind::kPitfall : kind < 6 ? ItemKind::kRecipe : ItemKind::kKernel;
+    item.kind = kind == 0  ? ItemKind::kLesson
+                : kind < 4 ? ItemKind::kPitfall
+                : kind < 6 ? ItemKind::kRecipe
+                           : ItemKind::kKernel;
     item.order = i;
     if (item.kind != ItemKind::kLesson) item.category = source.category;
     item.source = source.id;

@@ -59,8 +59,8 @@ class Checker {
   // Every offence of the static rules, in source order; empty when the
   // candidate is clean. A syntax error is the only offence when there is
   // one, and so is a coding declaration naming anything but UTF-8
-  // (unreadable_source: CPython would read other text). The rules assume an fp32 problem (KernelBench's): reduced precision
-  // is an offence.
+  // (unreadable_source: CPython would read other text). The rules assume an fp32 problem (KernelBench's): reduced
+  // precision is an offence.
   std::vector<Offence> check_source(std::string_view python_source);
 
   // parse_reply, then check_source on the chosen block, with offence lines

@@ -103,14 +103,14 @@ std::unique_ptr<CandidateEvaluator> make_process_evaluator(const EvalOptions& op
 // ---- The episode --------------------------------------------------------------
 
 struct EpisodeSpec {
-  Problem problem;           // id, level, name and category (need not be a problem of the memory)
-  std::string problem_path;  // the KernelBench problem file (its source goes into the task text)
-  std::string reader;        // any id; one without a baseline renders with the "unknown" texts
-  std::string policy;        // a policy of the pack
-  int max_turns = 5;         // replies the agent may send (CHECKs and the SUBMIT)
+  Problem problem;             // id, level, name and category (need not be a problem of the memory)
+  std::string problem_path;    // the KernelBench problem file (its source goes into the task text)
+  std::string reader;          // any id; one without a baseline renders with the "unknown" texts
+  std::string policy;          // a policy of the pack
+  int max_turns = 5;           // replies the agent may send (CHECKs and the SUBMIT)
   std::string device = "cpu";  // "cpu" or "cuda": named in the task text
-  std::string id;            // names candidate files and records; default "<problem>-<reader>-<policy>"
-  std::string model;         // recorded in the outcome (the endpoint's model name)
+  std::string id;              // names candidate files and records; default "<problem>-<reader>-<policy>"
+  std::string model;           // recorded in the outcome (the endpoint's model name)
 };
 
 // Everything an episode uses; none of it is owned, all of it must outlive run_episode.
@@ -124,8 +124,8 @@ struct EpisodeContext {
 
 // One reply of the agent and what came of it.
 struct Turn {
-  int index = 0;               // 1-based
-  std::string action;          // "CHECK", "SUBMIT" or "none"
+  int index = 0;       // 1-based
+  std::string action;  // "CHECK", "SUBMIT" or "none"
   // "pass", a verdict code of docs/verdicts.md (checker or evaluator),
   // "no_action" (a reply without an action line) or "endpoint_error".
   std::string verdict;
@@ -139,7 +139,7 @@ struct Turn {
   std::optional<MismatchFacts> mismatch;                 // where the values differ, on output_mismatch
   TimeProfile profile;                                   // where a passing candidate's time goes
   double speedup = 0.0;
-  double score = 0.0;          // min(speedup, 10) when passed, else 0
+  double score = 0.0;  // min(speedup, 10) when passed, else 0
   double max_abs_error = 0.0, max_rel_error = 0.0;
   std::vector<std::string> flags;
   long prompt_tokens = 0, completion_tokens = 0;
@@ -159,9 +159,9 @@ struct EpisodeOutcome {
   // "submitted", "budget_exhausted", "endpoint_error" or "evaluator_error".
   std::string end;
   bool submitted = false;
-  double score = 0.0;          // the SUBMIT's score; 0 without a passing SUBMIT
-  bool correct = false;        // the SUBMIT passed
-  double speedup = 0.0;        // the SUBMIT's speedup when it passed
+  double score = 0.0;    // the SUBMIT's score; 0 without a passing SUBMIT
+  bool correct = false;  // the SUBMIT passed
+  double speedup = 0.0;  // the SUBMIT's speedup when it passed
   std::vector<Turn> turns;
   // The best passing candidate seen (CHECK or SUBMIT), by speedup.
   std::optional<int> best_turn;

@@ -45,8 +45,8 @@ struct EvalOptions {
   int iters = 20;              // timed calls; the median counts
   double build_timeout_s = 600;
   double run_timeout_s = 180;
-  long memory_limit_mb = 16384;  // RLIMIT_AS of CPU runs (none on CUDA)
-  int parallel = 1;              // candidates in flight at once (batch)
+  long memory_limit_mb = 16384;   // RLIMIT_AS of CPU runs (none on CUDA)
+  int parallel = 1;               // candidates in flight at once (batch)
   bool retime_reference = false;  // measure the reference even when its time is cached
   // Time the reference under torch.compile too (docs/evaluator.md,
   // "Baselines"); unset: on CUDA only (KMEM_TUNE_COMPILE_BASELINE).
@@ -62,9 +62,9 @@ struct EvalOptions {
   bool static_rules = true;
 
   // Where things are.
-  std::string python;            // interpreter that runs the worker
-  std::string python_dir;        // folder holding the kmem_worker package
-  std::string cache_dir;         // build caches, reference times and scratch
+  std::string python;      // interpreter that runs the worker
+  std::string python_dir;  // folder holding the kmem_worker package
+  std::string cache_dir;   // build caches, reference times and scratch
 
   Tuning tuning;
 };
@@ -113,9 +113,9 @@ struct EvalOutcome {
   Correctness correctness;
   std::optional<double> reference_ms;
   std::optional<double> candidate_ms;
-  bool reference_cached = false;    // reference_ms came from the cache of reference times
+  bool reference_cached = false;  // reference_ms came from the cache of reference times
   double speedup = 0.0;
-  double score = 0.0;               // min(speedup, 10) when passed, else 0
+  double score = 0.0;                     // min(speedup, 10) when passed, else 0
   std::optional<MismatchFacts> mismatch;  // on output_mismatch, when the reference located it
   TimeProfile profile;                    // roofline_ms on every judged run; the rest when passed
   // The reference under torch.compile (default mode) on the same device;
@@ -123,7 +123,8 @@ struct EvalOutcome {
   // "Baselines"). speedup_vs_compile: compile_ms / candidate_ms.
   std::optional<double> compile_ms;
   std::optional<double> speedup_vs_compile;
-  std::vector<std::string> flags;   // notes that are no rejection (docs/verdicts.md): implausible_speedup, unsteady_timing, unsteady_reference_timing, host_bound_timing
+  std::vector<std::string> flags;  // notes that are no rejection (docs/verdicts.md): implausible_speedup,
+                                   // unsteady_timing, unsteady_reference_timing, host_bound_timing
   // Where the wall time went (diagnostics, no verdict depends on them):
   // "total", "reference_wait", "judge", "timing_lock_wait", and the stages the
   // workers report as "candidate.<stage>" and "reference.<stage>".

@@ -39,12 +39,12 @@ struct ExperimentSpec {
   std::vector<std::string> problems;  // entries as written: ids, "level<N>", files or folders
   std::vector<ReaderSpec> readers;
   std::vector<std::string> policies;
-  int samples = 1;                    // episodes per (reader, policy, problem)
+  int samples = 1;  // episodes per (reader, policy, problem)
   std::string device = "cpu";
   int max_turns = 5;
-  int concurrency = 8;                // episodes in flight
-  int eval_parallel = 2;              // candidates evaluated at once
-  std::string base_dir;               // relative paths of the spec start here
+  int concurrency = 8;    // episodes in flight
+  int eval_parallel = 2;  // candidates evaluated at once
+  std::string base_dir;   // relative paths of the spec start here
   // The spec as stored: the fields that decide the results (not the
   // endpoint URLs, paths, concurrency, timeouts or record/replay folders),
   // so a rerun against a moved endpoint still resumes the same experiment.
@@ -105,10 +105,10 @@ std::unique_ptr<CandidateEvaluator> make_batching_evaluator(const EvalOptions& o
 // ---- Running --------------------------------------------------------------------
 
 struct ExperimentProgress {
-  size_t done = 0;       // episodes finished in this run
-  size_t total = 0;      // episodes this run has to finish
-  size_t correct = 0;    // of those finished in this run
-  size_t errors = 0;     // ended by an endpoint or evaluator error
+  size_t done = 0;     // episodes finished in this run
+  size_t total = 0;    // episodes this run has to finish
+  size_t correct = 0;  // of those finished in this run
+  size_t errors = 0;   // ended by an endpoint or evaluator error
   double elapsed_s = 0;
   // Seconds left at the pace so far; negative until an episode finished.
   double eta_s = -1;
@@ -119,7 +119,7 @@ struct ExperimentContext {
   const Pack* pack = nullptr;
   std::map<std::string, ChatClient*> chat;  // by reader id
   CandidateEvaluator* evaluator = nullptr;
-  std::string work_dir;                     // candidate files go under it
+  std::string work_dir;  // candidate files go under it
   // Called after each stored episode, from one thread at a time.
   std::function<void(const ExperimentProgress&)> on_progress;
   // Set from another thread (a signal handler's flag) to stop handing out
@@ -180,9 +180,9 @@ struct CategoryMetrics {
 };
 
 struct ReportOptions {
-  double p = 2.0;           // the threshold of fast_p
-  int resamples = 10000;    // bootstrap resamples
-  unsigned long seed = 1;   // of the bootstrap
+  double p = 2.0;          // the threshold of fast_p
+  int resamples = 10000;   // bootstrap resamples
+  unsigned long seed = 1;  // of the bootstrap
 };
 
 struct Report {
@@ -192,7 +192,7 @@ struct Report {
   std::vector<CategoryMetrics> categories;  // by reader, policy, category
   // Mean score per (reader, policy, problem): the heatmap's cells.
   std::map<std::string, std::map<std::string, std::map<std::string, double>>> problem_scores;
-  std::vector<std::string> problems;        // every problem attempted, sorted
+  std::vector<std::string> problems;  // every problem attempted, sorted
 };
 
 // Computes the report over stored episodes.
@@ -203,8 +203,8 @@ Report build_report(const std::string& experiment, const std::vector<StoredEpiso
 // resamples with replacement drawn from std::mt19937_64(seed).
 Interval bootstrap_mean(const std::vector<double>& values, int resamples, unsigned long seed);
 
-std::string report_text(const Report& report);   // the terminal tables
-std::string report_json(const Report& report);   // one JSON object
+std::string report_text(const Report& report);  // the terminal tables
+std::string report_json(const Report& report);  // one JSON object
 // One self-contained HTML page: the numbers, three charts drawn by Chart.js,
 // whose source (`chart_js`) is inlined, so it opens offline, and, when
 // `episodes` are given, the episode viewer (each turn's reply, verdict and

@@ -142,8 +142,8 @@ Result<Memory> learn_texts(const Memory& memory, const std::vector<LearnedEpisod
 // Moves item `id` to `state` with a reason kept in its history. A kernel
 // becomes active only once its speedup is reproduced (item_confidence): a
 // one-off measurement, flagged or not, never does.
-Result<Memory> set_item_state(const Memory& memory, const std::string& id, ItemState state,
-                              const std::string& reason, const std::string& date);
+Result<Memory> set_item_state(const Memory& memory, const std::string& id, ItemState state, const std::string& reason,
+                              const std::string& date);
 
 // Replaces the labels of item `id` (prohibition, correctness, environment),
 // kept in its history.
@@ -161,8 +161,8 @@ using ProblemPaths = std::map<std::string, std::string>;
 // speedup as a measurement (a history entry) and the evaluator's identity as
 // its provenance; a flagged pass is noted in the history and changes nothing.
 Result<Memory> reverify_kernels(const Memory& memory, const ProblemPaths& problems, CandidateEvaluator& evaluator,
-                                const std::string& work_dir, const EvaluatorIdentity& identity,
-                                const std::string& date, LearnReport& report);
+                                const std::string& work_dir, const EvaluatorIdentity& identity, const std::string& date,
+                                LearnReport& report);
 
 // ---- Value of items ------------------------------------------------------------
 
@@ -171,7 +171,7 @@ Result<Memory> reverify_kernels(const Memory& memory, const ProblemPaths& proble
 // mean score not shown).
 struct ItemValue {
   std::string item, reader;
-  int problems = 0;           // paired problems
+  int problems = 0;              // paired problems
   int shown = 0, not_shown = 0;  // episodes
   double difference = 0.0;
 };

@@ -94,8 +94,8 @@ class MemoryIndex {
 
 // Renders the text a `reader` sees for `target` under `policy`. Fails when the
 // pack lacks a template the policy needs.
-Result<std::string> render(const MemoryIndex& index, const Pack& pack, const Policy& policy,
-                           const std::string& reader, const Problem& target);
+Result<std::string> render(const MemoryIndex& index, const Pack& pack, const Policy& policy, const std::string& reader,
+                           const Problem& target);
 
 // The ids of the items the text render() gives shows, in rendering order
 // (none for a fixed-text policy).
@@ -110,11 +110,11 @@ inline constexpr double kReproductionSpread = 1.5;
 
 // What the store knows of how far to trust an item.
 struct ItemConfidence {
-  int measurements = 0;   // verified speedups on record (kernels)
-  int reproductions = 0;  // those on the latest's device class within kReproductionSpread of it (itself included)
-  bool reproduced = false;  // at least two reproductions, one with the reference re-timed in its run
-  int readers_measured = 0;  // readers an experiment measured the item's value for
-  int readers_helped = 0;    // of those, readers it helped (score difference > 0)
+  int measurements = 0;       // verified speedups on record (kernels)
+  int reproductions = 0;      // those on the latest's device class within kReproductionSpread of it (itself included)
+  bool reproduced = false;    // at least two reproductions, one with the reference re-timed in its run
+  int readers_measured = 0;   // readers an experiment measured the item's value for
+  int readers_helped = 0;     // of those, readers it helped (score difference > 0)
   std::string last_verified;  // the date of the latest measurement (else the provenance's)
   std::string device;         // its GPU model or "cpu" ("": the seed's)
 };

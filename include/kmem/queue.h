@@ -105,8 +105,7 @@ class JobQueue {
 
   // Polls until every job of `ids` is finished or `timeout_s` passes (< 0:
   // no limit); returns the jobs as they are then (check finished()).
-  Result<std::vector<QueuedJob>> wait(const std::vector<std::int64_t>& ids, double timeout_s,
-                                      double poll_s = 0.5);
+  Result<std::vector<QueuedJob>> wait(const std::vector<std::int64_t>& ids, double timeout_s, double poll_s = 0.5);
 };
 
 // An evaluation request as texts, for a worker on another machine: the

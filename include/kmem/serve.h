@@ -65,24 +65,24 @@ std::unique_ptr<JobService> make_local_job_service(JobExecutor executor, int wor
 
 struct ServeConfig {
   std::string host = "127.0.0.1";
-  int port = 8420;                 // 0: any free port
-  std::string tokens_path;         // kmem-serve-tokens/1 (docs/serve.md, "Tokens")
-  bool insecure_local = false;     // no tokens: every request may write; loopback hosts only
-  std::string audit_path;          // one JSON line per request, appended
-  std::string store_path;          // the memory: a kmem-memory-store/1 file or a database
-  std::string pack_path;           // the prompt pack
-  std::string seed_pack_path;      // the episode texts when the pack has none
-  std::string experiments_db;      // experiments (default: the store, when it is a database)
-  std::string kernelbench;         // a KernelBench checkout: problems by id or file (may be empty)
-  std::string categories_path;     // the category rule table
+  int port = 8420;                             // 0: any free port
+  std::string tokens_path;                     // kmem-serve-tokens/1 (docs/serve.md, "Tokens")
+  bool insecure_local = false;                 // no tokens: every request may write; loopback hosts only
+  std::string audit_path;                      // one JSON line per request, appended
+  std::string store_path;                      // the memory: a kmem-memory-store/1 file or a database
+  std::string pack_path;                       // the prompt pack
+  std::string seed_pack_path;                  // the episode texts when the pack has none
+  std::string experiments_db;                  // experiments (default: the store, when it is a database)
+  std::string kernelbench;                     // a KernelBench checkout: problems by id or file (may be empty)
+  std::string categories_path;                 // the category rule table
   std::vector<std::string> episode_endpoints;  // chat endpoints episodes may use (none: episodes refused)
   std::size_t max_body_bytes = std::size_t{2} << 20;
-  int threads = 16;                // connections served at once
+  int threads = 16;  // connections served at once
   double read_timeout_s = 5, write_timeout_s = 5, keep_alive_s = 5;
-  double max_wait_s = 30;          // longest wait a status request may ask for
-  double reload_interval_s = 1;    // how often the store and tokens file are checked for changes
-  EvalOptions eval;                // every evaluation's and episode's options
-  std::string work_dir;            // candidate files of jobs
+  double max_wait_s = 30;        // longest wait a status request may ask for
+  double reload_interval_s = 1;  // how often the store and tokens file are checked for changes
+  EvalOptions eval;              // every evaluation's and episode's options
+  std::string work_dir;          // candidate files of jobs
 };
 
 // A running server. start() binds and serves on background threads.

@@ -37,7 +37,9 @@ struct Provenance {
   std::string gpu;        // the GPU model, or "cpu"
   std::string date;       // when it was verified, UTC, ISO 8601
 
-  bool is_seed() const { return origin == "seed" && reader.empty() && evaluator.empty() && gpu.empty() && date.empty(); }
+  bool is_seed() const {
+    return origin == "seed" && reader.empty() && evaluator.empty() && gpu.empty() && date.empty();
+  }
   bool operator==(const Provenance&) const = default;
 };
 
@@ -89,11 +91,11 @@ struct Item {
   double speedup = 0.0;             // recipes and kernels
   std::string text;                 // lessons, pitfalls, recipes
   std::optional<std::string> text_no_numbers;
-  std::string code;                 // kernels
+  std::string code;  // kernels
   ItemState state = ItemState::kActive;
   Provenance provenance;
-  std::vector<HistoryEntry> history;  // oldest first
-  std::vector<Measurement> measurements;     // kernels: every verified speedup, oldest first
+  std::vector<HistoryEntry> history;            // oldest first
+  std::vector<Measurement> measurements;        // kernels: every verified speedup, oldest first
   std::map<std::string, MeasuredValue> values;  // by reader: the item's measured value (kmem ingest EXPERIMENT)
 
   bool has_label(const std::string& label) const {
@@ -119,8 +121,8 @@ struct Memory {
   std::map<std::string, Reader> readers;
   std::map<std::string, Problem> problems;
   std::optional<std::vector<std::string>> targets;  // all problems when absent
-  std::vector<Item> items;                           // in store order
-  std::map<std::string, Baseline> baselines;         // by reader id
+  std::vector<Item> items;                          // in store order
+  std::map<std::string, Baseline> baselines;        // by reader id
 };
 
 }  // namespace kmem

@@ -18,13 +18,13 @@
 namespace kmem {
 
 struct WorkerOptions {
-  std::string db;           // SQLite path or PostgreSQL URL
-  std::string name;         // the lease owner: unique among workers (host:pid)
-  EvalOptions eval;         // the worker's device, interpreter and caches
-  QueueOptions queue;       // lease length, attempts
-  double poll_s = 1.0;      // idle: seconds between claims
-  double heartbeat_s = 0;   // seconds between heartbeats; 0: a third of the lease
-  double reconnect_s = 1.0; // seconds between attempts to reach a lost database
+  std::string db;               // SQLite path or PostgreSQL URL
+  std::string name;             // the lease owner: unique among workers (host:pid)
+  EvalOptions eval;             // the worker's device, interpreter and caches
+  QueueOptions queue;           // lease length, attempts
+  double poll_s = 1.0;          // idle: seconds between claims
+  double heartbeat_s = 0;       // seconds between heartbeats; 0: a third of the lease
+  double reconnect_s = 1.0;     // seconds between attempts to reach a lost database
   bool exit_when_idle = false;  // return once no job is claimable (drain the queue)
   // Evaluates one job; evaluate() of kmem/eval.h unless a test gives a fake.
   std::function<EvalOutcome(const EvalJob&, const EvalOptions&)> evaluate;

@@ -52,8 +52,8 @@ Result<CategoryRule> parse_rule(const Json& rule, const std::string& where) {
     for (const Json& level : **levels) {
       if (!level.is_number_integer() || level.get<long long>() < limits::kMinLevel ||
           level.get<long long>() > limits::kMaxLevel)
-        return f.wrong("levels", fmt::format("a non-empty list of integers from {} to {}", limits::kMinLevel,
-                                             limits::kMaxLevel));
+        return f.wrong("levels",
+                       fmt::format("a non-empty list of integers from {} to {}", limits::kMinLevel, limits::kMaxLevel));
       out.levels.push_back(level.get<int>());
     }
   }
@@ -79,7 +79,8 @@ bool holds(const CategoryRule& rule, int level, const std::string& name, std::st
     return false;
   return condition_holds(rule.name_contains, [&](const std::string& w) { return name.find(w) != std::string::npos; }) &&
          condition_holds(rule.name_starts_with, [&](const std::string& w) { return name.starts_with(w); }) &&
-         condition_holds(rule.source_contains, [&](const std::string& w) { return source.find(w) != std::string_view::npos; });
+         condition_holds(rule.source_contains,
+                         [&](const std::string& w) { return source.find(w) != std::string_view::npos; });
 }
 
 }  // namespace

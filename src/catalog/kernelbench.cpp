@@ -111,7 +111,8 @@ Result<ProblemFile> resolve_problem(const std::string& path_or_id, const std::st
   std::smatch level;
   std::string folder = fs::path(path_or_id).parent_path().filename().string();
   if (!std::regex_match(folder, level, kLevelFolder))
-    return Error(fmt::format("{}: a problem file lies in a level<N> folder (its level) or is named by its id", path_or_id));
+    return Error(
+        fmt::format("{}: a problem file lies in a level<N> folder (its level) or is named by its id", path_or_id));
   if (!fs::exists(path_or_id)) return Error(path_or_id + ": no such problem file");
   if (Status s = util::check_regular_file(path_or_id); !s)
     return Error(s.error().message() + " (given as the problem file)");

@@ -110,8 +110,8 @@ TEST_F(TempTree, RefusesANumberBeyondThreeDigits) {
 
 TEST_F(TempTree, RefusesAProblemNoRuleCovers) {
   write("level1/5_Odd.py");
-  auto rules = CategoryRules::parse(R"({"format": "kmem-category-rules/1", "rules": [{"levels": [2], "category": "x"}]})",
-                                    "r.json");
+  auto rules = CategoryRules::parse(
+      R"({"format": "kmem-category-rules/1", "rules": [{"levels": [2], "category": "x"}]})", "r.json");
   ASSERT_TRUE(rules);
   auto problems = scan_kernelbench(root_.string(), *rules);
   ASSERT_FALSE(problems);

@@ -3,6 +3,8 @@
 // there is one, else flattens the tree (one cursor walk), gathers the file's
 // facts from the nodes and offers every named node to the rules that look at
 // its type.
+#include "kmem/check.h"
+
 #include <algorithm>
 #include <set>
 #include <string>
@@ -10,7 +12,6 @@
 
 #include "context.h"
 #include "grammar.h"
-#include "kmem/check.h"
 #include "python_text.h"
 #include "rules.h"
 #include "syntax_tree.h"
@@ -60,15 +61,13 @@ std::vector<Offence> Checker::check_source(std::string_view python_source) {
   if (auto coding = check::foreign_coding(text)) {
     const auto& unreadable = check::kUnreadableSource;
     return {{std::string(unreadable.code),
-             check::fill(unreadable.message, "target",
-                                  "coding declaration '" + coding->name + "'"),
-             coding->line, coding->column}};
+             check::fill(unreadable.message, "target", "coding declaration '" + coding->name + "'"), coding->line,
+             coding->column}};
   }
   SyntaxTree tree(state_->parser.get(), text);
   if (auto error = tree.first_error()) {
     const auto& syntax = check::kSyntaxError;
-    return {{std::string(syntax.code),
-             check::fill(syntax.message, "detail", describe_error(tree, *error)),
+    return {{std::string(syntax.code), check::fill(syntax.message, "detail", describe_error(tree, *error)),
              check::line_of(*error), check::column_of(*error)}};
   }
   std::vector<check::FlatNode>& nodes = state_->nodes;
@@ -88,8 +87,7 @@ std::vector<Offence> Checker::check_source(std::string_view python_source) {
       for (const Finding& f : findings) {
         auto [line, column] = place(f);
         (rule->backstop ? backstops : offences)
-            .push_back({std::string(rule->code),
-                        check::fill(rule->message, "target", f.target), line, column});
+            .push_back({std::string(rule->code), check::fill(rule->message, "target", f.target), line, column});
       }
     }
   }
@@ -116,12 +114,8 @@ std::vector<Offence> Checker::check_reply(std::string_view reply_text) {
   return offences;
 }
 
-std::vector<Offence> check_source(std::string_view python_source) {
-  return Checker().check_source(python_source);
-}
+std::vector<Offence> check_source(std::string_view python_source) { return Checker().check_source(python_source); }
 
-std::vector<Offence> check_reply(std::string_view reply_text) {
-  return Checker().check_reply(reply_text);
-}
+std::vector<Offence> check_reply(std::string_view reply_text) { return Checker().check_reply(reply_text); }
 
 }  // namespace kmem

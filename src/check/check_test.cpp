@@ -3,6 +3,8 @@
 // that CPython reads other than the bytes say), the 44 seed kernels (all must
 // pass), deep nesting and large files, and the agreement of the rule table
 // with docs/verdicts.md.
+#include "kmem/check.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,7 +14,6 @@
 #include <sstream>
 #include <string>
 
-#include "kmem/check.h"
 #include "rules.h"
 
 namespace kmem {
@@ -22,8 +23,9 @@ namespace {
 std::string candidate(std::string_view top, std::string_view body = "return x") {
   std::string out = "import torch\nimport torch.nn as nn\n";
   out.append(top);
-  out += "\n\nclass ModelNew(nn.Module):\n    def __init__(self):\n        super().__init__()\n\n"
-         "    def forward(self, x):\n";
+  out +=
+      "\n\nclass ModelNew(nn.Module):\n    def __init__(self):\n        super().__init__()\n\n"
+      "    def forward(self, x):\n";
   std::istringstream lines{std::string(body)};
   for (std::string line; std::getline(lines, line);) out += "        " + line + "\n";
   return out;
@@ -42,17 +44,17 @@ std::string describe(std::string_view source) {
   return out;
 }
 
-#define EXPECT_CLEAN(src)                                   \
-  do {                                                      \
-    std::string s_ = (src);                                 \
-    EXPECT_TRUE(check_source(s_).empty()) << describe(s_);  \
+#define EXPECT_CLEAN(src)                                  \
+  do {                                                     \
+    std::string s_ = (src);                                \
+    EXPECT_TRUE(check_source(s_).empty()) << describe(s_); \
   } while (0)
 
 // Exactly the given codes (in source order).
-#define EXPECT_CODES(src, ...)                                                      \
-  do {                                                                              \
-    std::string s_ = (src);                                                         \
-    EXPECT_EQ(codes(s_), (std::vector<std::string>{__VA_ARGS__})) << describe(s_);  \
+#define EXPECT_CODES(src, ...)                                                     \
+  do {                                                                             \
+    std::string s_ = (src);                                                        \
+    EXPECT_EQ(codes(s_), (std::vector<std::string>{__VA_ARGS__})) << describe(s_); \
   } while (0)
 
 TEST(Check, CleanCandidatePasses) { EXPECT_CLEAN(candidate("")); }
@@ -60,8 +62,9 @@ TEST(Check, CleanCandidatePasses) { EXPECT_CLEAN(candidate("")); }
 // A method of one's own class called through the class: its self must be the
 // caller's own self; a class as any method's self is refused.
 TEST(Check, AClassAsAMethodsSelfIsPatching) {
-  const char* helper = "class Helper:\n    def put(self, v):\n        self.detach = v\n"
-                       "    @staticmethod\n    def twice(v):\n        return v * 2\n";
+  const char* helper =
+      "class Helper:\n    def put(self, v):\n        self.detach = v\n"
+      "    @staticmethod\n    def twice(v):\n        return v * 2\n";
   EXPECT_CODES(candidate(helper, "Helper.put(torch.Tensor, None)\nreturn x"), "runtime_patching");
   EXPECT_CODES(candidate(helper, "Helper.put(x, None)\nreturn x"), "runtime_patching");
   EXPECT_CODES(candidate(helper, "f = Helper.put\nreturn x"), "runtime_patching");
@@ -84,8 +87,7 @@ TEST(Check, FormatFieldsReadingPrivateAttributesAreDynamicGetattr) {
 // A class pattern's keyword reads the attribute it names.
 TEST(Check, ClassPatternKeywordsReadAttributes) {
   EXPECT_CODES(candidate("", "match x:\n    case object(__code__=c):\n        pass\nreturn x"), "introspection");
-  EXPECT_CODES(candidate("", "match x:\n    case object(_impl=c):\n        pass\nreturn x"),
-               "private_attribute");
+  EXPECT_CODES(candidate("", "match x:\n    case object(_impl=c):\n        pass\nreturn x"), "private_attribute");
   EXPECT_CLEAN(candidate("", "match x:\n    case torch.Tensor(shape=s):\n        pass\nreturn x"));
 }
 
@@ -158,8 +160,7 @@ TEST(Check, UnpackedOrUncalledGetattrSetattrAreDynamic) {
   EXPECT_CODES(candidate("", "delattr(torch, **names)\nreturn x"), "dynamic_setattr");
   EXPECT_CODES(candidate("", "f = getattr(torch, *[n])\nreturn x"), "dynamic_getattr");
   EXPECT_CODES(candidate("", "f = getattr(*[torch, 'matmul'])\nreturn x"), "dynamic_getattr");
-  EXPECT_CODES(candidate("", "list(map(setattr, [torch], ['matmul'], [None]))\nreturn x"),
-               "dynamic_setattr");
+  EXPECT_CODES(candidate("", "list(map(setattr, [torch], ['matmul'], [None]))\nreturn x"), "dynamic_setattr");
   EXPECT_CODES(candidate("", "fs = [getattr]\nreturn x"), "dynamic_getattr");
   // The alias names the builtin too, as `c = torch.cuda.Stream` does.
   EXPECT_CODES(candidate("", "d = delattr\nreturn x"), "dynamic_setattr", "dynamic_setattr");
@@ -182,13 +183,13 @@ TEST(Check, LiteralGetattrIsMatchedAsTheAttribute) {
   // An escape makes the name differ from the text: not a plain literal.
   EXPECT_CODES(candidate("", "f = getattr(torch, 'manual\\x5fseed')\nreturn x"), "dynamic_getattr");
   EXPECT_CODES(candidate("", "f = object.__getattribute__(torch, n)\nreturn x"), "runtime_patching");
-  EXPECT_CLEAN(candidate("", "y = getattr(torch, 'relu')(x)\nc = getattr(torch.cuda, 'current_stream')()\n"
-                             "return y"));
+  EXPECT_CLEAN(candidate("",
+                         "y = getattr(torch, 'relu')(x)\nc = getattr(torch.cuda, 'current_stream')()\n"
+                         "return y"));
 }
 
 TEST(Check, ForeignAttributeAssignmentNamesTheTargetAsWritten) {
-  std::vector<Offence> v =
-      check_source(candidate("", "for m in self.modules():\n    m.conv1 = None\nreturn x"));
+  std::vector<Offence> v = check_source(candidate("", "for m in self.modules():\n    m.conv1 = None\nreturn x"));
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].code, "foreign_attribute_assignment");
   EXPECT_EQ(v[0].message, "assignment to attribute 'm.conv1' is not allowed (only self.<x>)");
@@ -236,8 +237,7 @@ TEST(Check, SelfMustBeTheMethodReceiver) {
   EXPECT_CODES(candidate("", "f = lambda o: setattr(o, 'k', 1)\nreturn x"), "foreign_attribute_assignment");
   // A `self` that is not the method's receiver.
   EXPECT_CODES(candidate("def patch(self):\n    self.matmul = None"), "foreign_attribute_assignment");
-  EXPECT_CODES(candidate("", "g = lambda self: setattr(self, 'k', 1)\nreturn x"),
-               "foreign_attribute_assignment");
+  EXPECT_CODES(candidate("", "g = lambda self: setattr(self, 'k', 1)\nreturn x"), "foreign_attribute_assignment");
   EXPECT_CODES(candidate("", "self = torch\nself.matmul = None\nreturn x"), "foreign_attribute_assignment");
   EXPECT_CODES("class ModelNew:\n    @staticmethod\n    def f(self):\n        self.k = 1\n",
                "foreign_attribute_assignment");
@@ -245,8 +245,7 @@ TEST(Check, SelfMustBeTheMethodReceiver) {
 }
 
 TEST(Check, UsesThreadsWithAliases) {
-  EXPECT_CODES(candidate("import threading as th", "th.Thread(target=f).start()\nreturn x"),
-               "uses_threads");
+  EXPECT_CODES(candidate("import threading as th", "th.Thread(target=f).start()\nreturn x"), "uses_threads");
   EXPECT_CODES(candidate("import _thread"), "uses_threads");
   EXPECT_CODES(candidate("from concurrent.futures import ThreadPoolExecutor"), "uses_threads");
   EXPECT_CODES(candidate("import os", "os.fork()\nreturn x"), "uses_threads");
@@ -256,8 +255,8 @@ TEST(Check, UsesThreadsWithAliases) {
   EXPECT_CODES(candidate("src = 'void f() { std::thread t(g); }'"), "uses_threads");
   // A string or a comment that mentions threading is no offence, nor is a
   // local name that happens to be called like a module.
-  EXPECT_CLEAN(candidate("# threading would be bad\nNOTE = 'no threading, no multiprocessing here'",
-                         "threading = 3\nreturn x"));
+  EXPECT_CLEAN(
+      candidate("# threading would be bad\nNOTE = 'no threading, no multiprocessing here'", "threading = 3\nreturn x"));
   EXPECT_CLEAN(candidate("import os", "p = os.path.join('a', 'b')\nreturn x"));
 }
 
@@ -288,8 +287,7 @@ TEST(Check, RuntimePatching) {
 }
 
 TEST(Check, Introspection) {
-  EXPECT_CODES(candidate("from gc import get_objects as g", "objs = g()\nreturn x"), "introspection",
-               "introspection");
+  EXPECT_CODES(candidate("from gc import get_objects as g", "objs = g()\nreturn x"), "introspection", "introspection");
   EXPECT_CODES(candidate("import inspect"), "introspection");
   EXPECT_CODES(candidate("import ctypes"), "introspection");
   EXPECT_CODES(candidate("import sys", "f = sys._getframe(1)\nreturn x"), "introspection");
@@ -306,8 +304,7 @@ TEST(Check, Introspection) {
 // A coding declaration makes CPython read other text than the checker: only
 // UTF-8 may be declared, on line 1 or 2 as PEP 263 says; it is reported alone.
 TEST(Check, CodingDeclarationOtherThanUtf8IsUnreadable) {
-  std::vector<Offence> v =
-      check_source("# -*- coding: utf-7 -*-\n" + candidate("x = 1 #+AAo-import gc"));
+  std::vector<Offence> v = check_source("# -*- coding: utf-7 -*-\n" + candidate("x = 1 #+AAo-import gc"));
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].code, "unreadable_source");
   EXPECT_EQ(v[0].message,
@@ -321,8 +318,8 @@ TEST(Check, CodingDeclarationOtherThanUtf8IsUnreadable) {
   EXPECT_EQ(v[0].line, 2);
   EXPECT_EQ(v[0].column, 3);
   EXPECT_CODES("\xEF\xBB\xBF# coding: latin-1\n" + candidate(""), "unreadable_source");
-  for (std::string_view utf8 : {"# -*- coding: utf-8 -*-\n", "# coding=UTF8\n", "# coding: utf_8\n",
-                                "#!python\n# coding: utf-8-sig\n"})
+  for (std::string_view utf8 :
+       {"# -*- coding: utf-8 -*-\n", "# coding=UTF8\n", "# coding: utf_8\n", "#!python\n# coding: utf-8-sig\n"})
     EXPECT_CLEAN(std::string(utf8) + candidate(""));
   // Line 3 is too late for a declaration; "coding" outside a comment is none.
   EXPECT_CLEAN(candidate("# coding: latin-1"));
@@ -340,8 +337,7 @@ TEST(Check, CarriageReturnsAreNewlinesAsForPython) {
   EXPECT_EQ(v[1].code, "foreign_attribute_assignment");
   EXPECT_EQ(v[1].line, 5);
   std::string crlf = candidate("", "y = x\nreturn y");
-  for (size_t at = crlf.find('\n'); at != std::string::npos; at = crlf.find('\n', at + 2))
-    crlf.replace(at, 1, "\r\n");
+  for (size_t at = crlf.find('\n'); at != std::string::npos; at = crlf.find('\n', at + 2)) crlf.replace(at, 1, "\r\n");
   EXPECT_CLEAN(crlf);
 }
 
@@ -413,8 +409,8 @@ TEST(Check, PrecisionDowncast) {
                "precision_downcast");
   EXPECT_CODES(candidate("import triton.language as tl", "v = tl.load(p).to(tl.float16)\nreturn x"),
                "precision_downcast");
-  EXPECT_CODES(candidate("", "torch.backends.cudnn.allow_tf32 = True\nreturn x"),
-               "foreign_attribute_assignment", "precision_downcast");
+  EXPECT_CODES(candidate("", "torch.backends.cudnn.allow_tf32 = True\nreturn x"), "foreign_attribute_assignment",
+               "precision_downcast");
   EXPECT_CLEAN(candidate("import triton.language as tl",
                          "acc = tl.dot(a, b, allow_tf32=False, input_precision='ieee')\nreturn x.float()"));
 }
@@ -454,8 +450,7 @@ TEST(Check, ChainedAssignmentWithoutValue) {
 }
 
 TEST(Check, DeeplyNestedParenthesesDoNotOverflow) {
-  std::string deep = "class ModelNew:\n    pass\nx = " + std::string(10000, '(') + "1" +
-                     std::string(10000, ')') + "\n";
+  std::string deep = "class ModelNew:\n    pass\nx = " + std::string(10000, '(') + "1" + std::string(10000, ')') + "\n";
   EXPECT_TRUE(check_source(deep).empty());
   std::string target = std::string(5000, '(') + "m.w" + std::string(5000, ')') + " = 1\n";
   EXPECT_CODES("class ModelNew:\n    pass\n" + target, "foreign_attribute_assignment");
@@ -499,7 +494,10 @@ TEST(Check, SeveralMegabytesFile) {
 TEST(Check, BinaryGarbageIsASyntaxError) {
   // Split after \x01: "\x01c" would read as one hex escape (and the
   // literal would be shorter than its stated size).
-  std::string junk("\x00\xff\xfe(\x01" "class", 10);
+  std::string junk(
+      "\x00\xff\xfe(\x01"
+      "class",
+      10);
   std::vector<Offence> v = check_source(junk);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].code, "syntax_error");
@@ -532,8 +530,7 @@ TEST(Check, VerdictsDocListsEveryCheckerMessage) {
     auto [it, added] = templates.emplace(code, documented);
     EXPECT_EQ(it->second, documented) << code << " has two messages";
   };
-  for (const auto& fixed : {check::kNoCodeBlock, check::kSyntaxError,
-                            check::kUnreadableSource})
+  for (const auto& fixed : {check::kNoCodeBlock, check::kSyntaxError, check::kUnreadableSource})
     add(fixed.code, fixed.message);
   for (const check::Rule& rule : check::rule_table()) add(rule.code, rule.message);
   std::map<std::string, std::string> documented = documented_checker_messages();

@@ -3,28 +3,25 @@
 // parents), never a recursion.
 #include "context.h"
 
-#include "native_source.h"
-
 #include <algorithm>
 #include <cctype>
+
+#include "native_source.h"
 
 namespace kmem::check {
 namespace {
 
-constexpr std::string_view kBuiltins[] = {
-    "getattr", "setattr", "delattr", "exec", "eval", "compile", "__import__", "vars", "globals",
-    "__builtins__", "locals", "open", "type", "breakpoint", "help", "__loader__", "__spec__"};
+constexpr std::string_view kBuiltins[] = {"getattr",    "setattr",    "delattr", "exec",         "eval",    "compile",
+                                          "__import__", "vars",       "globals", "__builtins__", "locals",  "open",
+                                          "type",       "breakpoint", "help",    "__loader__",   "__spec__"};
 
 // Calls whose result is an object of a class the rules know: `type(r)` and
 // `r.__class__` of their result read as that class, so that
 // `type(torch.cuda.current_stream())()` is `torch.cuda.Stream()`.
 constexpr std::pair<std::string_view, std::string_view> kResultClasses[] = {
-    {"torch.cuda.current_stream", "torch.cuda.Stream"},
-    {"torch.cuda.default_stream", "torch.cuda.Stream"},
-    {"torch.accelerator.current_stream", "torch.Stream"},
-    {"torch.cuda.Event", "torch.cuda.Event"},
-    {"threading.current_thread", "threading.Thread"},
-    {"threading.main_thread", "threading.Thread"}};
+    {"torch.cuda.current_stream", "torch.cuda.Stream"},   {"torch.cuda.default_stream", "torch.cuda.Stream"},
+    {"torch.accelerator.current_stream", "torch.Stream"}, {"torch.cuda.Event", "torch.cuda.Event"},
+    {"threading.current_thread", "threading.Thread"},     {"threading.main_thread", "threading.Thread"}};
 
 bool is_builtin(std::string_view name) {
   return std::find(std::begin(kBuiltins), std::end(kBuiltins), name) != std::end(kBuiltins);
@@ -118,8 +115,8 @@ bool decorated_as(const SyntaxTree& tree, TSNode decorated, std::string_view nam
 // (`extra_cflags=FLAGS`). Anything else (`FLAGS.append`, `f(FLAGS)`,
 // `x = FLAGS`) lets its value change out of sight.
 bool value_use_only(const SyntaxTree& tree, std::span<const FlatNode> nodes, uint32_t i) {
-  static constexpr std::string_view kFlagArguments[] = {"extra_cflags", "extra_cuda_cflags",
-                                                        "extra_ldflags", "extra_include_paths"};
+  static constexpr std::string_view kFlagArguments[] = {"extra_cflags", "extra_cuda_cflags", "extra_ldflags",
+                                                        "extra_include_paths"};
   const Grammar& g = python_grammar();
   const FlatNode& parent = nodes[nodes[i].parent];
   TSNode node = nodes[i].node;
@@ -144,8 +141,7 @@ FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) {
       Context statement(tree, *this, nodes, i);
       for (const ImportedName& name : statement.imported_names()) {
         if (symbol == g.import_statement) {  // `import a.b` names the modules a and a.b
-          for (size_t dot = name.qualified.find('.'); dot != std::string::npos;
-               dot = name.qualified.find('.', dot + 1))
+          for (size_t dot = name.qualified.find('.'); dot != std::string::npos; dot = name.qualified.find('.', dot + 1))
             modules_.insert(name.qualified.substr(0, dot));
           modules_.insert(name.qualified);
         }
@@ -225,8 +221,7 @@ FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) {
     // An autograd.Function's forward/backward/setup_context take `ctx` first.
     ctx_parameter_[i] = symbol == g.function_definition && !params.empty() && params.front() == "ctx";
     if (std::find(params.begin(), params.end(), "self") == params.end()) continue;
-    self_receiver_[i] = symbol == g.function_definition && params.front() == "self" &&
-                        is_method(tree, nodes, i);
+    self_receiver_[i] = symbol == g.function_definition && params.front() == "self" && is_method(tree, nodes, i);
   }
 }
 
@@ -238,8 +233,7 @@ TSNode FileFacts::enclosing_class(const SyntaxTree& tree, std::span<const FlatNo
   *is_static = false;
   if (nodes[parent_of(up)].symbol == g.decorated_definition) {
     TSNode decorated = nodes[parent_of(up)].node;
-    *is_static = decorated_as(tree, decorated, "staticmethod") ||
-                 decorated_as(tree, decorated, "classmethod");
+    *is_static = decorated_as(tree, decorated, "staticmethod") || decorated_as(tree, decorated, "classmethod");
     up = parent_of(up);
   }
   bool in_class = up != 0 && parent_of(up) != 0 && nodes[parent_of(up)].symbol == g.block &&
@@ -247,8 +241,7 @@ TSNode FileFacts::enclosing_class(const SyntaxTree& tree, std::span<const FlatNo
   return in_class ? nodes[parent_of(parent_of(up))].node : TSNode{};
 }
 
-bool FileFacts::is_method(const SyntaxTree& tree, std::span<const FlatNode> nodes,
-                          uint32_t i) const {
+bool FileFacts::is_method(const SyntaxTree& tree, std::span<const FlatNode> nodes, uint32_t i) const {
   bool is_static = false;
   TSNode node = nodes[i].node;
   return !ts_node_is_null(enclosing_class(tree, nodes, i, &is_static)) && !is_static &&
@@ -280,8 +273,8 @@ void FileFacts::bind_pairs(const Context& top, TSNode target, TSNode value) {
       continue;
     }
     // a, b = torch.cuda, 1 (and nested groups of the same shape)
-    bool left_group = l == g.pattern_list || l == g.tuple_pattern || l == g.list_pattern ||
-                      l == g.tuple || l == g.list || l == g.expression_list;
+    bool left_group = l == g.pattern_list || l == g.tuple_pattern || l == g.list_pattern || l == g.tuple ||
+                      l == g.list || l == g.expression_list;
     bool right_group = r == g.expression_list || r == g.tuple || r == g.list;
     if (l == g.parenthesized_expression && ts_node_named_child_count(left) == 1) {
       stack.push_back({ts_node_named_child(left, 0), right});
@@ -306,9 +299,7 @@ void FileFacts::bind(std::string name, std::string qualified) {
   it->second = std::move(qualified);
 }
 
-bool FileFacts::bound_ambiguously(std::string_view name) const {
-  return ambiguous_.find(name) != ambiguous_.end();
-}
+bool FileFacts::bound_ambiguously(std::string_view name) const { return ambiguous_.find(name) != ambiguous_.end(); }
 
 int FileFacts::bindings_of(std::string_view name) const {
   auto count = assignments_.find(name);
@@ -334,13 +325,41 @@ TSNode FileFacts::string_constant(std::string_view name) const {
 }
 
 bool FileFacts::is_module(std::string_view qualified) const {
-  static constexpr std::string_view kKnownModules[] = {
-      "torch", "torch.nn", "torch.nn.functional", "torch.cuda", "torch.backends",
-      "torch.backends.cuda", "torch.backends.cuda.matmul", "torch.backends.cudnn", "torch.utils",
-      "torch.utils.cpp_extension", "torch.autograd", "torch.jit", "torch.ops", "torch.library",
-      "torch.random", "torch.linalg", "torch.fft", "torch.special", "torch.testing", "triton",
-      "triton.language", "triton.runtime", "triton.testing", "os", "os.path", "sys", "threading",
-      "time", "functools", "operator", "builtins", "importlib", "numpy", "math", "itertools"};
+  static constexpr std::string_view kKnownModules[] = {"torch",
+                                                       "torch.nn",
+                                                       "torch.nn.functional",
+                                                       "torch.cuda",
+                                                       "torch.backends",
+                                                       "torch.backends.cuda",
+                                                       "torch.backends.cuda.matmul",
+                                                       "torch.backends.cudnn",
+                                                       "torch.utils",
+                                                       "torch.utils.cpp_extension",
+                                                       "torch.autograd",
+                                                       "torch.jit",
+                                                       "torch.ops",
+                                                       "torch.library",
+                                                       "torch.random",
+                                                       "torch.linalg",
+                                                       "torch.fft",
+                                                       "torch.special",
+                                                       "torch.testing",
+                                                       "triton",
+                                                       "triton.language",
+                                                       "triton.runtime",
+                                                       "triton.testing",
+                                                       "os",
+                                                       "os.path",
+                                                       "sys",
+                                                       "threading",
+                                                       "time",
+                                                       "functools",
+                                                       "operator",
+                                                       "builtins",
+                                                       "importlib",
+                                                       "numpy",
+                                                       "math",
+                                                       "itertools"};
   for (std::string_view known : kKnownModules)
     if (qualified == known) return true;
   return modules_.find(qualified) != modules_.end();
@@ -371,8 +390,7 @@ bool Context::attribute_read(TSNode node, TSNode* object, std::string_view* name
   if (ts_node_is_null(function) || ts_node_symbol(function) != g.identifier) return false;
   std::string_view callee = text(function);
   std::string_view bound = facts_.binding(callee);
-  if ((bound.empty() ? callee : bound) != "getattr" || !ts_node_is_null(unpacked_argument(node)))
-    return false;
+  if ((bound.empty() ? callee : bound) != "getattr" || !ts_node_is_null(unpacked_argument(node))) return false;
   *object = positional_argument(node, 0);
   TSNode literal = positional_argument(node, 1);
   return !ts_node_is_null(*object) && !ts_node_is_null(literal) && string_literal(literal, name);
@@ -459,13 +477,10 @@ const std::string& Context::reference_name() const {
       callee_name() != "torch.get_device_module")
     return reference_;
   TSSymbol parent = parent_symbol();
-  if (parent == g.attribute || parent == g.dotted_name || parent == g.aliased_import)
-    return reference_;
-  if (parent == g.keyword_argument && ts_node_eq(field(this->parent(), g.field_name), node()))
-    return reference_;
+  if (parent == g.attribute || parent == g.dotted_name || parent == g.aliased_import) return reference_;
+  if (parent == g.keyword_argument && ts_node_eq(field(this->parent(), g.field_name), node())) return reference_;
   // The object of a literal getattr is part of that longer name.
-  if (parent == g.argument_list &&
-      attribute_read(nodes_[nodes_[nodes_[index_].parent].parent].node, &object, &name) &&
+  if (parent == g.argument_list && attribute_read(nodes_[nodes_[nodes_[index_].parent].parent].node, &object, &name) &&
       ts_node_eq(object, node()))
     return reference_;
   reference_ = qualified_name(node());
@@ -502,8 +517,7 @@ const std::vector<ImportedName>& Context::imported_names() const {
   TSNode module_node = field(statement, g.field_module_name);
   if (symbol() == g.import_from_statement) {
     if (ts_node_is_null(module_node)) return names;
-    module = ts_node_symbol(module_node) == g.dotted_name ? dotted(tree_, module_node)
-                                                          : std::string(text(module_node));
+    module = ts_node_symbol(module_node) == g.dotted_name ? dotted(tree_, module_node) : std::string(text(module_node));
   }
   uint32_t n = ts_node_named_child_count(statement);
   for (uint32_t i = 0; i < n; ++i) {
@@ -561,8 +575,7 @@ TSNode Context::positional_argument(TSNode call, uint32_t index) const {
   for (uint32_t i = 0; i < n; ++i) {
     TSNode a = ts_node_named_child(arguments, i);
     TSSymbol symbol = ts_node_symbol(a);
-    if (ts_node_is_extra(a) || symbol == g.keyword_argument || symbol == g.list_splat ||
-        symbol == g.dictionary_splat)
+    if (ts_node_is_extra(a) || symbol == g.keyword_argument || symbol == g.list_splat || symbol == g.dictionary_splat)
       continue;
     if (index-- == 0) return a;
   }

@@ -70,18 +70,18 @@ class FileFacts {
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   std::unordered_map<std::string, std::string, Hash, std::equal_to<>> bindings_;
-  std::vector<uint32_t> self_rebinds_;  // start bytes, ascending
-  std::vector<bool> self_receiver_;     // per node: self_is_method_receiver
-  std::vector<bool> ctx_parameter_;     // per node: inside_ctx_function
-  std::set<std::string, std::less<>> defined_;  // top-level names
+  std::vector<uint32_t> self_rebinds_;            // start bytes, ascending
+  std::vector<bool> self_receiver_;               // per node: self_is_method_receiver
+  std::vector<bool> ctx_parameter_;               // per node: inside_ctx_function
+  std::set<std::string, std::less<>> defined_;    // top-level names
   std::set<std::string, std::less<>> ambiguous_;  // names bound to different qualified names
   std::unordered_map<std::string, TSNode, Hash, std::equal_to<>> top_values_;  // NAME = value at the top
-  std::unordered_map<std::string, int, Hash, std::equal_to<>> assignments_;   // bindings per name
+  std::unordered_map<std::string, int, Hash, std::equal_to<>> assignments_;    // bindings per name
   std::unordered_set<std::string_view> escaped_;  // names used where their value may change (views into the source)
-  std::set<std::string, std::less<>> modules_;  // imported with `import`
-  std::set<std::string, std::less<>> classes_;  // class names defined
+  std::set<std::string, std::less<>> modules_;    // imported with `import`
+  std::set<std::string, std::less<>> classes_;    // class names defined
   std::set<std::string, std::less<>> instance_methods_;  // methods taking self, of any class
-  std::set<std::string, std::less<>> static_methods_;  // "Class.method" of static and class methods
+  std::set<std::string, std::less<>> static_methods_;    // "Class.method" of static and class methods
   // Binds the identifiers of `target` to what the same places of `value`
   // name (`a, b = torch.cuda, os`), as a plain alias assignment does.
   void bind_pairs(const class Context& top, TSNode target, TSNode value);
@@ -96,22 +96,20 @@ class FileFacts {
   bool is_method(const SyntaxTree& tree, std::span<const FlatNode> nodes, uint32_t i) const;
   // The class whose body directly holds the function nodes[i] (through a
   // decorator), or a null node; whether it is a static or class method.
-  static TSNode enclosing_class(const SyntaxTree& tree, std::span<const FlatNode> nodes, uint32_t i,
-                                bool* is_static);
+  static TSNode enclosing_class(const SyntaxTree& tree, std::span<const FlatNode> nodes, uint32_t i, bool* is_static);
 };
 
 // An imported name as written in an import statement, fully qualified.
 struct ImportedName {
   TSNode at;
-  TSNode alias;  // the `S` of `Stream as S`; a null node when there is none
+  TSNode alias;           // the `S` of `Stream as S`; a null node when there is none
   std::string qualified;  // "torch.cuda.Stream" for `from torch.cuda import Stream as S`
 };
 
 class Context {
  public:
   // The current node is nodes[index] (`nodes`: the tree, flattened).
-  Context(const SyntaxTree& tree, const FileFacts& facts, std::span<const FlatNode> nodes,
-          uint32_t index)
+  Context(const SyntaxTree& tree, const FileFacts& facts, std::span<const FlatNode> nodes, uint32_t index)
       : grammar_(python_grammar()), tree_(tree), facts_(facts), nodes_(nodes), index_(index) {}
 
   const Grammar& grammar() const { return grammar_; }

@@ -11,10 +11,8 @@ namespace kmem::check {
 namespace {
 
 TSFieldId field(const char* name) {
-  TSFieldId id = ts_language_field_id_for_name(python_language(), name,
-                                               static_cast<uint32_t>(std::strlen(name)));
-  if (id == 0)
-    throw std::logic_error(std::string("the Python grammar has no field '") + name + "'");
+  TSFieldId id = ts_language_field_id_for_name(python_language(), name, static_cast<uint32_t>(std::strlen(name)));
+  if (id == 0) throw std::logic_error(std::string("the Python grammar has no field '") + name + "'");
   return id;
 }
 
@@ -97,17 +95,15 @@ Grammar look_up() {
 const TSLanguage* python_language() { return tree_sitter_python(); }
 
 TSSymbol python_symbol(std::string_view name) {
-  TSSymbol id = ts_language_symbol_for_name(python_language(), name.data(),
-                                            static_cast<uint32_t>(name.size()), true);
-  if (id == 0)
-    throw std::logic_error("the Python grammar has no node type '" + std::string(name) + "'");
+  TSSymbol id = ts_language_symbol_for_name(python_language(), name.data(), static_cast<uint32_t>(name.size()), true);
+  if (id == 0) throw std::logic_error("the Python grammar has no node type '" + std::string(name) + "'");
   return id;
 }
 
 bool Grammar::is_target_group(TSSymbol s) const {
-  return s == pattern_list || s == tuple_pattern || s == list_pattern || s == expression_list ||
-         s == tuple || s == list || s == parenthesized_expression || s == list_splat_pattern ||
-         s == list_splat || s == as_pattern_target;
+  return s == pattern_list || s == tuple_pattern || s == list_pattern || s == expression_list || s == tuple ||
+         s == list || s == parenthesized_expression || s == list_splat_pattern || s == list_splat ||
+         s == as_pattern_target;
 }
 
 const Grammar& python_grammar() {

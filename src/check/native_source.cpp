@@ -50,7 +50,9 @@ void decode_escape(std::string_view escape, std::string& out) {
     case 'f': out.push_back('\f'); return;
     case 'v': out.push_back('\v'); return;
     case '\n': return;  // a line continuation
-    case 'x': case 'u': case 'U': append_utf8(out, digits_value(escape.substr(2), 16)); return;
+    case 'x':
+    case 'u':
+    case 'U': append_utf8(out, digits_value(escape.substr(2), 16)); return;
     default: break;
   }
   if (kind >= '0' && kind <= '7') return append_utf8(out, digits_value(escape.substr(1), 8));
@@ -69,7 +71,9 @@ std::string expand_namespace_aliases(std::string text) {
         (at + kKeyword.size() < text.size() && identifier_char(text[at + kKeyword.size()])))
       continue;
     size_t i = at + kKeyword.size();
-    auto skip_blanks = [&] { while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i; };
+    auto skip_blanks = [&] {
+      while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    };
     skip_blanks();
     size_t alias_begin = i;
     while (i < text.size() && identifier_char(text[i])) ++i;
@@ -150,8 +154,9 @@ std::string native_tokens(std::string_view source) {
       continue;
     }
     // R"delim(...)delim": a raw string, kept whole (quotes inside do not end it).
-    if (c == '"' && i > 0 && source[i - 1] == 'R' && (i < 2 || !identifier_char(source[i - 2]) ||
-                                                      std::string_view("Lu8U").find(source[i - 2]) != std::string_view::npos)) {
+    if (c == '"' && i > 0 && source[i - 1] == 'R' &&
+        (i < 2 || !identifier_char(source[i - 2]) ||
+         std::string_view("Lu8U").find(source[i - 2]) != std::string_view::npos)) {
       size_t paren = source.find('(', i);
       size_t end = paren == std::string_view::npos
                        ? std::string_view::npos
@@ -220,8 +225,7 @@ bool has_identifier(std::string_view text, std::string_view name, std::string_vi
     size_t end = at + name.size();
     if (at > 0 && identifier_char(text[at - 1])) continue;
     if (end < text.size() && identifier_char(text[end])) continue;
-    if (!unless_member.empty() && text.substr(end).starts_with("::") &&
-        text.substr(end + 2).starts_with(unless_member))
+    if (!unless_member.empty() && text.substr(end).starts_with("::") && text.substr(end + 2).starts_with(unless_member))
       continue;
     return true;
   }
@@ -267,8 +271,7 @@ bool pastes_tokens(std::string_view value) {
 bool has_uncompared_identifier(std::string_view text, std::string_view name) {
   for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
     size_t end = at + name.size();
-    if ((at > 0 && identifier_char(text[at - 1])) || (end < text.size() && identifier_char(text[end])))
-      continue;
+    if ((at > 0 && identifier_char(text[at - 1])) || (end < text.size() && identifier_char(text[end]))) continue;
     // Back over a qualifier (`at::`) and blanks to what precedes the name.
     size_t before = at;
     while (before >= 2 && text.compare(before - 2, 2, "::") == 0) {
@@ -302,8 +305,7 @@ template <typename Visit>
 bool any_word(std::string_view text, std::string_view name, Visit visit) {
   for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
     size_t end = at + name.size();
-    if ((at > 0 && identifier_char(text[at - 1])) || (end < text.size() && identifier_char(text[end])))
-      continue;
+    if ((at > 0 && identifier_char(text[at - 1])) || (end < text.size() && identifier_char(text[end]))) continue;
     if (visit(at)) return true;
   }
   return false;
@@ -315,8 +317,8 @@ bool any_occurrence(std::string_view text, std::string_view name, Visit visit) {
   return any_word(text, name, [&](size_t at) {
     size_t before = at;
     while (before > 0 && std::isspace(static_cast<unsigned char>(text[before - 1]))) --before;
-    bool member = before > 0 && (text[before - 1] == '.' ||
-                                 (text[before - 1] == '>' && before > 1 && text[before - 2] == '-'));
+    bool member =
+        before > 0 && (text[before - 1] == '.' || (text[before - 1] == '>' && before > 1 && text[before - 2] == '-'));
     return !member && visit(at);
   });
 }
@@ -360,11 +362,11 @@ bool has_half_type(std::string_view text) {
   return any_occurrence(text, "half", [&](size_t at) {
     char before = previous_char(text, at);
     size_t after = at + 4;
-    while (after < text.size() && (std::isspace(static_cast<unsigned char>(text[after])) || text[after] == '*' ||
-                                   text[after] == '&'))
+    while (after < text.size() &&
+           (std::isspace(static_cast<unsigned char>(text[after])) || text[after] == '*' || text[after] == '&'))
       ++after;
-    bool then_name = after < text.size() && identifier_char(text[after]) &&
-                     !std::isdigit(static_cast<unsigned char>(text[after]));
+    bool then_name =
+        after < text.size() && identifier_char(text[after]) && !std::isdigit(static_cast<unsigned char>(text[after]));
     // `const half* x`, `(half* x`, `typedef half h`, `<half>`: half as a type;
     // `int half = n / 2`, `x * half`, `return half * y` are a variable.
     size_t word_end = at;
@@ -410,8 +412,7 @@ bool has_function_use(std::string_view text, std::string_view name) {
       while (name_begin > 0 && identifier_char(text[name_begin - 1])) --name_begin;
       std::string_view macro = text.substr(name_begin, name_end - name_begin);
       for (std::string_view defined : directives(text, "define"))
-        if (!macro.empty() && defined.starts_with(macro) && defined.substr(macro.size()).starts_with('('))
-          return true;
+        if (!macro.empty() && defined.starts_with(macro) && defined.substr(macro.size()).starts_with('(')) return true;
     }
     return false;
   });

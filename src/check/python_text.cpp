@@ -9,17 +9,14 @@
 namespace kmem::check {
 namespace {
 
-bool is_name_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
-}
+bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'; }
 
 // The encoding a comment line declares, as CPython reads it: the first
 // "coding" followed by ':' or '=', blanks, then a non-empty name; empty if none.
 std::string_view declared_coding(std::string_view line) {
   size_t hash = line.find_first_not_of(" \t\f");
   if (hash == std::string_view::npos || line[hash] != '#') return {};
-  for (size_t at = line.find("coding", hash); at != std::string_view::npos;
-       at = line.find("coding", at + 1)) {
+  for (size_t at = line.find("coding", hash); at != std::string_view::npos; at = line.find("coding", at + 1)) {
     size_t begin = at + 6;
     if (begin >= line.size() || (line[begin] != ':' && line[begin] != '=')) continue;
     begin = line.find_first_not_of(" \t", begin + 1);
@@ -35,9 +32,8 @@ std::string_view declared_coding(std::string_view line) {
 // '_' for '-', and CPython's own "utf-8-*" (utf-8-sig).
 bool names_utf8(std::string_view name) {
   std::string normal(name);
-  std::transform(normal.begin(), normal.end(), normal.begin(), [](unsigned char c) {
-    return c == '_' ? '-' : static_cast<char>(std::tolower(c));
-  });
+  std::transform(normal.begin(), normal.end(), normal.begin(),
+                 [](unsigned char c) { return c == '_' ? '-' : static_cast<char>(std::tolower(c)); });
   return normal == "utf-8" || normal == "utf8" || normal.starts_with("utf-8-");
 }
 

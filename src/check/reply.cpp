@@ -19,9 +19,7 @@ std::string_view trim(std::string_view s) {
 }
 
 // The number of backticks `line` starts with (a fence from 3 on).
-size_t backticks(std::string_view line) {
-  return std::min(line.find_first_not_of('`'), line.size());
-}
+size_t backticks(std::string_view line) { return std::min(line.find_first_not_of('`'), line.size()); }
 
 // The number of backticks `line` ends with.
 size_t trailing_backticks(std::string_view line) {
@@ -113,8 +111,7 @@ Reply parse_reply(std::string_view text) {
     }
   }
   if (reply.block_count == 0)
-    reply.offences.push_back({std::string(check::kNoCodeBlock.code),
-                             std::string(check::kNoCodeBlock.message), 0, 0});
+    reply.offences.push_back({std::string(check::kNoCodeBlock.code), std::string(check::kNoCodeBlock.message), 0, 0});
   return reply;
 }
 

@@ -7,13 +7,12 @@ namespace kmem {
 namespace {
 
 TEST(ParseReply, NoPythonBlockIsNoCodeBlockWithTheSpecMessage) {
-  for (std::string_view text : {"just prose\nACTION: CHECK\n", "```cuda\nint x;\n```\n",
-                                "```python\nunterminated = 1\n", ""}) {
+  for (std::string_view text :
+       {"just prose\nACTION: CHECK\n", "```cuda\nint x;\n```\n", "```python\nunterminated = 1\n", ""}) {
     Reply reply = parse_reply(text);
     ASSERT_EQ(reply.offences.size(), 1u) << text;
     EXPECT_EQ(reply.offences[0].code, "no_code_block");
-    EXPECT_EQ(reply.offences[0].message,
-              "A reply without a ```python fenced code block was rejected by the checker.");
+    EXPECT_EQ(reply.offences[0].message, "A reply without a ```python fenced code block was rejected by the checker.");
     EXPECT_EQ(reply.block_count, 0);
     EXPECT_TRUE(reply.source.empty());
   }
@@ -68,10 +67,8 @@ TEST(CheckReply, MapsOffenceLinesOntoTheReply) {
   EXPECT_EQ(offences[0].column, 8);
 }
 
-
 TEST(ParseReply, AFenceAtTheEndOfACodeLineClosesTheBlock) {
-  Reply reply = parse_reply(
-      "Here:\n```python\nimport torch\ndef f(x):\n    return out```\nACTION: SUBMIT\n");
+  Reply reply = parse_reply("Here:\n```python\nimport torch\ndef f(x):\n    return out```\nACTION: SUBMIT\n");
   ASSERT_EQ(reply.block_count, 1);
   EXPECT_EQ(reply.source, "import torch\ndef f(x):\n    return out\n");
   EXPECT_EQ(reply.action, Action::kSubmit);

@@ -20,12 +20,13 @@ namespace {
 // (`torch.nn.functional.torch`, `os.path.os`, `typing.sys`): a name passing
 // through one of them is also read from there on.
 constexpr std::string_view kReexportedModules[] = {
-    "torch", "os", "sys", "threading", "_thread", "subprocess", "signal", "gc", "inspect", "ctypes",
-    "importlib", "builtins", "multiprocessing", "concurrent", "asyncio", "pickle", "marshal",
-    "runpy", "time", "functools", "operator", "mmap", "traceback", "contextlib", "types", "code",
-    "pkgutil", "warnings", "numpy", "random", "weakref", "io", "shutil", "tempfile", "socket"};
+    "torch",   "os",        "sys",        "threading", "_thread",  "subprocess",      "signal",
+    "gc",      "inspect",   "ctypes",     "importlib", "builtins", "multiprocessing", "concurrent",
+    "asyncio", "pickle",    "marshal",    "runpy",     "time",     "functools",       "operator",
+    "mmap",    "traceback", "contextlib", "types",     "code",     "pkgutil",         "warnings",
+    "numpy",   "random",    "weakref",    "io",        "shutil",   "tempfile",        "socket"};
 // Submodules that only share a name with a top-level module.
-constexpr std::string_view kOwnSubmodules[] = {"torch.signal", "torch.types", "torch.random",
+constexpr std::string_view kOwnSubmodules[] = {"torch.signal", "torch.types",      "torch.random",
                                                "numpy.random", "torch.functional", "torch.cuda.random"};
 
 }  // namespace
@@ -42,13 +43,11 @@ bool name_in_exactly(std::string_view name, Names list) {
 // `torch.nn.functional.torch.cuda.Stream`); empty when none matches.
 std::string_view matching_part(std::string_view name, Names list) {
   if (name_in_exactly(name, list)) return name;
-  static const std::unordered_set<std::string_view> roots(std::begin(kReexportedModules),
-                                                          std::end(kReexportedModules));
+  static const std::unordered_set<std::string_view> roots(std::begin(kReexportedModules), std::end(kReexportedModules));
   for (size_t dot = name.find('.'); dot != std::string_view::npos; dot = name.find('.', dot + 1)) {
     std::string_view rest = name.substr(dot + 1);
     std::string_view head = rest.substr(0, rest.find('.'));
-    if (!roots.contains(head) || listed(name.substr(0, dot + 1 + head.size()), kOwnSubmodules))
-      continue;
+    if (!roots.contains(head) || listed(name.substr(0, dot + 1 + head.size()), kOwnSubmodules)) continue;
     if (name_in_exactly(rest, list)) return rest;
   }
   return {};
@@ -56,13 +55,9 @@ std::string_view matching_part(std::string_view name, Names list) {
 
 bool name_in(std::string_view name, Names list) { return !matching_part(name, list).empty(); }
 
-bool is_dunder(std::string_view name) {
-  return name.size() > 4 && name.starts_with("__") && name.ends_with("__");
-}
+bool is_dunder(std::string_view name) { return name.size() > 4 && name.starts_with("__") && name.ends_with("__"); }
 
-bool listed(std::string_view name, Names list) {
-  return std::find(list.begin(), list.end(), name) != list.end();
-}
+bool listed(std::string_view name, Names list) { return std::find(list.begin(), list.end(), name) != list.end(); }
 
 // Whether the current node is the target of `= False` (`torch.backends.cudnn.allow_tf32 = False`).
 bool assigned_false(const Context& c) {
@@ -81,8 +76,7 @@ bool only_compared(const Context& c) {
     TSSymbol s = ts_node_symbol(c.ancestor(up));
     if (s == g.comparison_operator) return true;
     static const TSSymbol kSet = python_symbol("set");
-    if (s != g.tuple && s != g.list && s != g.parenthesized_expression && s != kSet)
-      return false;
+    if (s != g.tuple && s != g.list && s != g.parenthesized_expression && s != kSet) return false;
   }
   return false;
 }
@@ -124,8 +118,7 @@ void match_attributes(const Context& c, Names list, std::vector<Finding>& out) {
   TSNode attribute = field(c.node(), c.grammar().field_attribute);
   if (ts_node_is_null(attribute)) return;
   std::string_view name = c.text(attribute);
-  if (std::find(list.begin(), list.end(), name) != list.end())
-    out.push_back({attribute, std::string(name)});
+  if (std::find(list.begin(), list.end(), name) != list.end()) out.push_back({attribute, std::string(name)});
 }
 
 // String literals (e.g. CUDA sources) naming one of the identifiers in `list`.
@@ -213,9 +206,7 @@ void match_paths(const Context& c, Names list, std::vector<Finding>& out) {
   auto value = folded_string(c, c.node());
   if (!value) return;
   std::string_view text = *value;
-  auto continues_name = [](char ch) {
-    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
-  };
+  auto continues_name = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
   for (std::string_view path : list) {
     for (size_t at = text.find(path); at != std::string_view::npos; at = text.find(path, at + 1)) {
       size_t end = at + path.size();
@@ -228,9 +219,7 @@ void match_paths(const Context& c, Names list, std::vector<Finding>& out) {
 }
 
 // The n-th positional argument of the current call (0-based), or null.
-TSNode positional_argument(const Context& c, uint32_t index) {
-  return c.positional_argument(c.node(), index);
-}
+TSNode positional_argument(const Context& c, uint32_t index) { return c.positional_argument(c.node(), index); }
 
 // The builtin `name` used as a value rather than called (`map(setattr, ...)`,
 // `f = getattr`): whatever it is later called with is out of sight.
@@ -266,8 +255,8 @@ std::vector<std::pair<TSNode, std::string>> environment_writes(const Context& c)
     std::string_view literal;
     if (!ts_node_is_null(key) && c.string_literal(key, &literal)) {
       writes.push_back({key, std::string(literal)});
-    } else if (static const TSSymbol kBytes = python_symbol("string"); !ts_node_is_null(key) &&
-               ts_node_symbol(key) == kBytes && c.text(key).starts_with("b")) {
+    } else if (static const TSSymbol kBytes = python_symbol("string");
+               !ts_node_is_null(key) && ts_node_symbol(key) == kBytes && c.text(key).starts_with("b")) {
       // b"LD_PRELOAD": the name without its prefix and quotes.
       std::string_view text = c.text(key).substr(1);
       writes.push_back({key, text.size() >= 2 ? std::string(text.substr(1, text.size() - 2)) : "?"});
@@ -296,8 +285,7 @@ std::vector<std::pair<TSNode, std::string>> environment_writes(const Context& c)
   std::string_view method = std::string_view(callee).substr(callee.rfind('.') + 1);
   bool on_mapping = (callee.starts_with("os.environ.") || callee.starts_with("os.environb.")) &&
                     std::count(callee.begin(), callee.end(), '.') == 2;
-  if (callee == "os.unsetenv" || callee == "os.putenv" ||
-      (on_mapping && (method == "setdefault" || method == "pop"))) {
+  if (callee == "os.unsetenv" || callee == "os.putenv" || (on_mapping && (method == "setdefault" || method == "pop"))) {
     add(positional_argument(c, 0));
   } else if (on_mapping && (method == "popitem" || method == "clear" || method.starts_with("__"))) {
     add(TSNode{});

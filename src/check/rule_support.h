@@ -23,8 +23,7 @@ using Names = std::span<const std::string_view>;
 // Environment variables that reduce precision: precision_downcast when
 // written, never dynamic_code.
 inline constexpr std::string_view kEnvironmentPrecision[] = {
-    "NVIDIA_TF32_OVERRIDE", "TRITON_F32_DEFAULT", "TORCH_ALLOW_TF32_CUBLAS_OVERRIDE",
-    "TORCH_CUDNN_V8_API_DISABLED"};
+    "NVIDIA_TF32_OVERRIDE", "TRITON_F32_DEFAULT", "TORCH_ALLOW_TF32_CUBLAS_OVERRIDE", "TORCH_CUDNN_V8_API_DISABLED"};
 
 // Whether `name` is an entry of `list` or under one, as written.
 bool name_in_exactly(std::string_view name, Names list);

@@ -20,8 +20,8 @@ struct CodeMessage {
   std::string_view message;
 };
 
-inline constexpr CodeMessage kNoCodeBlock{
-    "no_code_block", "A reply without a ```python fenced code block was rejected by the checker."};
+inline constexpr CodeMessage kNoCodeBlock{"no_code_block",
+                                          "A reply without a ```python fenced code block was rejected by the checker."};
 // {detail} is "unexpected 'x'" or "missing ')'".
 inline constexpr CodeMessage kSyntaxError{"syntax_error", "the candidate is not valid Python: {detail}"};
 // Source that CPython would read other than as the checker does; {target}

@@ -19,9 +19,8 @@ namespace {
 
 // Tensor attributes of a submodule of self that a candidate may set
 // (`self.linear.bias = None`, `self.bn.weight.data = ...`).
-constexpr std::string_view kSubmoduleAttributes[] = {"weight", "bias", "running_mean",
-                                                     "running_var", "num_batches_tracked",
-                                                     "requires_grad", "data"};
+constexpr std::string_view kSubmoduleAttributes[] = {
+    "weight", "bias", "running_mean", "running_var", "num_batches_tracked", "requires_grad", "data"};
 
 // getattr in another form (string.Formatter's get_field reads
 // "0.__globals__" as attributes).
@@ -79,8 +78,8 @@ bool names_from_literal_loop(const Context& c, TSNode object, TSNode name, bool 
   auto literal_names = [&](TSNode loop) {
     TSNode left = field(loop, g.field_left);
     TSNode right = field(loop, g.field_right);
-    if (ts_node_is_null(left) || ts_node_is_null(right) || ts_node_symbol(left) != g.identifier ||
-        c.text(left) != id || (ts_node_symbol(right) != g.tuple && ts_node_symbol(right) != g.list))
+    if (ts_node_is_null(left) || ts_node_is_null(right) || ts_node_symbol(left) != g.identifier || c.text(left) != id ||
+        (ts_node_symbol(right) != g.tuple && ts_node_symbol(right) != g.list))
       return false;
     for (uint32_t i = 0; i < ts_node_named_child_count(right); ++i) {
       std::string_view literal;
@@ -136,8 +135,8 @@ void foreign_targets(const Context& c, TSNode target, std::vector<Finding>& out)
     if (symbol == g.attribute) {
       TSNode object = field(node, g.field_object);
       TSNode attribute = field(node, g.field_attribute);
-      if (!ts_node_is_null(object) && !ts_node_is_null(attribute) &&
-          !own_attribute(c, object, c.text(attribute)) && !allowed_setting(c, node))
+      if (!ts_node_is_null(object) && !ts_node_is_null(attribute) && !own_attribute(c, object, c.text(attribute)) &&
+          !allowed_setting(c, node))
         out.push_back({node, written(c.text(node))});
     } else if (g.is_target_group(symbol)) {
       uint32_t n = ts_node_named_child_count(node);
@@ -265,8 +264,7 @@ void foreign_attribute_assignment(const Context& c, std::vector<Finding>& out) {
     TSNode name = positional_argument(c, 1);
     std::string_view literal;
     if (ts_node_is_null(object) || ts_node_is_null(name) || !c.string_literal(name, &literal)) return;
-    if (!own_attribute(c, object, literal))
-      out.push_back({node, written(c.text(object)) + "." + std::string(literal)});
+    if (!own_attribute(c, object, literal)) out.push_back({node, written(c.text(object)) + "." + std::string(literal)});
   }
 }
 

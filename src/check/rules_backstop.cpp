@@ -19,20 +19,22 @@ namespace {
 // private parts (`torch._C`): see docs/verdicts.md. Any other import, a star
 // import and a relative import are `forbidden_import`.
 constexpr std::string_view kAllowedImports[] = {
-    "torch", "triton", "math", "cmath", "typing", "typing_extensions", "functools", "itertools",
-    "operator", "collections", "dataclasses", "enum", "abc", "numbers", "__future__", "os",
-    "sys", "time", "threading", "numpy", "warnings", "re", "string", "copy", "hashlib",
-    "textwrap", "random", "einops"};
+    "torch",     "triton",    "math",       "cmath",       "typing",      "typing_extensions",
+    "functools", "itertools", "operator",   "collections", "dataclasses", "enum",
+    "abc",       "numbers",   "__future__", "os",          "sys",         "time",
+    "threading", "numpy",     "warnings",   "re",          "string",      "copy",
+    "hashlib",   "textwrap",  "random",     "einops"};
 // Dunder attributes a candidate may read: `super().__init__`, `torch.__version__`.
 constexpr std::string_view kAllowedDunders[] = {"__init__", "__version__", "__name__", "__call__"};
 // Dunders a candidate may define: construction, context managers (their
 // return judged by try_fallback), containers, comparisons and arithmetic.
 constexpr std::string_view kAllowedDunderDefinitions[] = {
-    "__init__", "__call__", "__repr__", "__str__", "__enter__", "__exit__", "__post_init__",
-    "__len__", "__getitem__", "__setitem__", "__iter__", "__next__", "__contains__", "__eq__",
-    "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__", "__bool__", "__add__", "__sub__",
-    "__mul__", "__truediv__", "__matmul__", "__neg__", "__radd__", "__rmul__", "__all__",
-    "__slots__", "__version__", "__constants__", "__doc__", "__aenter__", "__aexit__"};
+    "__init__",      "__call__",    "__repr__",      "__str__",     "__enter__",  "__exit__",
+    "__post_init__", "__len__",     "__getitem__",   "__setitem__", "__iter__",   "__next__",
+    "__contains__",  "__eq__",      "__ne__",        "__lt__",      "__le__",     "__gt__",
+    "__ge__",        "__hash__",    "__bool__",      "__add__",     "__sub__",    "__mul__",
+    "__truediv__",   "__matmul__",  "__neg__",       "__radd__",    "__rmul__",   "__all__",
+    "__slots__",     "__version__", "__constants__", "__doc__",     "__aenter__", "__aexit__"};
 
 }  // namespace
 
@@ -93,8 +95,7 @@ void private_attribute(const Context& c, std::vector<Finding>& out) {
   }
   if (ts_node_symbol(object) == g.identifier) {
     std::string_view root = c.text(object);
-    if ((root == "self" && c.self_is_method_receiver()) || (root == "ctx" && c.inside_ctx_function()) ||
-        root == "cls")
+    if ((root == "self" && c.self_is_method_receiver()) || (root == "ctx" && c.inside_ctx_function()) || root == "cls")
       return;
   }
   out.push_back({attribute, std::string(name)});
@@ -111,7 +112,8 @@ void module_as_value(const Context& c, std::vector<Finding>& out) {
     for (const ImportedName& name : c.imported_names()) {
       std::string_view local = ts_node_is_null(name.alias) ? std::string_view(name.qualified) : c.text(name.alias);
       if (ts_node_is_null(name.alias))
-        local = c.symbol() == g.import_statement ? local.substr(0, local.find('.')) : local.substr(local.rfind('.') + 1);
+        local =
+            c.symbol() == g.import_statement ? local.substr(0, local.find('.')) : local.substr(local.rfind('.') + 1);
       if (c.facts().bound_ambiguously(local)) out.push_back({name.at, name.qualified});
     }
     return;
@@ -122,13 +124,16 @@ void module_as_value(const Context& c, std::vector<Finding>& out) {
   TSNode node = c.node();
   if (parent == g.import_statement || parent == g.import_from_statement) return;
   // Places that bind a name rather than use a value.
-  static const TSSymbol kBinding[] = {python_symbol("parameters"), python_symbol("lambda_parameters"),
+  static const TSSymbol kBinding[] = {python_symbol("parameters"),
+                                      python_symbol("lambda_parameters"),
                                       python_symbol("global_statement"),
-                                      python_symbol("nonlocal_statement"), g.typed_parameter,
-                                      g.as_pattern_target, g.pattern_list, g.tuple_pattern};
+                                      python_symbol("nonlocal_statement"),
+                                      g.typed_parameter,
+                                      g.as_pattern_target,
+                                      g.pattern_list,
+                                      g.tuple_pattern};
   if (std::find(std::begin(kBinding), std::end(kBinding), parent) != std::end(kBinding)) return;
-  if ((parent == g.for_statement || parent == g.for_in_clause) &&
-      ts_node_eq(field(c.parent(), g.field_left), node))
+  if ((parent == g.for_statement || parent == g.for_in_clause) && ts_node_eq(field(c.parent(), g.field_left), node))
     return;
   // An alias is a plain name outside class bodies: `self.c = torch.cuda` or
   // `c = torch.cuda` in a class body makes the module an attribute of
@@ -148,7 +153,8 @@ void module_as_value(const Context& c, std::vector<Finding>& out) {
         TSSymbol s = ts_node_symbol(target);
         if (s == g.list_splat_pattern || s == g.list_splat) return false;
         if (g.is_target_group(s)) {
-          for (uint32_t i = 0; i < ts_node_named_child_count(target); ++i) stack.push_back(ts_node_named_child(target, i));
+          for (uint32_t i = 0; i < ts_node_named_child_count(target); ++i)
+            stack.push_back(ts_node_named_child(target, i));
         } else if (s != g.identifier || c.facts().bound_ambiguously(c.text(target))) {
           return false;
         }
@@ -172,8 +178,7 @@ void module_as_value(const Context& c, std::vector<Finding>& out) {
   if (parent == g.argument_list) {
     TSNode function = field(c.ancestor(2), g.field_function);
     std::string_view callee = ts_node_is_null(function) ? std::string_view{} : c.text(function);
-    if (callee == "getattr" || callee == "setattr" || callee == "delattr" || callee == "hasattr")
-      return;
+    if (callee == "getattr" || callee == "setattr" || callee == "delattr" || callee == "hasattr") return;
   }
   out.push_back({node, reference});
 }

@@ -15,35 +15,110 @@
 namespace kmem::check {
 namespace {
 
-constexpr std::string_view kThreadNames[] = {
-    "threading.*", "_thread", "multiprocessing", "concurrent", "asyncio", "subprocess", "signal",
-    "pty", "os.fork", "os.forkpty", "os.register_at_fork", "os.system", "os.popen", "os.spawn*",
-    "os.exec*", "os.posix_spawn*", "torch.multiprocessing", "torch.jit.fork", "torch.jit._fork",
-    "torch.futures", "torch.distributed", "torch.utils.data", "os.kill", "os.killpg", "os.abort",
-    "os.sys", "os.wait*", "os.setsid", "os.setpgid", "os.pidfd*", "os.unshare", "os.setns",
-    "os.sched_set*", "os.setpriority", "os.nice", "os.plock", "os.startfile", "torch.utils.collect_env",
-    "torch.utils.data"};
+constexpr std::string_view kThreadNames[] = {"threading.*",
+                                             "_thread",
+                                             "multiprocessing",
+                                             "concurrent",
+                                             "asyncio",
+                                             "subprocess",
+                                             "signal",
+                                             "pty",
+                                             "os.fork",
+                                             "os.forkpty",
+                                             "os.register_at_fork",
+                                             "os.system",
+                                             "os.popen",
+                                             "os.spawn*",
+                                             "os.exec*",
+                                             "os.posix_spawn*",
+                                             "torch.multiprocessing",
+                                             "torch.jit.fork",
+                                             "torch.jit._fork",
+                                             "torch.futures",
+                                             "torch.distributed",
+                                             "torch.utils.data",
+                                             "os.kill",
+                                             "os.killpg",
+                                             "os.abort",
+                                             "os.sys",
+                                             "os.wait*",
+                                             "os.setsid",
+                                             "os.setpgid",
+                                             "os.pidfd*",
+                                             "os.unshare",
+                                             "os.setns",
+                                             "os.sched_set*",
+                                             "os.setpriority",
+                                             "os.nice",
+                                             "os.plock",
+                                             "os.startfile",
+                                             "torch.utils.collect_env",
+                                             "torch.utils.data"};
 // What `threading` offers that starts nothing: locks and
 // other synchronisation objects, thread ids.
 constexpr std::string_view kThreadAllowed[] = {
-    "threading.Lock", "threading.RLock", "threading.get_ident",
-    "threading.get_native_id", "threading.local", "threading.Event", "threading.Condition",
-    "threading.Semaphore", "threading.BoundedSemaphore", "threading.TIMEOUT_MAX"};
+    "threading.Lock",          "threading.RLock",     "threading.get_ident",
+    "threading.get_native_id", "threading.local",     "threading.Event",
+    "threading.Condition",     "threading.Semaphore", "threading.BoundedSemaphore",
+    "threading.TIMEOUT_MAX"};
 // Native identifiers (C++/CUDA sources) that start threads or processes or
 // signal them; a call of the libc names (`fork(`), the others wherever named.
-constexpr std::string_view kThreadStrings[] = {"pthread_create", "std::async", "std::jthread",
-                                               "at::launch", "std::launch", "boost::thread",
-                                               "at::intraop_launch", "launch_no_thread_state",
-                                               "c10::ThreadPool", "TaskThreadPool", "torch::jit::fork",
-                                               "std::packaged_task"};
-constexpr std::string_view kProcessCalls[] = {
-    "fork", "vfork", "clone", "clone3", "system", "popen", "execv", "execve", "execvp", "execvpe",
-    "execl", "execle", "execlp", "posix_spawn", "posix_spawnp", "kill", "killpg", "tgkill",
-    "signal", "sigaction", "ptrace", "setsid", "daemon", "dlopen", "dlsym", "mprotect", "syscall",
-    "process_vm_readv", "process_vm_writev", "pthread_kill", "raise", "sigqueue", "tkill",
-    "prctl", "unshare", "setns", "execveat", "fexecve", "dlmopen", "pthread_sigqueue", "setpgid",
-    "mmap", "memfd_create", "__libc_fork", "_Fork", "__clone", "__libc_system", "pthread_atfork",
-    "cudaLaunchHostFunc", "cudaStreamAddCallback", "cuLaunchHostFunc", "cuStreamAddCallback"};
+constexpr std::string_view kThreadStrings[] = {
+    "pthread_create",  "std::async",     "std::jthread",       "at::launch",
+    "std::launch",     "boost::thread",  "at::intraop_launch", "launch_no_thread_state",
+    "c10::ThreadPool", "TaskThreadPool", "torch::jit::fork",   "std::packaged_task"};
+constexpr std::string_view kProcessCalls[] = {"fork",
+                                              "vfork",
+                                              "clone",
+                                              "clone3",
+                                              "system",
+                                              "popen",
+                                              "execv",
+                                              "execve",
+                                              "execvp",
+                                              "execvpe",
+                                              "execl",
+                                              "execle",
+                                              "execlp",
+                                              "posix_spawn",
+                                              "posix_spawnp",
+                                              "kill",
+                                              "killpg",
+                                              "tgkill",
+                                              "signal",
+                                              "sigaction",
+                                              "ptrace",
+                                              "setsid",
+                                              "daemon",
+                                              "dlopen",
+                                              "dlsym",
+                                              "mprotect",
+                                              "syscall",
+                                              "process_vm_readv",
+                                              "process_vm_writev",
+                                              "pthread_kill",
+                                              "raise",
+                                              "sigqueue",
+                                              "tkill",
+                                              "prctl",
+                                              "unshare",
+                                              "setns",
+                                              "execveat",
+                                              "fexecve",
+                                              "dlmopen",
+                                              "pthread_sigqueue",
+                                              "setpgid",
+                                              "mmap",
+                                              "memfd_create",
+                                              "__libc_fork",
+                                              "_Fork",
+                                              "__clone",
+                                              "__libc_system",
+                                              "pthread_atfork",
+                                              "cudaLaunchHostFunc",
+                                              "cudaStreamAddCallback",
+                                              "cuLaunchHostFunc",
+                                              "cuStreamAddCallback"};
 // Of kProcessCalls, names an honest kernel may use for something else (a
 // variable `signal`, `x.clone()`): matched only where called, taken by
 // address, named in a #define or passed as a macro argument. The others
@@ -52,18 +127,40 @@ constexpr std::string_view kProcessWords[] = {"system", "signal", "kill", "raise
 // Raw system calls in host assembly.
 constexpr std::string_view kSyscallInstructions[] = {"syscall", "sysenter", "int $0x80", "int 0x80"};
 
-constexpr std::string_view kStreamNames[] = {
-    "torch.cuda.Stream", "torch.cuda.stream", "torch.cuda.ExternalStream", "torch.cuda.set_stream",
-    "torch.cuda.StreamContext", "torch.cuda.streams", "torch.Stream", "torch.stream",
-    "cupy.cuda.Stream", "cupy.cuda.ExternalStream", "numba.cuda.stream", "torch.accelerator.set_stream",
-    "torch.cuda.graph", "torch.cuda.CUDAGraph"};
-constexpr std::string_view kStreamStrings[] = {
-    "cudaStreamCreate", "cudaStreamCreateWithFlags", "cudaStreamCreateWithPriority",
-    "cuStreamCreate", "cuStreamCreateWithPriority", "getStreamFromPool", "cudaStreamPerThread",
-    "CU_STREAM_PER_THREAD", "cudaStreamNonBlocking", "CU_STREAM_NON_BLOCKING",
-    "getStreamFromExternal", "cudaGraphLaunch", "cuLaunchKernel", "setCurrentCUDAStream",
-    "cudaStreamBeginCapture", "cudaStreamBeginCaptureToGraph", "cuStreamBeginCapture",
-    "cudaGraphInstantiate", "cuGraphLaunch", "CUDAMultiStreamGuard"};
+constexpr std::string_view kStreamNames[] = {"torch.cuda.Stream",
+                                             "torch.cuda.stream",
+                                             "torch.cuda.ExternalStream",
+                                             "torch.cuda.set_stream",
+                                             "torch.cuda.StreamContext",
+                                             "torch.cuda.streams",
+                                             "torch.Stream",
+                                             "torch.stream",
+                                             "cupy.cuda.Stream",
+                                             "cupy.cuda.ExternalStream",
+                                             "numba.cuda.stream",
+                                             "torch.accelerator.set_stream",
+                                             "torch.cuda.graph",
+                                             "torch.cuda.CUDAGraph"};
+constexpr std::string_view kStreamStrings[] = {"cudaStreamCreate",
+                                               "cudaStreamCreateWithFlags",
+                                               "cudaStreamCreateWithPriority",
+                                               "cuStreamCreate",
+                                               "cuStreamCreateWithPriority",
+                                               "getStreamFromPool",
+                                               "cudaStreamPerThread",
+                                               "CU_STREAM_PER_THREAD",
+                                               "cudaStreamNonBlocking",
+                                               "CU_STREAM_NON_BLOCKING",
+                                               "getStreamFromExternal",
+                                               "cudaGraphLaunch",
+                                               "cuLaunchKernel",
+                                               "setCurrentCUDAStream",
+                                               "cudaStreamBeginCapture",
+                                               "cudaStreamBeginCaptureToGraph",
+                                               "cuStreamBeginCapture",
+                                               "cudaGraphInstantiate",
+                                               "cuGraphLaunch",
+                                               "CUDAMultiStreamGuard"};
 // Flags of nvcc or the driver that put kernels on per-thread streams.
 constexpr std::string_view kStreamFlags[] = {"per-thread", "per_thread", "CUDA_API_PER_THREAD_DEFAULT_STREAM"};
 
@@ -87,7 +184,7 @@ void uses_threads(const Context& c, std::vector<Finding>& out) {
   }
   for (std::string_view instruction : kSyscallInstructions)
     if (instruction.find(' ') != std::string_view::npos ? text.find(instruction) != std::string::npos
-                                                         : has_identifier(text, instruction))
+                                                        : has_identifier(text, instruction))
       out.push_back({c.node(), std::string(instruction)});
 }
 

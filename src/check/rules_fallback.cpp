@@ -33,8 +33,7 @@ void try_fallback(const Context& c, std::vector<Finding>& out) {
   }
   // `return`, `break` or `continue` in a finally swallows the exception; a
   // context manager's __exit__ that returns does too (when it returns true).
-  if (c.symbol() == g.return_statement || c.symbol() == g.break_statement ||
-      c.symbol() == g.continue_statement) {
+  if (c.symbol() == g.return_statement || c.symbol() == g.break_statement || c.symbol() == g.continue_statement) {
     for (uint32_t up = 1; up < 64; ++up) {
       TSNode a = c.ancestor(up);
       TSSymbol s = ts_node_symbol(a);
@@ -71,8 +70,8 @@ void try_fallback(const Context& c, std::vector<Finding>& out) {
   for (uint32_t i = 0; i < statements; ++i) {
     TSNode s = ts_node_named_child(body, i);
     TSSymbol symbol = ts_node_symbol(s);
-    only_imports = only_imports && (ts_node_is_extra(s) || symbol == g.import_statement ||
-                                    symbol == g.import_from_statement);
+    only_imports =
+        only_imports && (ts_node_is_extra(s) || symbol == g.import_statement || symbol == g.import_from_statement);
   }
   if (!only_imports) out.push_back({node, ""});
 }

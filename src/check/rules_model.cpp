@@ -21,8 +21,7 @@ void defines_model(const Context& c, std::vector<Finding>& out) {
 
 // Reported at the start of the file (a null node), whatever comes first.
 void no_model_new(const Context& c, std::vector<Finding>& out) {
-  if (c.symbol() == c.grammar().module && !c.facts().defines_model_new())
-    out.push_back({TSNode{}, ""});
+  if (c.symbol() == c.grammar().module && !c.facts().defines_model_new()) out.push_back({TSNode{}, ""});
 }
 
 void references_model(const Context& c, std::vector<Finding>& out) {
@@ -31,8 +30,7 @@ void references_model(const Context& c, std::vector<Finding>& out) {
   if (c.symbol() != g.identifier) return;
   std::string_view name = c.text(node);
   if (name != "Model" && name != "__main__") return;
-  if (name == "Model" && c.parent_symbol() == g.class_definition &&
-      ts_node_eq(field(c.parent(), g.field_name), node))
+  if (name == "Model" && c.parent_symbol() == g.class_definition && ts_node_eq(field(c.parent(), g.field_name), node))
     return;  // defines_model
   out.push_back({node, std::string(name)});
 }

@@ -17,36 +17,90 @@ namespace kmem::check {
 namespace {
 
 // Native calls that write, move or remove files (the evaluator's cache among them).
-constexpr std::string_view kFileWriteCalls[] = {"fopen", "freopen", "creat", "rename", "unlink",
-                                                "truncate", "ftruncate", "open", "openat", "symlink",
-                                                "link", "mkstemp", "write", "pwrite", "dup2", "dup3"};
+constexpr std::string_view kFileWriteCalls[] = {"fopen",     "freopen", "creat",  "rename",  "unlink", "truncate",
+                                                "ftruncate", "open",    "openat", "symlink", "link",   "mkstemp",
+                                                "write",     "pwrite",  "dup2",   "dup3"};
 constexpr std::string_view kFileWriteStrings[] = {"std::ofstream", "std::fstream", "ofstream", "fstream"};
 
 // Native functions a candidate must not define: they would stand in for the
 // timer's or the runtime's own (symbol interposition).
 constexpr std::string_view kInterposedFunctions[] = {
-    "cudaEventElapsedTime", "cudaEventRecord", "cudaEventSynchronize", "cudaDeviceSynchronize",
-    "cudaStreamSynchronize", "cuEventElapsedTime", "cuEventRecord", "cudaLaunchKernel",
-    "clock_gettime", "gettimeofday", "cudaEventQuery", "cuEventSynchronize"};
+    "cudaEventElapsedTime",  "cudaEventRecord",    "cudaEventSynchronize", "cudaDeviceSynchronize",
+    "cudaStreamSynchronize", "cuEventElapsedTime", "cuEventRecord",        "cudaLaunchKernel",
+    "clock_gettime",         "gettimeofday",       "cudaEventQuery",       "cuEventSynchronize"};
 
-constexpr std::string_view kPatchingNames[] = {
-    "builtins", "__builtin__", "__builtins__", "importlib", "sys.modules", "sys.meta_path",
-    "unittest.mock", "mock", "torch.library", "torch.overrides", "torch.utils._python_dispatch",
-    "vars", "globals", "kmem_worker", "functools.update_wrapper", "os.sys", "sys.modules",
-    "locals", "__loader__", "__spec__", "sys.path", "sys.path_hooks", "sys.path_importer_cache",
-    "time.clock_settime*", "time.tzset", "sys.setswitchinterval", "sys.setdlopenflags"};
-constexpr std::string_view kPatchingAttributes[] = {"__dict__", "__setattr__", "__delattr__",
-                                                    "__getattribute__", "__builtins__",
-                                                    "__torch_function__", "__torch_dispatch__"};
+constexpr std::string_view kPatchingNames[] = {"builtins",
+                                               "__builtin__",
+                                               "__builtins__",
+                                               "importlib",
+                                               "sys.modules",
+                                               "sys.meta_path",
+                                               "unittest.mock",
+                                               "mock",
+                                               "torch.library",
+                                               "torch.overrides",
+                                               "torch.utils._python_dispatch",
+                                               "vars",
+                                               "globals",
+                                               "kmem_worker",
+                                               "functools.update_wrapper",
+                                               "os.sys",
+                                               "sys.modules",
+                                               "locals",
+                                               "__loader__",
+                                               "__spec__",
+                                               "sys.path",
+                                               "sys.path_hooks",
+                                               "sys.path_importer_cache",
+                                               "time.clock_settime*",
+                                               "time.tzset",
+                                               "sys.setswitchinterval",
+                                               "sys.setdlopenflags"};
+constexpr std::string_view kPatchingAttributes[] = {"__dict__",          "__setattr__",  "__delattr__",
+                                                    "__getattribute__",  "__builtins__", "__torch_function__",
+                                                    "__torch_dispatch__"};
 // What writes, moves or removes files (the evaluator's cache among them).
-constexpr std::string_view kFileWriteNames[] = {
-    "os.remove", "os.unlink", "os.rename", "os.renames", "os.replace", "os.rmdir", "os.removedirs",
-    "os.truncate", "os.ftruncate", "os.write", "os.pwrite", "os.writev", "os.pwritev", "os.dup",
-    "os.dup2", "os.close", "os.closerange", "os.fdopen", "os.link", "os.symlink", "os.chmod",
-    "os.chown", "os.lchown", "os.utime", "os.mkfifo", "os.mknod", "os.sendfile", "os.copy_file_range",
-    "os.splice", "os.memfd_create", "os.putenv", "torch.save", "numpy.save", "numpy.savez",
-    "numpy.savez_compressed", "numpy.savetxt", "numpy.memmap", "os.open", "torch.jit.save",
-    "torch.onnx", "torch.export.save"};
+constexpr std::string_view kFileWriteNames[] = {"os.remove",
+                                                "os.unlink",
+                                                "os.rename",
+                                                "os.renames",
+                                                "os.replace",
+                                                "os.rmdir",
+                                                "os.removedirs",
+                                                "os.truncate",
+                                                "os.ftruncate",
+                                                "os.write",
+                                                "os.pwrite",
+                                                "os.writev",
+                                                "os.pwritev",
+                                                "os.dup",
+                                                "os.dup2",
+                                                "os.close",
+                                                "os.closerange",
+                                                "os.fdopen",
+                                                "os.link",
+                                                "os.symlink",
+                                                "os.chmod",
+                                                "os.chown",
+                                                "os.lchown",
+                                                "os.utime",
+                                                "os.mkfifo",
+                                                "os.mknod",
+                                                "os.sendfile",
+                                                "os.copy_file_range",
+                                                "os.splice",
+                                                "os.memfd_create",
+                                                "os.putenv",
+                                                "torch.save",
+                                                "numpy.save",
+                                                "numpy.savez",
+                                                "numpy.savez_compressed",
+                                                "numpy.savetxt",
+                                                "numpy.memmap",
+                                                "os.open",
+                                                "torch.jit.save",
+                                                "torch.onnx",
+                                                "torch.export.save"};
 // Methods that write files.
 constexpr std::string_view kFileWriteMethods[] = {"tofile", "export_chrome_trace", "export_stacks",
                                                   "export_memory_timeline"};

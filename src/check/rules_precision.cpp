@@ -15,63 +15,165 @@
 namespace kmem::check {
 namespace {
 
-constexpr std::string_view kPrecisionNames[] = {
-    "torch.float16", "torch.half", "torch.bfloat16", "torch.HalfTensor", "torch.BFloat16Tensor",
-    "torch.cuda.HalfTensor", "torch.cuda.BFloat16Tensor", "torch.set_float32_matmul_precision",
-    "torch.autocast", "torch.amp", "torch.cuda.amp", "torch.cpu.amp",
-    "torch.backends.cuda.matmul.allow_tf32", "torch.backends.cudnn.allow_tf32",
-    "torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction",
-    "torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction",
-    "torch.backends.cuda.matmul.fp32_precision", "torch.backends.cudnn.fp32_precision",
-    "torch.backends.fp32_precision", "triton.language.float16", "triton.language.bfloat16",
-    "triton.language.float8*", "numpy.float16", "numpy.half", "torch.float8*", "torch.cuda.amp",
-    "torch.set_default_dtype", "torch.set_autocast*", "torch.float8_e4m3fn", "torch.float8_e5m2",
-    "triton.language.dot_scaled", "triton.language.float8e*", "triton.language.fp8*",
-    "torch.set_float32_matmul_precision", "torch.backends.cudnn.conv", "torch.backends.cudnn.rnn",
-    "torch.backends.mkldnn.matmul", "torch.backends.mkldnn.conv", "torch.backends.mkldnn.rnn",
-    "torch.backends.mkldnn.fp32_precision", "torch.backends.mkldnn.allow_tf32",
-    "torch.backends.cudnn.flags", "torch.backends.mkldnn.flags", "triton.language.dtype",
-    "triton.language.core.dtype", "torch.chalf", "torch.complex32", "torch.quantize_per_tensor",
-    "torch.quantize_per_tensor_dynamic", "torch.quantize_per_channel", "torch.quantization", "torch.ao",
-    "torch.qint8", "torch.quint8", "torch.qint32", "torch.quint4x2", "torch.quint2x4", "torch.nn.quantized",
-    "torch.nn.quantizable", "torch.nn.intrinsic", "torch.nn.qat", "torch.fake_quantize*", "torch.fbgemm*",
-    "torch.backends.quantized", "torch.quantized*", "numpy.sctypeDict", "numpy.typeDict", "numpy.sctypes"};
+constexpr std::string_view kPrecisionNames[] = {"torch.float16",
+                                                "torch.half",
+                                                "torch.bfloat16",
+                                                "torch.HalfTensor",
+                                                "torch.BFloat16Tensor",
+                                                "torch.cuda.HalfTensor",
+                                                "torch.cuda.BFloat16Tensor",
+                                                "torch.set_float32_matmul_precision",
+                                                "torch.autocast",
+                                                "torch.amp",
+                                                "torch.cuda.amp",
+                                                "torch.cpu.amp",
+                                                "torch.backends.cuda.matmul.allow_tf32",
+                                                "torch.backends.cudnn.allow_tf32",
+                                                "torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction",
+                                                "torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction",
+                                                "torch.backends.cuda.matmul.fp32_precision",
+                                                "torch.backends.cudnn.fp32_precision",
+                                                "torch.backends.fp32_precision",
+                                                "triton.language.float16",
+                                                "triton.language.bfloat16",
+                                                "triton.language.float8*",
+                                                "numpy.float16",
+                                                "numpy.half",
+                                                "torch.float8*",
+                                                "torch.cuda.amp",
+                                                "torch.set_default_dtype",
+                                                "torch.set_autocast*",
+                                                "torch.float8_e4m3fn",
+                                                "torch.float8_e5m2",
+                                                "triton.language.dot_scaled",
+                                                "triton.language.float8e*",
+                                                "triton.language.fp8*",
+                                                "torch.set_float32_matmul_precision",
+                                                "torch.backends.cudnn.conv",
+                                                "torch.backends.cudnn.rnn",
+                                                "torch.backends.mkldnn.matmul",
+                                                "torch.backends.mkldnn.conv",
+                                                "torch.backends.mkldnn.rnn",
+                                                "torch.backends.mkldnn.fp32_precision",
+                                                "torch.backends.mkldnn.allow_tf32",
+                                                "torch.backends.cudnn.flags",
+                                                "torch.backends.mkldnn.flags",
+                                                "triton.language.dtype",
+                                                "triton.language.core.dtype",
+                                                "torch.chalf",
+                                                "torch.complex32",
+                                                "torch.quantize_per_tensor",
+                                                "torch.quantize_per_tensor_dynamic",
+                                                "torch.quantize_per_channel",
+                                                "torch.quantization",
+                                                "torch.ao",
+                                                "torch.qint8",
+                                                "torch.quint8",
+                                                "torch.qint32",
+                                                "torch.quint4x2",
+                                                "torch.quint2x4",
+                                                "torch.nn.quantized",
+                                                "torch.nn.quantizable",
+                                                "torch.nn.intrinsic",
+                                                "torch.nn.qat",
+                                                "torch.fake_quantize*",
+                                                "torch.fbgemm*",
+                                                "torch.backends.quantized",
+                                                "torch.quantized*",
+                                                "numpy.sctypeDict",
+                                                "numpy.typeDict",
+                                                "numpy.sctypes"};
 constexpr std::string_view kPrecisionMethods[] = {"half", "bfloat16", "chalf"};
 // Reduced-precision types by name or type code, as a call argument, a
 // keyword's value or a subscript (`np.dtype("e")`, `np.zeros(n, dtype="f2")`,
 // `x.to("torch.chalf")`), after a "torch." or "numpy." prefix.
 constexpr std::string_view kPrecisionTypeNames[] = {
-    "e", "f2", "<f2", ">f2", "=f2", "|f2", "float16", "half", "bfloat16", "complex32", "chalf", "qint8",
-    "quint8", "qint32", "quint4x2", "quint2x4", "HalfTensor", "BFloat16Tensor"};
+    "e",         "f2",    "<f2",   ">f2",    "=f2",    "|f2",      "float16",  "half",       "bfloat16",
+    "complex32", "chalf", "qint8", "quint8", "qint32", "quint4x2", "quint2x4", "HalfTensor", "BFloat16Tensor"};
 // Native identifiers of reduced-precision types and math (after comments are dropped).
-constexpr std::string_view kPrecisionStrings[] = {
-    "__half", "__half2", "__nv_bfloat16", "__nv_bfloat162", "__nv_fp8_e4m3", "__nv_fp8_e5m2",
-    "precision::tf32", "wmma::precision::tf32", "__float2half", "__float2bfloat16", "half2",
-    "at::Half", "at::BFloat16", "c10::Half", "c10::BFloat16", "kHalf", "kBFloat16", "kFloat16",
-    "nvcuda::wmma", "mma_sync", "__hmul", "__hadd", "__hfma", "__half2float", "__float2half_rn",
-    "__nv_fp8_storage_t", "__nv_fp8x2_e4m3", "CUBLAS_TF32_TENSOR_OP_MATH", "CUBLAS_TENSOR_OP_MATH",
-    "CUBLAS_COMPUTE_32F_FAST_TF32", "CUBLAS_COMPUTE_32F_FAST_16F", "CUBLAS_COMPUTE_32F_FAST_16BF",
-    "CUBLAS_COMPUTE_16F", "CUDA_R_16F", "CUDA_R_16BF", "CUDA_R_8F_E4M3", "CUDA_R_8F_E5M2",
-    "CUDNN_DATA_HALF", "CUDNN_DATA_BFLOAT16", "CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION",
-    "CUDNN_TENSOR_OP_MATH", "tf32", "f16", "bf16", "f16x2", "bf16x2", "e4m3", "e5m2",
-    "cublasHgemm", "nv_bfloat16", "nv_bfloat162", "_Float16", "__fp16", "__bf16", "__nv_fp8x4_e4m3",
-    "__nv_fp8x4_e5m2", "__nv_fp8x2_e5m2", "ScalarType::Half", "ScalarType::BFloat16",
-    "ScalarType::Float8_e4m3fn", "ScalarType::Float8_e5m2", "kFloat8_e4m3fn", "kFloat8_e5m2",
-    "setAllowTF32CuBLAS", "setAllowTF32CuDNN", "setFloat32MatmulPrecision",
-    "setAllowFP16ReductionCuBLAS", "setAllowBF16ReductionCuBLAS", "setFloat32Precision",
-    "at::autocast", "torch::autocast", "set_autocast_enabled"};
+constexpr std::string_view kPrecisionStrings[] = {"__half",
+                                                  "__half2",
+                                                  "__nv_bfloat16",
+                                                  "__nv_bfloat162",
+                                                  "__nv_fp8_e4m3",
+                                                  "__nv_fp8_e5m2",
+                                                  "precision::tf32",
+                                                  "wmma::precision::tf32",
+                                                  "__float2half",
+                                                  "__float2bfloat16",
+                                                  "half2",
+                                                  "at::Half",
+                                                  "at::BFloat16",
+                                                  "c10::Half",
+                                                  "c10::BFloat16",
+                                                  "kHalf",
+                                                  "kBFloat16",
+                                                  "kFloat16",
+                                                  "nvcuda::wmma",
+                                                  "mma_sync",
+                                                  "__hmul",
+                                                  "__hadd",
+                                                  "__hfma",
+                                                  "__half2float",
+                                                  "__float2half_rn",
+                                                  "__nv_fp8_storage_t",
+                                                  "__nv_fp8x2_e4m3",
+                                                  "CUBLAS_TF32_TENSOR_OP_MATH",
+                                                  "CUBLAS_TENSOR_OP_MATH",
+                                                  "CUBLAS_COMPUTE_32F_FAST_TF32",
+                                                  "CUBLAS_COMPUTE_32F_FAST_16F",
+                                                  "CUBLAS_COMPUTE_32F_FAST_16BF",
+                                                  "CUBLAS_COMPUTE_16F",
+                                                  "CUDA_R_16F",
+                                                  "CUDA_R_16BF",
+                                                  "CUDA_R_8F_E4M3",
+                                                  "CUDA_R_8F_E5M2",
+                                                  "CUDNN_DATA_HALF",
+                                                  "CUDNN_DATA_BFLOAT16",
+                                                  "CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION",
+                                                  "CUDNN_TENSOR_OP_MATH",
+                                                  "tf32",
+                                                  "f16",
+                                                  "bf16",
+                                                  "f16x2",
+                                                  "bf16x2",
+                                                  "e4m3",
+                                                  "e5m2",
+                                                  "cublasHgemm",
+                                                  "nv_bfloat16",
+                                                  "nv_bfloat162",
+                                                  "_Float16",
+                                                  "__fp16",
+                                                  "__bf16",
+                                                  "__nv_fp8x4_e4m3",
+                                                  "__nv_fp8x4_e5m2",
+                                                  "__nv_fp8x2_e5m2",
+                                                  "ScalarType::Half",
+                                                  "ScalarType::BFloat16",
+                                                  "ScalarType::Float8_e4m3fn",
+                                                  "ScalarType::Float8_e5m2",
+                                                  "kFloat8_e4m3fn",
+                                                  "kFloat8_e5m2",
+                                                  "setAllowTF32CuBLAS",
+                                                  "setAllowTF32CuDNN",
+                                                  "setFloat32MatmulPrecision",
+                                                  "setAllowFP16ReductionCuBLAS",
+                                                  "setAllowBF16ReductionCuBLAS",
+                                                  "setFloat32Precision",
+                                                  "at::autocast",
+                                                  "torch::autocast",
+                                                  "set_autocast_enabled"};
 // Tensor methods of the C++ API that cast to reduced precision (`x.half()`).
 constexpr std::string_view kPrecisionNativeMethods[] = {"half", "bfloat16"};
 // Flags that set TF32 or other reduced precision: false is the only value a candidate may set.
-constexpr std::string_view kPrecisionFlags[] = {
-    "torch.backends.cuda.matmul.allow_tf32", "torch.backends.cudnn.allow_tf32",
-    "torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction",
-    "torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction"};
+constexpr std::string_view kPrecisionFlags[] = {"torch.backends.cuda.matmul.allow_tf32",
+                                                "torch.backends.cudnn.allow_tf32",
+                                                "torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction",
+                                                "torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction"};
 // Settings a candidate may set to either value: they change no result.
 // Precision settings given by name: only "ieee" and "highest" keep fp32.
 constexpr std::string_view kPrecisionSettings[] = {"fp32_precision", "set_float32_matmul_precision"};
-constexpr std::string_view kFreeFlags[] = {"torch.backends.cudnn.benchmark",
-                                           "torch.backends.cudnn.deterministic",
+constexpr std::string_view kFreeFlags[] = {"torch.backends.cudnn.benchmark", "torch.backends.cudnn.deterministic",
                                            "torch.backends.cudnn.enabled"};
 
 // Whether `value` keeps fp32: the literal False (allow_tf32) or "ieee".
@@ -108,8 +210,7 @@ bool reduced_precision_setting(const Context& c) {
   const Grammar& g = c.grammar();
   auto reduces = [&](TSNode value) {
     std::string_view literal;
-    return ts_node_is_null(value) || !c.string_literal(value, &literal) ||
-           (literal != "ieee" && literal != "highest");
+    return ts_node_is_null(value) || !c.string_literal(value, &literal) || (literal != "ieee" && literal != "highest");
   };
   const std::string& reference = c.reference_name();
   std::string_view last = std::string_view(reference).substr(reference.rfind('.') + 1);
@@ -135,11 +236,11 @@ bool type_named_by_string(const Context& c, std::string_view* literal) {
     std::string value = c.qualified_name(ts_node_child_by_field_name(c.parent(), "value", 5));
     return value.starts_with("torch.") || value.starts_with("numpy.");
   };
-  bool placed = parent == g.argument_list ||
-                (parent == g.keyword_argument && ts_node_eq(field(c.parent(), g.field_value), c.node())) ||
-                (parent == kSubscript &&
-                 ts_node_eq(ts_node_child_by_field_name(c.parent(), "subscript", 9), c.node()) &&
-                 torch_or_numpy_mapping());
+  bool placed =
+      parent == g.argument_list ||
+      (parent == g.keyword_argument && ts_node_eq(field(c.parent(), g.field_value), c.node())) ||
+      (parent == kSubscript && ts_node_eq(ts_node_child_by_field_name(c.parent(), "subscript", 9), c.node()) &&
+       torch_or_numpy_mapping());
   if (c.symbol() != g.string || !placed || !c.string_literal(c.node(), literal)) return false;
   if (parent == g.argument_list) {  // getattr(torch, "float16") reads as torch.float16, judged as that name
     std::string callee = c.qualified_name(field(c.ancestor(2), g.field_function));
@@ -170,8 +271,8 @@ bool allowed_setting(const Context& c, TSNode target) {
 
 void precision_downcast(const Context& c, std::vector<Finding>& out) {
   const std::string& reference = c.reference_name();
-  bool setting = !reference.empty() && listed(std::string_view(reference).substr(reference.rfind('.') + 1),
-                                              kPrecisionSettings);
+  bool setting =
+      !reference.empty() && listed(std::string_view(reference).substr(reference.rfind('.') + 1), kPrecisionSettings);
   if (setting) {
     if (reduced_precision_setting(c)) out.push_back({c.node(), reference});
   } else if (!assigned_false(c) && !only_compared(c)) {
@@ -196,8 +297,7 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
     TSNode object;
     std::string_view name;
     if (!ts_node_is_null(function) && c.reads_attribute(function, &object, &name)) {
-      if (listed(name, kPrecisionMethods))
-        out.push_back({function, std::string(".").append(name).append("()")});
+      if (listed(name, kPrecisionMethods)) out.push_back({function, std::string(".").append(name).append("()")});
       // x.type("torch.HalfTensor"), x.to("torch.float16"): a type by its name.
       TSNode first = positional_argument(c, 0);
       std::string_view literal;
@@ -214,8 +314,7 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
     if (ts_node_is_null(name) || ts_node_is_null(value)) return;
     std::string_view key = c.text(name);
     std::string_view literal;
-    if (key == "allow_tf32" && ts_node_symbol(value) != g.false_)
-      out.push_back({node, written(c.text(node))});
+    if (key == "allow_tf32" && ts_node_symbol(value) != g.false_) out.push_back({node, written(c.text(node))});
     else if (key == "input_precision" && !(c.string_literal(value, &literal) && literal == "ieee"))
       out.push_back({node, written(c.text(node))});
   }

@@ -20,39 +20,79 @@ constexpr std::string_view kFileReadCalls[] = {"fopen", "freopen", "open", "open
 constexpr std::string_view kFileReadStrings[] = {"std::ifstream", "std::fstream", "ifstream", "fstream"};
 
 // Functions that open a file by its path (first argument).
-constexpr std::string_view kFileOpeners[] = {"open", "os.open", "torch.from_file", "numpy.fromfile",
-                                             "numpy.loadtxt", "numpy.genfromtxt", "os.listdir",
-                                             "os.scandir", "os.walk", "os.readlink", "os.stat",
-                                             "os.lstat", "os.fdopen"};
+constexpr std::string_view kFileOpeners[] = {
+    "open",       "os.open", "torch.from_file", "numpy.fromfile", "numpy.loadtxt", "numpy.genfromtxt", "os.listdir",
+    "os.scandir", "os.walk", "os.readlink",     "os.stat",        "os.lstat",      "os.fdopen"};
 
-constexpr std::string_view kIntrospectionNames[] = {
-    "gc", "inspect", "ctypes", "_ctypes", "cffi", "traceback", "tracemalloc", "dis", "mmap",
-    "sys._getframe", "sys._current_frames", "sys.settrace", "sys.setprofile", "sys.exc_info",
-    "sys.getrefcount", "sys.setrecursionlimit", "sys.addaudithook", "os.sys", "sys.monitoring",
-    "sys.remote_exec", "sys.call_tracing", "numpy.ctypeslib", "torch.cuda.cudart",
-    "sys.last_traceback", "sys.last_value", "sys.last_type", "sys.last_exc", "sys.exception"};
+constexpr std::string_view kIntrospectionNames[] = {"gc",
+                                                    "inspect",
+                                                    "ctypes",
+                                                    "_ctypes",
+                                                    "cffi",
+                                                    "traceback",
+                                                    "tracemalloc",
+                                                    "dis",
+                                                    "mmap",
+                                                    "sys._getframe",
+                                                    "sys._current_frames",
+                                                    "sys.settrace",
+                                                    "sys.setprofile",
+                                                    "sys.exc_info",
+                                                    "sys.getrefcount",
+                                                    "sys.setrecursionlimit",
+                                                    "sys.addaudithook",
+                                                    "os.sys",
+                                                    "sys.monitoring",
+                                                    "sys.remote_exec",
+                                                    "sys.call_tracing",
+                                                    "numpy.ctypeslib",
+                                                    "torch.cuda.cudart",
+                                                    "sys.last_traceback",
+                                                    "sys.last_value",
+                                                    "sys.last_type",
+                                                    "sys.last_exc",
+                                                    "sys.exception"};
 constexpr std::string_view kIntrospectionAttributes[] = {
-    "f_back", "f_locals", "f_globals", "f_builtins", "f_code", "tb_frame", "gi_frame", "cr_frame",
-    "ag_frame", "__globals__", "__code__", "__closure__", "__subclasses__", "__bases__", "__base__",
-    "__mro__", "__self__", "__func__"};
+    "f_back",         "f_locals",  "f_globals", "f_builtins",  "f_code",   "tb_frame",
+    "gi_frame",       "cr_frame",  "ag_frame",  "__globals__", "__code__", "__closure__",
+    "__subclasses__", "__bases__", "__base__",  "__mro__",     "__self__", "__func__"};
 constexpr std::string_view kIntrospectionPaths[] = {"/proc", "/dev", "/sys"};
 
-constexpr std::string_view kSeedNames[] = {
-    "torch.manual_seed", "torch.seed", "torch.initial_seed", "torch.get_rng_state",
-    "torch.set_rng_state", "torch.random", "torch.default_generator", "torch.cuda.manual_seed",
-    "torch.cuda.manual_seed_all", "torch.cuda.seed", "torch.cuda.seed_all",
-    "torch.cuda.initial_seed", "torch.cuda.get_rng_state", "torch.cuda.get_rng_state_all",
-    "torch.cuda.set_rng_state", "torch.cuda.set_rng_state_all", "torch.cuda.random",
-    "torch.cuda.default_generators", "torch.Generator", "torch.cuda.Generator",
-    "torch.cuda.graphs", "torch.cuda.graph_pool_handle", "random.seed", "random.getstate", "random.setstate",
-    "numpy.random.seed", "numpy.random.get_state", "numpy.random.set_state"};
+constexpr std::string_view kSeedNames[] = {"torch.manual_seed",
+                                           "torch.seed",
+                                           "torch.initial_seed",
+                                           "torch.get_rng_state",
+                                           "torch.set_rng_state",
+                                           "torch.random",
+                                           "torch.default_generator",
+                                           "torch.cuda.manual_seed",
+                                           "torch.cuda.manual_seed_all",
+                                           "torch.cuda.seed",
+                                           "torch.cuda.seed_all",
+                                           "torch.cuda.initial_seed",
+                                           "torch.cuda.get_rng_state",
+                                           "torch.cuda.get_rng_state_all",
+                                           "torch.cuda.set_rng_state",
+                                           "torch.cuda.set_rng_state_all",
+                                           "torch.cuda.random",
+                                           "torch.cuda.default_generators",
+                                           "torch.Generator",
+                                           "torch.cuda.Generator",
+                                           "torch.cuda.graphs",
+                                           "torch.cuda.graph_pool_handle",
+                                           "random.seed",
+                                           "random.getstate",
+                                           "random.setstate",
+                                           "numpy.random.seed",
+                                           "numpy.random.get_state",
+                                           "numpy.random.set_state"};
 
 // Native access to torch's generators and their state.
-constexpr std::string_view kSeedStrings[] = {"getDefaultCUDAGenerator", "getDefaultCPUGenerator",
-                                             "defaultGenerator", "philox_cuda_state", "set_current_seed",
-                                             "torch::manual_seed", "at::manual_seed",
-                                             "torch::cuda::manual_seed", "torch::cuda::manual_seed_all",
-                                             "createCUDAGenerator"};
+constexpr std::string_view kSeedStrings[] = {
+    "getDefaultCUDAGenerator", "getDefaultCPUGenerator",   "defaultGenerator",
+    "philox_cuda_state",       "set_current_seed",         "torch::manual_seed",
+    "at::manual_seed",         "torch::cuda::manual_seed", "torch::cuda::manual_seed_all",
+    "createCUDAGenerator"};
 
 }  // namespace
 

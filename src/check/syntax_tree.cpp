@@ -9,8 +9,7 @@ namespace kmem::check {
 
 SyntaxTree::SyntaxTree(TSParser* parser, std::string_view source)
     : source_(source),
-      tree_(ts_parser_parse_string(parser, nullptr, source.data(),
-                                   static_cast<uint32_t>(source.size()))) {}
+      tree_(ts_parser_parse_string(parser, nullptr, source.data(), static_cast<uint32_t>(source.size()))) {}
 
 std::string_view SyntaxTree::text(TSNode node) const {
   uint32_t start = ts_node_start_byte(node);

@@ -31,8 +31,8 @@ std::string BatchSummary::text(double wall_s, const std::string& results_path, s
   std::string text = fmt::format("{} job{} evaluated in {:.1f} s, {} skipped (already in {})\n", evaluated_,
                                  evaluated_ == 1 ? "" : "s", wall_s, skipped_, results_path);
   if (jobs_ == 0) return text;
-  text += fmt::format("{} holds {} job{}: correct {}, fast_1 {}", results_path, jobs_, jobs_ == 1 ? "" : "s",
-                      correct_, fast_1_);
+  text += fmt::format("{} holds {} job{}: correct {}, fast_1 {}", results_path, jobs_, jobs_ == 1 ? "" : "s", correct_,
+                      fast_1_);
   if (geomean_speedup_) text += fmt::format(", geometric mean speedup {:.3f}x (of the correct)", *geomean_speedup_);
   text += "\n";
   std::string counts;
@@ -47,9 +47,10 @@ std::string BatchSummary::text(double wall_s, const std::string& results_path, s
   };
   for (const auto& [flag, ids] : flagged_) text += fmt::format("flag {}: {}\n", flag, listed(ids));
   if (!ran_alone_.empty())
-    text += fmt::format("ran again alone for want of GPU memory: {}; fewer jobs at once (--parallel) may be faster on "
-                        "this GPU\n",
-                        listed(ran_alone_));
+    text += fmt::format(
+        "ran again alone for want of GPU memory: {}; fewer jobs at once (--parallel) may be faster on "
+        "this GPU\n",
+        listed(ran_alone_));
   return text;
 }
 

@@ -65,8 +65,10 @@ TEST(BatchSummary, NamesTheJobsRunAgainAloneForWantOfMemory) {
 TEST(BatchSummary, TheResultsFileTellsWhichJobsRanAgainAlone) {
   std::string path = ::testing::TempDir() + "/kmem-ran-alone.jsonl";
   std::ofstream(path, std::ios::trunc)
-      << R"({"id": "big", "verdict": "pass", "speedup": 1.5, "flags": [], "seconds": {"first_attempt": 2.5}})" << "\n"
-      << R"({"id": "small", "verdict": "pass", "speedup": 2.0, "flags": [], "seconds": {"total": 1.0}})" << "\n";
+      << R"({"id": "big", "verdict": "pass", "speedup": 1.5, "flags": [], "seconds": {"first_attempt": 2.5}})"
+      << "\n"
+      << R"({"id": "small", "verdict": "pass", "speedup": 2.0, "flags": [], "seconds": {"total": 1.0}})"
+      << "\n";
   auto results = ResultsFile::open(path);
   ASSERT_TRUE(results) << results.error().message();
   EXPECT_TRUE(results->latest().at("big").ran_alone);

@@ -4,6 +4,8 @@
 // {"file", "verdicts": [{code, message, line, column}]}, one object per file
 // (also for one file). Lines count in the file as given (a reply's, not its
 // code block's). Exit 1 when any file is rejected.
+#include "kmem/check.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -11,7 +13,6 @@
 
 #include "commands.h"
 #include "files.h"
-#include "kmem/check.h"
 
 namespace kmem::cli {
 namespace {
@@ -75,10 +76,8 @@ int run_check(const CheckOptions& options) {
     const auto& [path, name] = (*files)[i];
     std::vector<Offence> offences = check_text(checker, path, texts[i]);
     rejected = rejected || !offences.empty();
-    if (options.json)
-      list.push_back(to_json(name, offences));
-    else
-      print_text(name, offences);
+    if (options.json) list.push_back(to_json(name, offences));
+    else print_text(name, offences);
   }
   // Bytes that are not UTF-8 (a reply in another encoding, quoted in a
   // message) become U+FFFD instead of aborting the dump.

@@ -29,7 +29,8 @@ class CheckCommand : public ::testing::Test {
   void write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }
 
   Invocation kmem(const std::string& arguments) {
-    return kmem::test::run_command("cd " + dir_.string() + " && " + KMEM_BINARY + " check " + arguments, dir_ / "stderr");
+    return kmem::test::run_command("cd " + dir_.string() + " && " + KMEM_BINARY + " check " + arguments,
+                                   dir_ / "stderr");
   }
 
   fs::path dir_;

@@ -2,21 +2,20 @@
 // (docs/episodes.md). Resolves the problem, loads the memory and the pack
 // (episode texts from the pack, else from the bundled seed pack), builds the
 // chat client and the evaluator, runs the episode and prints it.
-#include <fmt/format.h>
+#include "kmem/episode.h"
 
+#include <fmt/format.h>
 
 #include "commands.h"
 #include "eval_options.h"
 #include "files.h"
 #include "interrupt.h"
 #include "kmem/catalog.h"
-#include "kmem/episode.h"
 #include "kmem/store.h"
 #include "store_option.h"
 
 namespace kmem::cli {
 namespace {
-
 
 struct EpisodeArgs {
   std::string problem, kernelbench, store, pack, work_dir;
@@ -115,7 +114,9 @@ void add_episode_command(CLI::App& app, CommandSet& commands) {
   add_store_option(*cmd, args->store, true);
   cmd->add_option("--pack", args->pack, "prompt pack JSON (default: the bundled seed pack)");
   cmd->add_option("--temperature", e.temperature, "sampling temperature")->capture_default_str();
-  cmd->add_option("--max-tokens", e.max_tokens, "max_tokens of each reply")->check(CLI::Range(1, 10000000))->capture_default_str();
+  cmd->add_option("--max-tokens", e.max_tokens, "max_tokens of each reply")
+      ->check(CLI::Range(1, 10000000))
+      ->capture_default_str();
   auto* seed = cmd->add_option("--seed", args->seed, "sampling seed sent to the endpoint (default: none sent)");
   cmd->add_option("--timeout", e.timeout_s, "seconds per request")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--retries", e.retries, "further attempts after 429, 5xx or a connection error")
@@ -132,9 +133,12 @@ void add_episode_command(CLI::App& app, CommandSet& commands) {
   replay->excludes(endpoint);
   cmd->add_option("--id", args->spec.id, "episode id (names candidate files; default problem-reader-policy)");
   cmd->add_option("--work-dir", args->work_dir, "folder for candidate files (default: <cache-dir>/episodes)");
-  cmd->add_option("--python", args->eval.python, "Python interpreter with torch (default: $KMEM_PYTHON, /usr/bin/python3)");
-  cmd->add_flag("--no-sandbox", args->choices.no_sandbox, "run candidates outside the sandbox (every outcome is flagged unsandboxed)");
-  cmd->add_option("--cache-dir", args->eval.cache_dir, "build caches, reference times and scratch (default: $KMEM_CACHE_DIR, ~/.cache/kmem)");
+  cmd->add_option("--python", args->eval.python,
+                  "Python interpreter with torch (default: $KMEM_PYTHON, /usr/bin/python3)");
+  cmd->add_flag("--no-sandbox", args->choices.no_sandbox,
+                "run candidates outside the sandbox (every outcome is flagged unsandboxed)");
+  cmd->add_option("--cache-dir", args->eval.cache_dir,
+                  "build caches, reference times and scratch (default: $KMEM_CACHE_DIR, ~/.cache/kmem)");
   cmd->callback([args, seed, &commands] {
     if (seed->count() > 0) args->endpoint.seed = args->seed;
     if (args->endpoint.base_url.empty() && args->endpoint.replay_dir.empty())

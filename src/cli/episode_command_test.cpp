@@ -21,7 +21,8 @@ using Outcome = kmem::test::CommandOutcome;
 using kmem::test::read_whole_file;
 
 std::string reply(const std::string& candidate_file, const std::string& action) {
-  return "Trying this.\n```python\n" + read_whole_file(std::string(KMEM_EVAL_TESTS_DIR) + "/candidates/" + candidate_file) +
+  return "Trying this.\n```python\n" +
+         read_whole_file(std::string(KMEM_EVAL_TESTS_DIR) + "/candidates/" + candidate_file) +
          "```\nACTION: " + action + "\n";
 }
 
@@ -35,8 +36,8 @@ class EpisodeCommand : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   Outcome kmem(const std::string& arguments) {
-    return kmem::test::run_command("KMEM_CACHE_DIR=" KMEM_EVAL_TEST_CACHE " " + std::string(KMEM_BINARY) + " " + arguments,
-                                   dir_ / "stderr");
+    return kmem::test::run_command(
+        "KMEM_CACHE_DIR=" KMEM_EVAL_TEST_CACHE " " + std::string(KMEM_BINARY) + " " + arguments, dir_ / "stderr");
   }
 
   std::string common(const std::string& problem = "L1_001", const std::string& policy = "show_all") const {
@@ -50,8 +51,8 @@ class EpisodeCommand : public ::testing::Test {
 TEST_F(EpisodeCommand, ChecksFailingCandidatesThenSubmitsAFixOnTheCpuAndReplays) {
   kmem::Script script;
   script.mode = "turns";
-  for (auto [file, action] : {std::pair{"build_error.py", "CHECK"}, std::pair{"mismatch.py", "CHECK"},
-                              std::pair{"pass.py", "SUBMIT"}}) {
+  for (auto [file, action] :
+       {std::pair{"build_error.py", "CHECK"}, std::pair{"mismatch.py", "CHECK"}, std::pair{"pass.py", "SUBMIT"}}) {
     kmem::ScriptedReply r;
     r.content = reply(file, action);
     script.replies.push_back(r);

@@ -27,8 +27,8 @@ void print_outcome(const EvalOutcome& o) {
     fmt::print("correctness: {} trials, max abs error {:.3g}, max rel error {:.3g}\n", o.correctness.trials,
                o.correctness.max_abs_error, o.correctness.max_rel_error);
   if (o.reference_ms && o.candidate_ms)
-    fmt::print("time: reference {:.4f} ms, candidate {:.4f} ms, speedup {:.3f}x\n", *o.reference_ms,
-               *o.candidate_ms, o.speedup);
+    fmt::print("time: reference {:.4f} ms, candidate {:.4f} ms, speedup {:.3f}x\n", *o.reference_ms, *o.candidate_ms,
+               o.speedup);
   fmt::print("score: {:.3f}\n", o.score);
   for (const auto& flag : o.flags) fmt::print("flag: {}\n", flag);
   if (!o.detail.empty()) fmt::print("detail:\n{}\n", o.detail);
@@ -58,10 +58,8 @@ int run_single(const EvalArgs& args) {
     return kExitUsage;
   }
   outcome.job.candidate = args.candidate;
-  if (args.json)
-    std::cout << outcome_json(outcome) << "\n";
-  else
-    print_outcome(outcome);
+  if (args.json) std::cout << outcome_json(outcome) << "\n";
+  else print_outcome(outcome);
   return exit_code_of(outcome);
 }
 
@@ -93,9 +91,10 @@ void add_eval_command(CLI::App& app, CommandSet& commands) {
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
       ->capture_default_str();
   auto* queue = cmd->add_flag("--queue", args->queue,
-                               "batch: enqueue the jobs in --store for `kmem worker`s and collect their outcomes "
-                               "(docs/scale-out.md)");
-  auto* db = cmd->add_option("--store,--db", args->store, "with --queue: the database, postgresql://... or an SQLite file");
+                              "batch: enqueue the jobs in --store for `kmem worker`s and collect their outcomes "
+                              "(docs/scale-out.md)");
+  auto* db =
+      cmd->add_option("--store,--db", args->store, "with --queue: the database, postgresql://... or an SQLite file");
   queue->needs(jobs)->needs(db);
   db->needs(queue);
   cmd->add_flag("--json", args->json, "print the outcome (batch: the summary) as one JSON object");

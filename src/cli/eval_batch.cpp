@@ -107,7 +107,8 @@ int run_batch(const EvalArgs& args) {
   // crash-loop guard (evaluate_guarded, kmem/eval.h).
   auto on_start = [&](const EvalJob& job) { progress.started(job.id); };
   auto on_built = [&](const EvalJob& job) { progress.built(job.id); };
-  if (auto journaled = evaluate_guarded(left, args.options, *journal, record, on_start, on_built); !journaled && written)
+  if (auto journaled = evaluate_guarded(left, args.options, *journal, record, on_start, on_built);
+      !journaled && written)
     written = journaled;
   journal->finish();
   progress.close();
@@ -118,10 +119,8 @@ int finish_batch(const EvalArgs& args, const std::map<std::string, FinishedJob>&
                  size_t skipped, std::chrono::steady_clock::time_point started, const Status& written) {
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   BatchSummary summary(results, evaluated, skipped);
-  if (args.json)
-    std::cout << summary.json(wall_s, args.out).dump() << "\n";
-  else
-    std::cout << summary.text(wall_s, args.out);
+  if (args.json) std::cout << summary.json(wall_s, args.out).dump() << "\n";
+  else std::cout << summary.text(wall_s, args.out);
   if (!written) return fail(written.error().message());
   return kExitOk;
 }

@@ -18,7 +18,7 @@ struct EvalArgs {
   std::vector<std::string> redo;  // job ids, verdicts or flags to run again
   bool json = false, progress = false;
   EvalChoices choices;  // --device, --no-sandbox
-  bool queue = false;  // --queue: enqueue in --store for `kmem worker`s instead of evaluating here
+  bool queue = false;   // --queue: enqueue in --store for `kmem worker`s instead of evaluating here
   std::string store;
   EvalOptions options;
 };

@@ -38,9 +38,7 @@ std::vector<Json> read_results(const fs::path& path) {
 
 class EvalCommand : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = kmem::test::fresh_test_dir("kmem_eval_command_test");
-  }
+  void SetUp() override { dir_ = kmem::test::fresh_test_dir("kmem_eval_command_test"); }
   void TearDown() override { fs::remove_all(dir_); }
 
   // One line of a jobs file, the candidate named relative to dir_.
@@ -90,18 +88,22 @@ TEST_F(EvalCommand, AFifoAsTheProblemAndAGarbageJobsFileAreNamedForWhatTheyAre) 
                   "kmem eval: " + fifo + ": is a FIFO, not a regular file (given as the problem file)");
   // Garbage: a cut UTF-8 character and control bytes are escaped, never echoed raw.
   std::ofstream(dir_ / "jobs.jsonl", std::ios::binary) << "\xE2\x82\x01garbage\n";
-  Invocation garbage = kmem(quick() + "--jobs " + (dir_ / "jobs.jsonl").string() + " --out " + (dir_ / "r.jsonl").string());
+  Invocation garbage =
+      kmem(quick() + "--jobs " + (dir_ / "jobs.jsonl").string() + " --out " + (dir_ / "r.jsonl").string());
   expect_one_line(garbage, "kmem eval: " + (dir_ / "jobs.jsonl").string() + ":1:");
   EXPECT_EQ(garbage.err.find('\x01'), std::string::npos) << garbage.err;
   EXPECT_EQ(garbage.err.find("\xE2\x82"), std::string::npos) << garbage.err;
-  for (char c : garbage.err.substr(0, garbage.err.size() - 1)) EXPECT_GE(static_cast<unsigned char>(c), 0x20) << garbage.err;
+  for (char c : garbage.err.substr(0, garbage.err.size() - 1))
+    EXPECT_GE(static_cast<unsigned char>(c), 0x20) << garbage.err;
 }
 
 TEST_F(EvalCommand, ResultsNameTheJobsFilesByAbsolutePaths) {
   // kmem ingest reads a results file from any folder: its paths are absolute.
   fs::create_directories(dir_ / "jobs");
-  std::ofstream(dir_ / "jobs" / "jobs.jsonl") << job("a", fs::relative(std::string(KMEM_EVAL_TESTS_DIR) + "/candidates/mismatch.py", dir_ / "jobs").string());
-  Invocation run = kmem(quick() + "--jobs " + (dir_ / "jobs" / "jobs.jsonl").string() + " --out " + (dir_ / "r.jsonl").string());
+  std::ofstream(dir_ / "jobs" / "jobs.jsonl")
+      << job("a", fs::relative(std::string(KMEM_EVAL_TESTS_DIR) + "/candidates/mismatch.py", dir_ / "jobs").string());
+  Invocation run =
+      kmem(quick() + "--jobs " + (dir_ / "jobs" / "jobs.jsonl").string() + " --out " + (dir_ / "r.jsonl").string());
   ASSERT_EQ(run.exit_code, 0) << run.err;
   auto results = read_results(dir_ / "r.jsonl");
   ASSERT_EQ(results.size(), 1u);
@@ -114,8 +116,8 @@ TEST_F(EvalCommand, ResultsNameTheJobsFilesByAbsolutePaths) {
 TEST_F(EvalCommand, CudaWithoutAGpuIsOneLineUpFront) {
   if (fs::exists("/dev/nvidiactl")) GTEST_SKIP() << "this machine has a GPU";
   std::ofstream(dir_ / "jobs.jsonl") << job("a", fixture("mismatch.py")) << job("b", fixture("shape.py"));
-  Invocation run = kmem("--device cuda --jobs " + (dir_ / "jobs.jsonl").string() + " --out " +
-                 (dir_ / "r.jsonl").string());
+  Invocation run =
+      kmem("--device cuda --jobs " + (dir_ / "jobs.jsonl").string() + " --out " + (dir_ / "r.jsonl").string());
   expect_one_line(run, "kmem eval: --device cuda: ");
   EXPECT_FALSE(fs::exists(dir_ / "r.jsonl"));
 }
@@ -128,14 +130,14 @@ TEST_F(EvalCommand, TuningIsNoOptionAndABadTuningValueIsOneLine) {
   EXPECT_NE(help.out.find("KMEM_TUNE_"), std::string::npos) << help.out;
   std::ofstream(dir_ / "jobs.jsonl") << job("a", fixture("mismatch.py"));
   Invocation bad = kmem(quick() + "--jobs " + (dir_ / "jobs.jsonl").string() + " --out " + (dir_ / "r.jsonl").string(),
-                 "KMEM_TUNE_REFERENCE_WORKERS=many");
+                        "KMEM_TUNE_REFERENCE_WORKERS=many");
   expect_one_line(bad, "kmem eval: KMEM_TUNE_REFERENCE_WORKERS=many: not a whole number");
 }
 
 TEST_F(EvalCommand, AMissingCandidateIsAJobVerdictThatRedoRunsAgain) {
   std::ofstream(dir_ / "jobs.jsonl") << job("a", fixture("mismatch.py")) << job("gone", "later.py");
-  std::string batch = quick() + "--parallel 2 --jobs " + (dir_ / "jobs.jsonl").string() + " --out " +
-                      (dir_ / "r.jsonl").string();
+  std::string batch =
+      quick() + "--parallel 2 --jobs " + (dir_ / "jobs.jsonl").string() + " --out " + (dir_ / "r.jsonl").string();
   Invocation first = kmem(batch + " --json");
   ASSERT_EQ(first.exit_code, 0) << first.err;
   auto results = read_results(dir_ / "r.jsonl");
@@ -179,7 +181,7 @@ TEST_F(EvalCommand, ARejectedReplyCountsLinesAsKmemCheckDoes) {
   std::ofstream(dir_ / "reply.md") << "Here is my kernel.\n\n```python\nimport torch\nimport gc\n"
                                       "class ModelNew(torch.nn.Module):\n    pass\n```\n";
   Invocation run = kmem(quick() + "--json --problem " + std::string(KMEM_EVAL_TESTS_DIR) +
-                 "/problems/scale_add.py --candidate " + (dir_ / "reply.md").string());
+                        "/problems/scale_add.py --candidate " + (dir_ / "reply.md").string());
   EXPECT_EQ(run.exit_code, 1) << run.err;
   auto outcome = Json::parse(run.out);
   EXPECT_EQ(outcome["detail"].get<std::string>().rfind("5:8: ", 0), 0u) << outcome["detail"];

@@ -35,7 +35,8 @@ std::string batch_name() {
   char host[HOST_NAME_MAX + 1] = {};
   gethostname(host, sizeof host - 1);
   auto now = std::chrono::system_clock::now().time_since_epoch();
-  return fmt::format("eval:{}:{}:{}", host, getpid(), std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
+  return fmt::format("eval:{}:{}:{}", host, getpid(),
+                     std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 // signal: exit 128 + the signal, the same command resumes); `kmem experiment
 // report EXP`: the report as terminal tables, JSON and one HTML file;
 // `kmem experiment list`: the experiments a database holds.
+#include "kmem/experiment.h"
+
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -14,14 +16,13 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "eval_options.h"
 #include "files.h"
 #include "interrupt.h"
 #include "kmem/catalog.h"
-#include "kmem/experiment.h"
 #include "kmem/memory.h"
 #include "kmem/queue.h"
 #include "kmem/store.h"
-#include "eval_options.h"
 #include "store_option.h"
 
 namespace kmem::cli {
@@ -60,7 +61,8 @@ extern "C" void on_stop_signal(int signal) {
 std::string duration(double s) {
   if (s < 0) return "?";
   int t = static_cast<int>(s + 0.5);
-  return t >= 3600 ? fmt::format("{}:{:02}:{:02}", t / 3600, t / 60 % 60, t % 60) : fmt::format("{}:{:02}", t / 60, t % 60);
+  return t >= 3600 ? fmt::format("{}:{:02}:{:02}", t / 3600, t / 60 % 60, t % 60)
+                   : fmt::format("{}:{:02}", t / 60, t % 60);
 }
 
 std::string progress_line(const ExperimentProgress& p, size_t resumed) {
@@ -153,8 +155,10 @@ int run(RunArgs& args) {
   if (Status s = write_stdout(summary); !s) return report_error(cmd, s.error());
   if (g_stop.load() && result->done < result->total) {
     int signal = g_stop_signal.load();
-    fmt::print(stderr, "kmem experiment run: stopped by {}: {} episodes left; finished episodes are kept in {}; resume with "
-                       "the same command\n", strsignal(signal), result->total - result->done, args.db);
+    fmt::print(stderr,
+               "kmem experiment run: stopped by {}: {} episodes left; finished episodes are kept in {}; resume with "
+               "the same command\n",
+               strsignal(signal), result->total - result->done, args.db);
     return 128 + signal;
   }
   return kExitOk;
@@ -174,7 +178,8 @@ int report(const ReportArgs& args) {
       chart_path = env != nullptr && *env != '\0' ? env : KMEM_DEFAULT_CHART_JS;
     }
     if (chart_path.empty())
-      return report_error(cmd, Error("--html: no Chart.js found at build time (install libjs-chart.js, or give --chart-js)"));
+      return report_error(
+          cmd, Error("--html: no Chart.js found at build time (install libjs-chart.js, or give --chart-js)"));
     auto chart_js = util::read_file(chart_path);
     if (!chart_js) return report_error(cmd, chart_js.error().wrap("Chart.js"));
     if (chart_js->find("</script") != std::string::npos)
@@ -226,18 +231,22 @@ void add_experiment_command(CLI::App& app, CommandSet& commands) {
   auto* run_cmd = experiment->add_subcommand("run", "Run (or resume) the experiment a spec describes");
   run_cmd->add_option("spec", run_args->spec, "experiment spec, kmem-experiment/1 (.json or .toml)")->required();
   add_results_option(*run_cmd, run_args->db, true)->required();
-  run_cmd->add_option("--store", run_args->store, "the memory to render: a store JSON or a kmem database (default: the bundled seed)");
+  run_cmd->add_option("--store", run_args->store,
+                      "the memory to render: a store JSON or a kmem database (default: the bundled seed)");
   run_cmd->add_option("--pack", run_args->pack, "prompt pack with episode texts (default: the bundled seed pack)");
   run_cmd->add_option("--work-dir", run_args->work_dir, "where candidate files go (default: <cache>/episodes/<name>)");
   run_cmd->add_flag("--quiet", run_args->quiet, "no progress line");
   run_cmd->add_option("--python", run_args->options.python, "Python interpreter with torch");
-  run_cmd->add_flag("--no-sandbox", run_args->no_sandbox, "run candidates outside the sandbox (every outcome is flagged unsandboxed)");
-  run_cmd->add_option("--cache-dir", run_args->options.cache_dir, "evaluator caches (default: $KMEM_CACHE_DIR, ~/.cache/kmem)");
+  run_cmd->add_flag("--no-sandbox", run_args->no_sandbox,
+                    "run candidates outside the sandbox (every outcome is flagged unsandboxed)");
+  run_cmd->add_option("--cache-dir", run_args->options.cache_dir,
+                      "evaluator caches (default: $KMEM_CACHE_DIR, ~/.cache/kmem)");
   run_cmd->add_flag("--queue", run_args->queue,
                     "evaluate through the job queue of --db: `kmem worker` processes on any machine evaluate "
                     "(docs/scale-out.md); the device, sandbox and caches are the workers'");
-  run_cmd->footer("Exit codes: 0 every episode stored, 2 usage or I/O error, 128+N stopped by signal N (Ctrl-C: 130; "
-                  "the finished episodes are kept and the same command resumes).");
+  run_cmd->footer(
+      "Exit codes: 0 every episode stored, 2 usage or I/O error, 128+N stopped by signal N (Ctrl-C: 130; "
+      "the finished episodes are kept and the same command resumes).");
   run_cmd->callback([run_args, &commands] { commands.set_exit_code(run(*run_args)); });
 
   auto report_args = std::make_shared<ReportArgs>();
@@ -251,7 +260,8 @@ void add_experiment_command(CLI::App& app, CommandSet& commands) {
       ->check(CLI::Range(1, 10000000))
       ->capture_default_str();
   report_cmd->add_option("--seed", report_args->options.seed, "bootstrap seed")->capture_default_str();
-  report_cmd->add_option("--chart-js", report_args->chart_js, "Chart.js UMD file to inline (default: $KMEM_CHART_JS, the one found at build time)");
+  report_cmd->add_option("--chart-js", report_args->chart_js,
+                         "Chart.js UMD file to inline (default: $KMEM_CHART_JS, the one found at build time)");
   report_cmd->callback([report_args, &commands] { commands.set_exit_code(report(*report_args)); });
 
   auto list_args = std::make_shared<ListArgs>();

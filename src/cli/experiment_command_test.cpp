@@ -64,7 +64,8 @@ class ExperimentCommand : public ::testing::Test {
     std::ofstream(spec) << R"({"format": "kmem-experiment/1", "name": "kill", "kernelbench": ")" << kKernelBench
                         << R"(", "problems": )" << problems << R"(, "policies": )" << policies
                         << R"(, "samples": 3, "max_turns": 1, "concurrency": 2,
-                              "readers": [{"id": "r", "endpoint": ")" << url << R"(", "model": "m", "retries": 0}]})";
+                              "readers": [{"id": "r", "endpoint": ")"
+                        << url << R"(", "model": "m", "retries": 0}]})";
     return spec.string();
   }
 
@@ -171,7 +172,8 @@ TEST_F(ExperimentCommand, OneInterruptFinishesTheEpisodesInFlightASecondEndsAtOn
     std::ifstream out(dir / "out");
     std::string said(std::istreambuf_iterator<char>(out), {});
     EXPECT_NE(said.find("episodes left; finished episodes are kept in " + db + "; resume with the same command"),
-              std::string::npos) << said;
+              std::string::npos)
+        << said;
   }
   Ran listed = run_kmem(dir, "experiment list --results " + db + " --json");
   EXPECT_EQ(listed.code, 0) << listed.err;

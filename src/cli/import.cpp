@@ -22,8 +22,9 @@ int run_import(const ImportOptions& options) {
   auto db = Database::open(options.db);
   if (!db) return report_error("import", db.error());
   if (Status s = db->replace(*memory); !s) return report_error("import", s.error());
-  std::string report = fmt::format("{}: imported {} readers, {} problems, {} items from {}\n", options.db,
-                                   memory->readers.size(), memory->problems.size(), memory->items.size(), options.store);
+  std::string report =
+      fmt::format("{}: imported {} readers, {} problems, {} items from {}\n", options.db, memory->readers.size(),
+                  memory->problems.size(), memory->items.size(), options.store);
   if (Status s = write_stdout(report); !s) return report_error("import", s.error());
   return kExitOk;
 }
@@ -34,7 +35,8 @@ void add_import_command(CLI::App& app, CommandSet& commands) {
   auto options = std::make_shared<ImportOptions>();
   CLI::App* cmd = app.add_subcommand("import", "Replace a database's memory by a store file, in one transaction");
   cmd->add_option("store", options->store, "kmem-memory-store/1 JSON file (or a kmem database)")->required();
-  add_store_option(*cmd, options->db, false)->description("the kmem database to write (created if missing; --db: the same)");
+  add_store_option(*cmd, options->db, false)
+      ->description("the kmem database to write (created if missing; --db: the same)");
   cmd->callback([options, &commands] { commands.set_exit_code(run_import(*options)); });
 }
 

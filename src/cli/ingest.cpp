@@ -45,7 +45,8 @@ int run_ingest(IngestArgs& args) {
     auto source = Database::open_existing(args.results_db.empty() ? args.db : args.results_db);
     if (!source) return report_error("ingest", source.error());
     auto found = source->learning_episodes(args.source);
-    if (!found) return report_error("ingest", found.error().wrap(args.source + " (neither a results file nor an experiment)"));
+    if (!found)
+      return report_error("ingest", found.error().wrap(args.source + " (neither a results file nor an experiment)"));
     episodes = std::move(*found);
   }
   std::string results_text;
@@ -117,16 +118,22 @@ int run_ingest(IngestArgs& args) {
 
 void add_ingest_command(CLI::App& app, CommandSet& commands) {
   auto args = std::make_shared<IngestArgs>();
-  CLI::App* cmd = app.add_subcommand("ingest", "Turn verified outcomes (a kmem eval results file or an experiment) into candidate items, baselines and readers");
+  CLI::App* cmd = app.add_subcommand(
+      "ingest",
+      "Turn verified outcomes (a kmem eval results file or an experiment) into candidate items, baselines and readers");
   cmd->add_option("source", args->source, "kmem eval results (JSON lines) or an experiment name")->required();
   add_store_option(*cmd, args->db, false);
   add_results_option(*cmd, args->results_db, false)->description("database holding the experiment (default: --store)");
-  cmd->add_option("--work-dir", args->work_dir, "where candidates measured again are written (default <cache-dir>/ingest)");
+  cmd->add_option("--work-dir", args->work_dir,
+                  "where candidates measured again are written (default <cache-dir>/ingest)");
   cmd->add_flag("--promote-flagged", args->learn.promote_flagged,
-                "admit flagged outcomes too (implausible_speedup, unsteady_timing, host_bound_timing, negligible_own_work, unsandboxed, ...)");
-  cmd->add_option("--lesson-min-episodes", args->learn.lesson_min_episodes, "episodes a verdict must recur in to become a lesson (default 2)")
+                "admit flagged outcomes too (implausible_speedup, unsteady_timing, host_bound_timing, "
+                "negligible_own_work, unsandboxed, ...)");
+  cmd->add_option("--lesson-min-episodes", args->learn.lesson_min_episodes,
+                  "episodes a verdict must recur in to become a lesson (default 2)")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--endpoint", args->endpoint.base_url, "OpenAI-compatible endpoint that writes recipes and pitfalls (none: no texts)");
+  cmd->add_option("--endpoint", args->endpoint.base_url,
+                  "OpenAI-compatible endpoint that writes recipes and pitfalls (none: no texts)");
   cmd->add_option("--model", args->endpoint.model, "the endpoint's model")->needs("--endpoint");
   cmd->add_option("--api-key-env", args->endpoint.api_key_env, "environment variable holding the API key");
   cmd->add_option("--pack", args->pack, "prompt pack with the learn texts (default: the seed pack)");

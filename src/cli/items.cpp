@@ -12,10 +12,10 @@
 #include "interrupt.h"
 #include "kmem/catalog.h"
 #include "kmem/episode.h"
+#include "kmem/item_kind.h"
 #include "kmem/learn.h"
 #include "kmem/store.h"
 #include "learn_args.h"
-#include "kmem/item_kind.h"
 #include "store_option.h"
 
 namespace kmem::cli {
@@ -34,8 +34,11 @@ struct ItemsArgs {
 // "2/3 reproduced" and the rest of an item's confidence, for one line.
 std::string confidence_text(const ItemConfidence& c) {
   if (c.measurements == 0 && c.readers_measured == 0) return "-";
-  std::string out = c.measurements == 0 ? "" : fmt::format("{}/{}{}", c.reproductions, c.measurements, c.reproduced ? " reproduced" : "");
-  if (c.readers_measured > 0) out += fmt::format("{}helped {}/{}", out.empty() ? "" : ", ", c.readers_helped, c.readers_measured);
+  std::string out = c.measurements == 0
+                        ? ""
+                        : fmt::format("{}/{}{}", c.reproductions, c.measurements, c.reproduced ? " reproduced" : "");
+  if (c.readers_measured > 0)
+    out += fmt::format("{}helped {}/{}", out.empty() ? "" : ", ", c.readers_helped, c.readers_measured);
   return out;
 }
 
@@ -47,30 +50,40 @@ std::string one_line(const Item& item) {
     what = what.substr(0, cut) + "...";
   }
   std::string speed = item.kind == ItemKind::kKernel || item.kind == ItemKind::kRecipe
-                          ? fmt::format("{:.2f}x {}", item.speedup, item.source) : "";
+                          ? fmt::format("{:.2f}x {}", item.speedup, item.source)
+                          : "";
   ItemConfidence c = item_confidence(item);
   std::string device = c.device.empty() ? "" : c.device;
   return fmt::format("{:<34} {:<8} {:<9} {:<14} {:<18} {:<22} {:<20} {:<20} {}\n", item.id, item_kind_name(item.kind),
-                     item_state_name(item.state), item.category, speed, confidence_text(c), c.last_verified, device, what);
+                     item_state_name(item.state), item.category, speed, confidence_text(c), c.last_verified, device,
+                     what);
 }
 
 nlohmann::ordered_json confidence_json(const ItemConfidence& c) {
-  return {{"measurements", c.measurements}, {"reproductions", c.reproductions}, {"reproduced", c.reproduced},
-          {"readers_measured", c.readers_measured}, {"readers_helped", c.readers_helped},
-          {"last_verified", c.last_verified}, {"device", c.device}};
+  return {{"measurements", c.measurements},
+          {"reproductions", c.reproductions},
+          {"reproduced", c.reproduced},
+          {"readers_measured", c.readers_measured},
+          {"readers_helped", c.readers_helped},
+          {"last_verified", c.last_verified},
+          {"device", c.device}};
 }
 
 int list_items(const ItemsArgs& args) {
   auto memory = load_memory(store_or_seed(args.db));
   if (!memory) return report_error("items list", memory.error());
-  std::string out = args.json ? "" : fmt::format("{:<34} {:<8} {:<9} {:<14} {:<18} {:<22} {:<20} {:<20} {}\n", "id", "kind",
-                                                 "state", "category", "speedup", "confidence", "last verified", "device", "text");
+  std::string out = args.json
+                        ? ""
+                        : fmt::format("{:<34} {:<8} {:<9} {:<14} {:<18} {:<22} {:<20} {:<20} {}\n", "id", "kind",
+                                      "state", "category", "speedup", "confidence", "last verified", "device", "text");
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const Item& item : memory->items) {
     if (!args.state.empty() && args.state != item_state_name(item.state)) continue;
     if (!args.kind.empty() && args.kind != item_kind_name(item.kind)) continue;
     out += one_line(item);
-    nlohmann::ordered_json j = {{"id", item.id}, {"kind", item_kind_name(item.kind)}, {"state", item_state_name(item.state)},
+    nlohmann::ordered_json j = {{"id", item.id},
+                                {"kind", item_kind_name(item.kind)},
+                                {"state", item_state_name(item.state)},
                                 {"category", item.category}};
     if (item.kind == ItemKind::kKernel || item.kind == ItemKind::kRecipe) {
       j["source"] = item.source;
@@ -108,7 +121,8 @@ int change(const char* command, const ItemsArgs& args,
   std::string date = utc_date();
   Status s = db->update([&](const Memory& m) { return step(m, date); });
   if (!s) return report_error(command, s.error());
-  if (Status w = write_stdout(fmt::format("{}: {} {}\n", args.db, command + 6, args.id)); !w) return report_error(command, w.error());
+  if (Status w = write_stdout(fmt::format("{}: {} {}\n", args.db, command + 6, args.id)); !w)
+    return report_error(command, w.error());
   return kExitOk;
 }
 
@@ -148,8 +162,9 @@ int add_item(ItemsArgs& args) {
   auto before = db->read();
   if (!before) return report_error(cmd, before.error());
   if (!before->problems.contains(problem->problem.id))
-    return report_error(cmd, Error(fmt::format("{}: problem {} is not in the store (kmem problems import KERNELBENCH --store {})",
-                                               args.db, problem->problem.id, args.db)));
+    return report_error(
+        cmd, Error(fmt::format("{}: problem {} is not in the store (kmem problems import KERNELBENCH --store {})",
+                               args.db, problem->problem.id, args.db)));
   auto identity = evaluator_identity(args.evaluator);
   if (!identity) return report_error(cmd, identity.error());
   EvalJob job{"items-add", problem->path, fs::absolute(args.code).string()};
@@ -158,13 +173,18 @@ int add_item(ItemsArgs& args) {
   if (outcome.evaluator_failed()) return report_error(cmd, Error("the evaluator failed: " + outcome.detail));
   if (outcome.verdict == "missing_candidate") return report_error(cmd, Error(outcome.detail));
   if (!outcome.passed()) {
-    std::fprintf(stderr, "kmem items add: %s: %s: %s\n", args.code.c_str(), outcome.verdict.c_str(), outcome.message.c_str());
+    std::fprintf(stderr, "kmem items add: %s: %s: %s\n", args.code.c_str(), outcome.verdict.c_str(),
+                 outcome.message.c_str());
     return kExitRejected;
   }
   std::string date = utc_date();
-  VerifiedCandidate candidate{problem->problem.id, *code, outcome.verdict, outcome.speedup, outcome.flags,
-                              Provenance{"user:" + fs::path(args.code).filename().string(), "", identity->version,
-                                         identity->gpu, date}};
+  VerifiedCandidate candidate{
+      problem->problem.id,
+      *code,
+      outcome.verdict,
+      outcome.speedup,
+      outcome.flags,
+      Provenance{"user:" + fs::path(args.code).filename().string(), "", identity->version, identity->gpu, date}};
   candidate.problem_path = problem->path;
   // Measured again only when it could enter: passing, not slower than eager
   // and (unless admitted) unflagged.
@@ -204,9 +224,10 @@ int add_item(ItemsArgs& args) {
   for (const Item& item : after->items)
     if (item.id == id) c = item_confidence(item);
   std::string speedups;
-  for (const Measurement& m : candidate.measurements) speedups += fmt::format("{}{:.2f}x", speedups.empty() ? "" : ", ", m.speedup);
-  std::string out = fmt::format("{}: added {} ({:.2f}x on {}, candidate; measured {}: {})\n", args.db, id, candidate.speedup,
-                                identity->gpu, speedups,
+  for (const Measurement& m : candidate.measurements)
+    speedups += fmt::format("{}{:.2f}x", speedups.empty() ? "" : ", ", m.speedup);
+  std::string out = fmt::format("{}: added {} ({:.2f}x on {}, candidate; measured {}: {})\n", args.db, id,
+                                candidate.speedup, identity->gpu, speedups,
                                 c.reproduced ? "reproduced, kmem items promote makes it active"
                                              : "not reproduced, kmem reverify measures it again");
   if (Status w = write_stdout(out); !w) return report_error(cmd, w.error());
@@ -225,11 +246,16 @@ int item_value(const ItemsArgs& args) {
   if (args.json) {
     nlohmann::json j = nlohmann::json::array();
     for (const ItemValue& v : values)
-      j.push_back({{"item", v.item}, {"reader", v.reader}, {"problems", v.problems}, {"shown", v.shown},
-                   {"not_shown", v.not_shown}, {"difference", v.difference}});
+      j.push_back({{"item", v.item},
+                   {"reader", v.reader},
+                   {"problems", v.problems},
+                   {"shown", v.shown},
+                   {"not_shown", v.not_shown},
+                   {"difference", v.difference}});
     out = j.dump(1) + "\n";
   } else {
-    out = fmt::format("{:<34} {:<24} {:>8} {:>6} {:>9} {:>10}\n", "item", "reader", "problems", "shown", "not shown", "difference");
+    out = fmt::format("{:<34} {:<24} {:>8} {:>6} {:>9} {:>10}\n", "item", "reader", "problems", "shown", "not shown",
+                      "difference");
     for (const ItemValue& v : values)
       out += fmt::format("{:<34} {:<24} {:>8} {:>6} {:>9} {:>+10.3f}\n", v.item, v.reader, v.problems, v.shown,
                          v.not_shown, v.difference);
@@ -242,15 +268,19 @@ int item_value(const ItemsArgs& args) {
 
 void add_items_command(CLI::App& app, CommandSet& commands) {
   auto args = std::make_shared<ItemsArgs>();
-  CLI::App* items = app.add_subcommand("items", "Review a store's items: list, show, promote, retire, label, add, value");
+  CLI::App* items =
+      app.add_subcommand("items", "Review a store's items: list, show, promote, retire, label, add, value");
   items->require_subcommand(1);
   auto db_option = [&](CLI::App* cmd) { add_store_option(*cmd, args->db, false); };
 
-  CLI::App* list = items->add_subcommand("list", "List items (id, kind, state, category, speedup, confidence, last verified, device, text)");
+  CLI::App* list = items->add_subcommand(
+      "list", "List items (id, kind, state, category, speedup, confidence, last verified, device, text)");
   add_store_option(*list, args->db, true);
   list->add_flag("--json", args->json, "print a JSON list");
-  list->add_option("--state", args->state, "only items in this state")->check(CLI::IsMember({"candidate", "active", "retired"}));
-  list->add_option("--kind", args->kind, "only items of this kind")->check(CLI::IsMember({"lesson", "pitfall", "recipe", "kernel"}));
+  list->add_option("--state", args->state, "only items in this state")
+      ->check(CLI::IsMember({"candidate", "active", "retired"}));
+  list->add_option("--kind", args->kind, "only items of this kind")
+      ->check(CLI::IsMember({"lesson", "pitfall", "recipe", "kernel"}));
   list->callback([args, &commands] { commands.set_exit_code(list_items(*args)); });
 
   CLI::App* show = items->add_subcommand("show", "Show one item whole, with its provenance, history and confidence");
@@ -259,7 +289,9 @@ void add_items_command(CLI::App& app, CommandSet& commands) {
   show->callback([args, &commands] { commands.set_exit_code(show_item(*args)); });
 
   for (auto [name, state] : {std::pair{"promote", ItemState::kActive}, std::pair{"retire", ItemState::kRetired}}) {
-    CLI::App* cmd = items->add_subcommand(name, std::string(name == std::string("promote") ? "Make an item active (shown)" : "Retire an item (never shown again)"));
+    CLI::App* cmd =
+        items->add_subcommand(name, std::string(name == std::string("promote") ? "Make an item active (shown)"
+                                                                               : "Retire an item (never shown again)"));
     cmd->add_option("id", args->id, "item id")->required();
     cmd->add_option("--reason", args->reason, "why (kept in the item's history)")->required();
     db_option(cmd);
@@ -292,7 +324,8 @@ void add_items_command(CLI::App& app, CommandSet& commands) {
   add_evaluator_options(*add, args->evaluator);
   add->callback([args, &commands] { commands.set_exit_code(add_item(*args)); });
 
-  CLI::App* value = items->add_subcommand("value", "Per item and reader: the paired score difference shown vs not shown");
+  CLI::App* value =
+      items->add_subcommand("value", "Per item and reader: the paired score difference shown vs not shown");
   value->add_option("experiment", args->experiment, "experiment name")->required();
   add_results_option(*value, args->results, false);
   value->add_option("--store,--db", args->db, "a database holding the experiment too (when --results is not given)");

@@ -13,10 +13,14 @@ namespace kmem::cli {
 
 void add_evaluator_options(CLI::App& cmd, EvaluatorArgs& args) {
   cmd.add_option("--device", args.choices.device, "cpu or cuda (default cpu)")->check(CLI::IsMember({"cpu", "cuda"}));
-  cmd.add_option("--python", args.eval.python, "Python interpreter with torch (default: $KMEM_PYTHON, /usr/bin/python3)");
-  cmd.add_option("--cache-dir", args.eval.cache_dir, "build caches, reference times and scratch (default: $KMEM_CACHE_DIR, ~/.cache/kmem)");
-  cmd.add_flag("--no-sandbox", args.choices.no_sandbox, "run candidates outside the sandbox (every outcome is flagged unsandboxed)");
-  auto* version = cmd.add_option("--evaluator-version", args.version, "the evaluator's version (default: asked of the worker)");
+  cmd.add_option("--python", args.eval.python,
+                 "Python interpreter with torch (default: $KMEM_PYTHON, /usr/bin/python3)");
+  cmd.add_option("--cache-dir", args.eval.cache_dir,
+                 "build caches, reference times and scratch (default: $KMEM_CACHE_DIR, ~/.cache/kmem)");
+  cmd.add_flag("--no-sandbox", args.choices.no_sandbox,
+               "run candidates outside the sandbox (every outcome is flagged unsandboxed)");
+  auto* version =
+      cmd.add_option("--evaluator-version", args.version, "the evaluator's version (default: asked of the worker)");
   auto* gpu = cmd.add_option("--gpu", args.gpu, "the GPU model, or cpu (with --evaluator-version)");
   version->needs(gpu);
   gpu->needs(version);

@@ -26,7 +26,8 @@ class LearnCommand : public ::testing::Test {
     fs::create_directories(dir_ / "kb" / "level1");
     fs::copy_file(std::string(KMEM_EVAL_TESTS_DIR) + "/problems/scale_add.py", dir_ / "kb/level1/1_Scale_add.py");
     // A problem a fused C++ loop runs faster than eager PyTorch on a CPU.
-    fs::copy_file(std::string(KMEM_SOURCE_DIR) + "/docs/quickstart/kb/level1/30_Softsign.py", dir_ / "kb/level1/30_Softsign.py");
+    fs::copy_file(std::string(KMEM_SOURCE_DIR) + "/docs/quickstart/kb/level1/30_Softsign.py",
+                  dir_ / "kb/level1/30_Softsign.py");
     ASSERT_EQ(kmem("import " + std::string(KMEM_TEST_DATA_DIR) + "/seed/memory-store.json --db " + db()).exit_code, 0);
     ASSERT_EQ(kmem("problems import " + (dir_ / "kb").string() + " --db " + db()).exit_code, 0);
   }
@@ -39,8 +40,8 @@ class LearnCommand : public ::testing::Test {
   std::string add_passing() const { return " --promote-flagged"; }
 
   Outcome kmem(const std::string& arguments) {
-    return kmem::test::run_command("KMEM_CACHE_DIR=" KMEM_EVAL_TEST_CACHE " " + std::string(KMEM_BINARY) + " " + arguments,
-                                   dir_ / "stderr");
+    return kmem::test::run_command(
+        "KMEM_CACHE_DIR=" KMEM_EVAL_TEST_CACHE " " + std::string(KMEM_BINARY) + " " + arguments, dir_ / "stderr");
   }
 
   std::string exported() { return kmem("export --db " + db()).out; }
@@ -52,8 +53,8 @@ class LearnCommand : public ::testing::Test {
   // measurement has it slower than eager (see promote_reproduced); any
   // other refusal fails the test at once.
   Outcome add_fused(const std::string& code) {
-    const std::string add = "items add --problem " + softsign() + " --code " + code + " --store " + db() + evaluator() +
-                            add_passing();
+    const std::string add =
+        "items add --problem " + softsign() + " --code " + code + " --store " + db() + evaluator() + add_passing();
     Outcome added = kmem(add);
     for (int tries = 0; added.exit_code != 0 && tries < 4; ++tries) {
       EXPECT_NE(added.err.find("slower than eager"), std::string::npos) << added.err;
@@ -84,13 +85,15 @@ TEST_F(LearnCommand, ItemsAddEvaluatesBeforeTheKernelEnters) {
   std::string candidates = std::string(KMEM_EVAL_TESTS_DIR) + "/candidates/";
   std::string problem = (dir_ / "kb/level1/1_Scale_add.py").string();
   std::string before = exported();
-  Outcome wrong = kmem("items add --problem " + problem + " --code " + candidates + "mismatch.py --db " + db() + evaluator());
+  Outcome wrong =
+      kmem("items add --problem " + problem + " --code " + candidates + "mismatch.py --db " + db() + evaluator());
   EXPECT_EQ(wrong.exit_code, 1) << wrong.err;
   EXPECT_NE(wrong.err.find("output_mismatch"), std::string::npos) << wrong.err;
   EXPECT_EQ(exported(), before);
 
   // Given as a reply, the kernel is stored as the source the evaluator ran.
-  std::ofstream(dir_ / "reply.md") << "My fused kernel.\n\n```python\n" << read_whole_file(fused()) << "```\nACTION: SUBMIT\n";
+  std::ofstream(dir_ / "reply.md") << "My fused kernel.\n\n```python\n"
+                                   << read_whole_file(fused()) << "```\nACTION: SUBMIT\n";
   Outcome added = add_fused((dir_ / "reply.md").string());
   ASSERT_EQ(added.exit_code, 0) << added.err;
   EXPECT_NE(added.out.find("added kernel:L1_030 ("), std::string::npos) << added.out;
@@ -122,8 +125,8 @@ TEST_F(LearnCommand, ItemsAddRefusesASlowerKernelAndBadInputExitsTwo) {
   EXPECT_NE(prose.err.find("prose.md: a reply without a complete ```python block"), std::string::npos) << prose.err;
   fs::create_directories(dir_ / "other" / "level1");
   fs::copy_file(softsign(), dir_ / "other/level1/31_Softsign.py");
-  Outcome unknown = kmem("items add --problem " + (dir_ / "other/level1/31_Softsign.py").string() + " --code " + fused() +
-                         " --store " + db() + evaluator());
+  Outcome unknown = kmem("items add --problem " + (dir_ / "other/level1/31_Softsign.py").string() + " --code " +
+                         fused() + " --store " + db() + evaluator());
   EXPECT_EQ(unknown.exit_code, 2) << unknown.err;
   EXPECT_NE(unknown.err.find("problem L1_031 is not in the store"), std::string::npos) << unknown.err;
   Outcome json = kmem("items add --problem " + softsign() + " --code " + fused() + " --store " +
@@ -170,18 +173,20 @@ TEST_F(LearnCommand, BadResultsLeaveTheStoreUnchanged) {
 
 TEST_F(LearnCommand, TwoIngestsAtOnceBothLand) {
   // Two problems, one results file each, ingested by two processes at once.
-  fs::copy_file(std::string(KMEM_EVAL_TESTS_DIR) + "/problems/scale_add_pair.py", dir_ / "kb/level1/2_Scale_add_pair.py");
+  fs::copy_file(std::string(KMEM_EVAL_TESTS_DIR) + "/problems/scale_add_pair.py",
+                dir_ / "kb/level1/2_Scale_add_pair.py");
   ASSERT_EQ(kmem("problems import " + (dir_ / "kb").string() + " --db " + db()).exit_code, 0);
   for (int n : {1, 2}) {
     std::ofstream(dir_ / ("c" + std::to_string(n) + ".py")) << "class ModelNew:\n    pass  # " << n << "\n";
     std::string problem = n == 1 ? "kb/level1/1_Scale_add.py" : "kb/level1/2_Scale_add_pair.py";
     std::ofstream(dir_ / ("r" + std::to_string(n) + ".jsonl"))
         << R"({"id":"j","problem":")" << problem << R"(","candidate":"c)" << n
-        << R"(.py","verdict":"pass","speedup":1.5,"flags":[]})" << "\n";
+        << R"(.py","verdict":"pass","speedup":1.5,"flags":[]})"
+        << "\n";
   }
   std::string command = std::string("KMEM_CACHE_DIR=" KMEM_EVAL_TEST_CACHE " ") + KMEM_BINARY;
-  std::string both = "(" + command + " ingest " + (dir_ / "r1.jsonl").string() + " --db " + db() + evaluator() +
-                     " & " + command + " ingest " + (dir_ / "r2.jsonl").string() + " --db " + db() + evaluator() +
+  std::string both = "(" + command + " ingest " + (dir_ / "r1.jsonl").string() + " --db " + db() + evaluator() + " & " +
+                     command + " ingest " + (dir_ / "r2.jsonl").string() + " --db " + db() + evaluator() +
                      " & wait) >/dev/null 2>&1";
   ASSERT_EQ(std::system(both.c_str()), 0);
   Outcome listed = kmem("items list --state candidate --db " + db());
@@ -195,14 +200,16 @@ TEST_F(LearnCommand, AnExperimentIngestedAddsAReaderALessonAndItemValues) {
   kmem::Script script;
   script.mode = "turns";
   kmem::ScriptedReply reply;
-  reply.content = "```python\nimport torch\nimport torch.nn as nn\n\n\nclass ModelNew(nn.Module):\n"
-                  "    def forward(self, x):\n        m = self\n        m.gamma = 1\n        return x\n```\nACTION: SUBMIT\n";
+  reply.content =
+      "```python\nimport torch\nimport torch.nn as nn\n\n\nclass ModelNew(nn.Module):\n"
+      "    def forward(self, x):\n        m = self\n        m.gamma = 1\n        return x\n```\nACTION: SUBMIT\n";
   script.replies.push_back(reply);
   auto endpoint = kmem::ScriptedEndpoint::start(script);
   ASSERT_TRUE(endpoint);
   std::ofstream(dir_ / "spec.json") << R"({"format": "kmem-experiment/1", "name": "lx", "kernelbench": "kb",
     "problems": ["L1_001"], "policies": ["none", "show_all"], "samples": 2, "max_turns": 1,
-    "readers": [{"id": "fresh-reader", "endpoint": ")" << (*endpoint)->base_url() << R"(", "model": "m", "retries": 0}]})";
+    "readers": [{"id": "fresh-reader", "endpoint": ")"
+                                    << (*endpoint)->base_url() << R"(", "model": "m", "retries": 0}]})";
   Outcome ran = kmem("experiment run " + (dir_ / "spec.json").string() + " --db " + db() + " --quiet");
   ASSERT_EQ(ran.exit_code, 0) << ran.err;
   Outcome ingested = kmem("ingest lx --db " + db() + evaluator());
@@ -252,7 +259,8 @@ TEST_F(LearnCommand, ReverifyUpdatesPassingKernelsAndRetiresFailingOnes) {
   Outcome retired = kmem("items show kernel:L1_030 --store " + db());
   EXPECT_NE(retired.out.find("\"state\": \"retired\""), std::string::npos) << retired.out;
   EXPECT_NE(retired.out.find("\"reason\": \"output_mismatch: "), std::string::npos) << retired.out;
-  EXPECT_EQ(kmem("items list --state active --kind kernel --store " + db()).out.find("kernel:L1_030"), std::string::npos);
+  EXPECT_EQ(kmem("items list --state active --kind kernel --store " + db()).out.find("kernel:L1_030"),
+            std::string::npos);
 
   // A KernelBench folder without an item's problem (here the seed's kernels
   // all along): the item is listed as skipped and kept as it is.

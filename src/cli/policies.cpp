@@ -36,10 +36,11 @@ int run_policies(const PoliciesArgs& args) {
                                  "max learned", "also");
   for (const auto& [name, p] : pack->policies) {
     std::vector<std::string> sections, also;
-    for (auto [on, section] : {std::pair{p.lessons, "lessons"}, {p.pitfalls, "pitfalls"}, {p.recipes, "recipes"},
-                               {p.kernels, "kernels"}})
+    for (auto [on, section] :
+         {std::pair{p.lessons, "lessons"}, {p.pitfalls, "pitfalls"}, {p.recipes, "recipes"}, {p.kernels, "kernels"}})
       if (on) sections.push_back(section);
-    for (auto [on, flag] : {std::pair{p.how_to_read, "how_to_read"}, {p.you_alone, "you_alone"},
+    for (auto [on, flag] : {std::pair{p.how_to_read, "how_to_read"},
+                            {p.you_alone, "you_alone"},
                             {p.drop_prohibitions, "drop_prohibitions"},
                             {p.pitfalls_correctness_only, "pitfalls_correctness_only"}})
       if (on) also.push_back(flag);
@@ -53,9 +54,10 @@ int run_policies(const PoliciesArgs& args) {
       j["gate"] = p.gate == Gate::kNone ? nlohmann::ordered_json() : nlohmann::ordered_json(gate_name(p.gate));
       j["max_learned"] = p.max_learned ? nlohmann::ordered_json(*p.max_learned) : nlohmann::ordered_json();
       j["also"] = also;
-      text += fmt::format("{:<18} {:<36} {:<8} {:<14} {:<12} {}\n", name, fmt::format("{}", fmt::join(sections, ", ")),
-                          p.numbers ? "yes" : "no", p.gate == Gate::kNone ? "-" : gate_name(p.gate),
-                          p.max_learned ? std::to_string(*p.max_learned) : "-", fmt::format("{}", fmt::join(also, ", ")));
+      text +=
+          fmt::format("{:<18} {:<36} {:<8} {:<14} {:<12} {}\n", name, fmt::format("{}", fmt::join(sections, ", ")),
+                      p.numbers ? "yes" : "no", p.gate == Gate::kNone ? "-" : gate_name(p.gate),
+                      p.max_learned ? std::to_string(*p.max_learned) : "-", fmt::format("{}", fmt::join(also, ", ")));
     }
     list.push_back(std::move(j));
   }

@@ -36,8 +36,8 @@ int run_import(const ProblemsOptions& options) {
   auto db = Database::open(options.db);
   if (!db) return report_error("problems", db.error());
   if (Status s = db->upsert_problems(problems); !s) return report_error("problems", s.error());
-  if (Status s = write_stdout(fmt::format("{}: stored {} problems from {}\n", options.db, problems.size(),
-                                         options.kernelbench));
+  if (Status s = write_stdout(
+          fmt::format("{}: stored {} problems from {}\n", options.db, problems.size(), options.kernelbench));
       !s)
     return report_error("problems", s.error());
   return kExitOk;
@@ -69,8 +69,8 @@ int run_list(const ProblemsOptions& options) {
   if (options.json) {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     for (const Problem& p : problems)
-      out.push_back({{"id", p.id}, {"level", p.level}, {"number", p.number}, {"name", p.name},
-                     {"category", p.category}});
+      out.push_back(
+          {{"id", p.id}, {"level", p.level}, {"number", p.number}, {"name", p.name}, {"category", p.category}});
     text = out.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   } else {
     for (const Problem& p : problems) text += fmt::format("{:<7} {} {:<15} {}\n", p.id, p.level, p.category, p.name);
@@ -91,12 +91,13 @@ void add_problems_command(CLI::App& app, CommandSet& commands) {
       ->required();
   add_store_option(*import, options->db, false)->description("the kmem database (created if missing; --db: the same)");
   import->add_option("--rules", options->rules, "category rules (default: <data>/categories.json)");
-  import->callback([options, &commands] { commands.set_exit_code(run_import(*options)); });
+  import->callback([options, &commands] { commands.set_exit_code(run_import(*options));
+});
 
-  CLI::App* list = problems->add_subcommand("list", "Show id, level, category and name of each problem");
-  add_store_option(*list, options->db, true);
-  list->add_flag("--json", options->json, "print a JSON list");
-  list->callback([options, &commands] { commands.set_exit_code(run_list(*options)); });
-}
+CLI::App* list = problems->add_subcommand("list", "Show id, level, category and name of each problem");
+add_store_option(*list, options->db, true);
+list->add_flag("--json", options->json, "print a JSON list");
+list->callback([options, &commands] { commands.set_exit_code(run_list(*options)); });
+}  // namespace kmem::cli
 
 }  // namespace kmem::cli

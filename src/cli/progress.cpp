@@ -27,8 +27,8 @@ std::string progress_line(const ProgressCounts& c, std::chrono::seconds elapsed)
   const size_t building = std::min(c.building, in_flight);
   const size_t queued = c.total > c.started ? c.total - c.started : 0;
   std::string line = fmt::format("[{}{}] {}/{}  pass {} fail {}  building {}  running {}  queued {}  {} elapsed",
-                                 std::string(filled, '#'), std::string(width - filled, '.'), done, c.total,
-                                 c.passed, c.failed, building, in_flight - building, queued, clock_time(seconds));
+                                 std::string(filled, '#'), std::string(width - filled, '.'), done, c.total, c.passed,
+                                 c.failed, building, in_flight - building, queued, clock_time(seconds));
   if (done > 0 && done < c.total)
     line += "  ETA " + clock_time(seconds * static_cast<long>(c.total - done) / static_cast<long>(done));
   return line;

@@ -42,7 +42,7 @@ class Progress {
   void draw();  // with mutex_ held
   std::FILE* out_;
   bool enabled_;
-  ProgressCounts counts_;  // all but `building`, which is building_.size()
+  ProgressCounts counts_;           // all but `building`, which is building_.size()
   std::set<std::string> building_;  // started, neither built nor finished
   std::chrono::steady_clock::time_point begun_ = std::chrono::steady_clock::now();
   std::mutex mutex_;

@@ -29,8 +29,11 @@ int run_readers(const ReadersArgs& args) {
     size_t groups = b == memory->baselines.end() ? 0 : b->second.groups.size();
     out += fmt::format("{:<28} {:>8} {:>7}  {}{}\n", id, problems, groups, reader.display,
                        id == memory->author ? " (author)" : "");
-    list.push_back({{"id", id}, {"display", reader.display}, {"author", id == memory->author},
-                    {"problems", problems}, {"groups", groups}});
+    list.push_back({{"id", id},
+                    {"display", reader.display},
+                    {"author", id == memory->author},
+                    {"problems", problems},
+                    {"groups", groups}});
   }
   if (args.json) out = list.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   if (Status s = write_stdout(out); !s) return report_error("readers", s.error());

@@ -63,9 +63,10 @@ std::string closest(const Map& map, const std::string& key) {
 Result<Problem> target_problem(const RenderArgs& args, const Memory& memory, const std::string& store_path) {
   if (auto found = memory.problems.find(args.problem); found != memory.problems.end()) return found->second;
   if (args.kernelbench.empty() && args.problem.find('/') == std::string::npos)
-    return Error(fmt::format("problem '{}' is not in {} (closest: {}); a problem outside the store needs --kernelbench DIR "
-                             "or a problem file",
-                             args.problem, store_path, closest(memory.problems, args.problem)));
+    return Error(
+        fmt::format("problem '{}' is not in {} (closest: {}); a problem outside the store needs --kernelbench DIR "
+                    "or a problem file",
+                    args.problem, store_path, closest(memory.problems, args.problem)));
   auto rules = CategoryRules::load(data_dir() + "/categories.json");
   if (!rules) return rules.error();
   auto file = resolve_problem(args.problem, args.kernelbench, *rules);
@@ -111,7 +112,8 @@ int run_render(const RenderArgs& args) {
   auto problem = target_problem(args, memory, store_path);
   if (!problem) return report_error("render", problem.error());
   if (!memory.baselines.contains(args.reader))
-    std::fprintf(stderr, "kmem render: note: reader '%s' has no baseline in %s: its values are unknown, as in an episode\n",
+    std::fprintf(stderr,
+                 "kmem render: note: reader '%s' has no baseline in %s: its values are unknown, as in an episode\n",
                  args.reader.c_str(), store_path.c_str());
   auto text = render(index, *pack, policy->second, args.reader, *problem);
   if (!text) return report_error("render", text.error());
@@ -123,16 +125,21 @@ int run_render(const RenderArgs& args) {
 
 void add_render_command(CLI::App& app, CommandSet& commands) {
   auto args = std::make_shared<RenderArgs>();
-  CLI::App* cmd = app.add_subcommand("render", "Render the memory text an episode shows a reader for a problem under a policy");
+  CLI::App* cmd =
+      app.add_subcommand("render", "Render the memory text an episode shows a reader for a problem under a policy");
   add_store_option(*cmd, args->store, true);
   cmd->add_option("--pack", args->pack, "Prompt pack JSON (default: the bundled seed pack)");
   auto* policy = cmd->add_option("--policy", args->policy, "Policy name from the pack");
-  auto* reader = cmd->add_option("--reader", args->reader, "Reader id (any; one without a baseline sees unknown values)");
-  auto* problem = cmd->add_option("--problem", args->problem,
-                                  "Target problem: an id of the store (e.g. L2_006), a problem file, or an id with --kernelbench");
-  auto* kernelbench = cmd->add_option("--kernelbench", args->kernelbench, "KernelBench checkout, to find a problem the store lacks");
-  cmd->add_option("--device", args->device,
-                  "the device class the text is for: recipes and kernels measured on another are left out (the seed's: cuda)")
+  auto* reader =
+      cmd->add_option("--reader", args->reader, "Reader id (any; one without a baseline sees unknown values)");
+  auto* problem =
+      cmd->add_option("--problem", args->problem,
+                      "Target problem: an id of the store (e.g. L2_006), a problem file, or an id with --kernelbench");
+  auto* kernelbench =
+      cmd->add_option("--kernelbench", args->kernelbench, "KernelBench checkout, to find a problem the store lacks");
+  cmd->add_option(
+         "--device", args->device,
+         "the device class the text is for: recipes and kernels measured on another are left out (the seed's: cuda)")
       ->check(CLI::IsMember({"cpu", "cuda"}))
       ->capture_default_str();
   cmd->add_flag("--all", args->all, "Print every text {policy: {reader: {problem: text}}} as JSON")

@@ -23,9 +23,7 @@ using kmem::test::read_whole_file;
 
 class RenderCommand : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = kmem::test::fresh_test_dir("kmem_render_test");
-  }
+  void SetUp() override { dir_ = kmem::test::fresh_test_dir("kmem_render_test"); }
   void TearDown() override { fs::remove_all(dir_); }
 
   // Runs kmem with `arguments`; stdout and stderr are kept apart.
@@ -43,13 +41,14 @@ TEST_F(RenderCommand, AllEqualsTheSeedDump) {
   Outcome all = kmem("render --all");
   ASSERT_EQ(all.exit_code, 0) << all.err;
   EXPECT_TRUE(nlohmann::json::parse(all.out) == dump());
-  Outcome explicit_paths = kmem(std::string("render --all --store ") + KMEM_DATA_DIR + "/seed/memory-store.json --pack " +
-                                KMEM_DATA_DIR + "/seed/prompt-pack.json");
+  Outcome explicit_paths = kmem(std::string("render --all --store ") + KMEM_DATA_DIR +
+                                "/seed/memory-store.json --pack " + KMEM_DATA_DIR + "/seed/prompt-pack.json");
   EXPECT_EQ(explicit_paths.out, all.out) << "the output must be stable";
 }
 
 TEST_F(RenderCommand, AllCoversTheTargetsElseEveryProblem) {
-  Outcome targets = kmem("render --all --store " + second("memory-store.json") + " --pack " + second("prompt-pack.json"));
+  Outcome targets =
+      kmem("render --all --store " + second("memory-store.json") + " --pack " + second("prompt-pack.json"));
   ASSERT_EQ(targets.exit_code, 0) << targets.err;
   nlohmann::json listed = nlohmann::json::parse(targets.out);
   EXPECT_EQ(listed.size(), 6u);
@@ -63,7 +62,8 @@ TEST_F(RenderCommand, AllCoversTheTargetsElseEveryProblem) {
   nlohmann::json store = nlohmann::json::parse(read_whole_file(second("memory-store.json")));
   store.erase("targets");
   std::ofstream(dir_ / "no-targets.json") << store.dump();
-  Outcome all = kmem("render --all --store " + (dir_ / "no-targets.json").string() + " --pack " + second("prompt-pack.json"));
+  Outcome all =
+      kmem("render --all --store " + (dir_ / "no-targets.json").string() + " --pack " + second("prompt-pack.json"));
   ASSERT_EQ(all.exit_code, 0) << all.err;
   EXPECT_TRUE(nlohmann::json::parse(all.out) == nlohmann::json::parse(read_whole_file(second("memory-dump.json"))));
 }
@@ -87,15 +87,20 @@ TEST_F(RenderCommand, OneTextByteExactFromJsonOrDatabase) {
 TEST_F(RenderCommand, UnknownNamesExit2NamingTheInputAndAFewCloseIds) {
   Outcome policy = kmem("render --policy nope --reader claude-opus-4-8 --problem L1_008");
   EXPECT_EQ(policy.exit_code, 2);
-  EXPECT_EQ(policy.err,
-            "kmem render: " KMEM_DATA_DIR "/seed/prompt-pack.json: unknown policy 'nope' (choose from: fg_target, "
-            "frontier_gated, lessons_only, no_approach, no_numbers, no_prohib, none, prior, reader_relative, show_all)\n");
+  EXPECT_EQ(
+      policy.err,
+      "kmem render: " KMEM_DATA_DIR
+      "/seed/prompt-pack.json: unknown policy 'nope' (choose from: fg_target, "
+      "frontier_gated, lessons_only, no_approach, no_numbers, no_prohib, none, prior, reader_relative, show_all)\n");
   // A problem outside the store, without a KernelBench folder: the three
   // closest ids, not all 93.
   Outcome problem = kmem("render --policy none --reader claude-opus-4-8 --problem L1_09");
   EXPECT_EQ(problem.exit_code, 2);
   EXPECT_EQ(problem.err.rfind("kmem render: problem 'L1_09' is not in " KMEM_DATA_DIR "/seed/memory-store.json "
-                              "(closest: L1_0", 0), 0u) << problem.err;
+                              "(closest: L1_0",
+                              0),
+            0u)
+      << problem.err;
   EXPECT_NE(problem.err.find("needs --kernelbench DIR or a problem file"), std::string::npos) << problem.err;
   EXPECT_LT(std::count(problem.err.begin(), problem.err.end(), ','), 4);
   EXPECT_EQ(problem.err.find('\n'), problem.err.size() - 1);
@@ -121,7 +126,8 @@ TEST_F(RenderCommand, RendersWhatAnEpisodeShowsForAnyProblemAndReader) {
   Outcome cpu = kmem("render --policy show_all --reader claude-opus-4-8 --problem L2_006 --device cpu");
   ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
   EXPECT_EQ(cpu.out.find("x on "), std::string::npos) << cpu.out;
-  EXPECT_NE(kmem("render --policy show_all --reader claude-opus-4-8 --problem L2_006").out.find("x on "), std::string::npos);
+  EXPECT_NE(kmem("render --policy show_all --reader claude-opus-4-8 --problem L2_006").out.find("x on "),
+            std::string::npos);
 }
 
 TEST_F(RenderCommand, AnUnrelatedSqliteFileIsRefusedAndLeftAsItWas) {
@@ -161,7 +167,8 @@ TEST_F(RenderCommand, UsageAndFileErrorsExit2) {
   EXPECT_EQ(kmem("render --all --policy none").exit_code, 2);
   Outcome missing = kmem("render --all --pack " + (dir_ / "absent.json").string());
   EXPECT_EQ(missing.exit_code, 2);
-  EXPECT_EQ(missing.err, "kmem render: " + (dir_ / "absent.json").string() + ": cannot open: No such file or directory\n");
+  EXPECT_EQ(missing.err,
+            "kmem render: " + (dir_ / "absent.json").string() + ": cannot open: No such file or directory\n");
   std::ofstream(dir_ / "bad.json") << R"({"format": 1, "texts": {}, "policies": {}})";
   Outcome bad = kmem("render --all --pack " + (dir_ / "bad.json").string());
   EXPECT_EQ(bad.exit_code, 2);

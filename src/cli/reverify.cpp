@@ -63,7 +63,8 @@ int run_reverify(ReverifyArgs& args) {
 
 void add_reverify_command(CLI::App& app, CommandSet& commands) {
   auto args = std::make_shared<ReverifyArgs>();
-  CLI::App* cmd = app.add_subcommand("reverify", "Run every kernel item again on the current evaluator; retire those that fail");
+  CLI::App* cmd =
+      app.add_subcommand("reverify", "Run every kernel item again on the current evaluator; retire those that fail");
   add_store_option(*cmd, args->db, false);
   cmd->add_option("--kernelbench", args->kernelbench, "KernelBench checkout holding the items' problems")->required();
   cmd->add_option("--kind", args->kind, "the kind of items to run again (kernel)")->check(CLI::IsMember({"kernel"}));

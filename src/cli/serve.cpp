@@ -2,14 +2,15 @@
 // ServeConfig, checks the evaluator can run here (device, sandbox), starts
 // the server and serves until SIGINT or SIGTERM, which end it and every
 // worker its jobs started (exit 128 + the signal).
+#include "kmem/serve.h"
+
 #include <fmt/format.h>
 
 #include <filesystem>
 
 #include "commands.h"
-#include "interrupt.h"
-#include "kmem/serve.h"
 #include "eval_options.h"
+#include "interrupt.h"
 #include "util/file.h"
 
 namespace kmem::cli {
@@ -62,36 +63,54 @@ int run_serve(ServeArgs& args) {
 void add_serve_command(CLI::App& app, CommandSet& commands) {
   auto args = std::make_shared<ServeArgs>();
   ServeConfig& c = args->config;
-  auto* cmd = app.add_subcommand("serve", "Serve kmem over HTTP: render, check, evaluate, episodes, items (docs/serve.md)");
+  auto* cmd =
+      app.add_subcommand("serve", "Serve kmem over HTTP: render, check, evaluate, episodes, items (docs/serve.md)");
   cmd->footer("Runs until SIGINT or SIGTERM (exit 130 or 143). The API: docs/serve.md and docs/openapi.json.");
   cmd->add_option("--host", c.host, "address to listen on")->capture_default_str();
   cmd->add_option("--port", c.port, "port to listen on (0: any free one, printed on stderr)")
       ->check(CLI::Range(0, 65535))
       ->capture_default_str();
-  auto* tokens = cmd->add_option("--tokens", c.tokens_path, "tokens file, kmem-serve-tokens/1 (mode 600; reloaded when it changes)");
-  auto* insecure = cmd->add_flag("--insecure-local", c.insecure_local, "no tokens: every request may write (loopback hosts only)");
+  auto* tokens = cmd->add_option("--tokens", c.tokens_path,
+                                 "tokens file, kmem-serve-tokens/1 (mode 600; reloaded when it changes)");
+  auto* insecure =
+      cmd->add_flag("--insecure-local", c.insecure_local, "no tokens: every request may write (loopback hosts only)");
   tokens->excludes(insecure);
   cmd->add_option("--audit-log", c.audit_path, "append one JSON line per request to this file");
   cmd->add_option("--store", c.store_path, "memory: store JSON or database (default: the bundled seed memory)");
   cmd->add_option("--pack", c.pack_path, "prompt pack JSON (default: the bundled seed pack)");
-  cmd->add_option("--experiments-db", c.experiments_db, "database holding experiments (default: --store when it is a database)");
+  cmd->add_option("--experiments-db", c.experiments_db,
+                  "database holding experiments (default: --store when it is a database)");
   cmd->add_option("--kernelbench", c.kernelbench, "KernelBench checkout: problems by id or by path inside it");
-  cmd->add_option("--episode-endpoint", c.episode_endpoints, "a chat endpoint episodes may use (repeatable; none: no episodes)");
+  cmd->add_option("--episode-endpoint", c.episode_endpoints,
+                  "a chat endpoint episodes may use (repeatable; none: no episodes)");
   cmd->add_option("--max-body-bytes", c.max_body_bytes, "larger request bodies are refused (413)")
       ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 30))
       ->capture_default_str();
-  cmd->add_option("--threads", c.threads, "connections served at once")->check(CLI::Range(1, 1024))->capture_default_str();
-  cmd->add_option("--read-timeout", c.read_timeout_s, "seconds a client may take to send")->check(CLI::PositiveNumber)->capture_default_str();
-  cmd->add_option("--write-timeout", c.write_timeout_s, "seconds a client may take to receive")->check(CLI::PositiveNumber)->capture_default_str();
-  cmd->add_option("--max-wait", c.max_wait_s, "longest ?wait= of a job status request, seconds")->check(CLI::Range(0.0, 600.0))->capture_default_str();
+  cmd->add_option("--threads", c.threads, "connections served at once")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  cmd->add_option("--read-timeout", c.read_timeout_s, "seconds a client may take to send")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--write-timeout", c.write_timeout_s, "seconds a client may take to receive")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--max-wait", c.max_wait_s, "longest ?wait= of a job status request, seconds")
+      ->check(CLI::Range(0.0, 600.0))
+      ->capture_default_str();
   cmd->add_option("--device", args->choices.device, "evaluations and episodes on cpu, cuda or auto")
       ->check(CLI::IsMember({"cpu", "cuda", "auto"}))
       ->capture_default_str();
-  cmd->add_option("--eval-parallel", c.eval.parallel, "jobs (evaluations, episodes) run at once")->check(CLI::Range(1, 256))->capture_default_str();
+  cmd->add_option("--eval-parallel", c.eval.parallel, "jobs (evaluations, episodes) run at once")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
   cmd->add_option("--trials", c.eval.trials, "correctness trials")->check(CLI::Range(1, 1000))->capture_default_str();
   cmd->add_option("--iters", c.eval.iters, "timed calls")->check(CLI::Range(1, 100000))->capture_default_str();
-  cmd->add_option("--warmup", c.eval.warmup, "warm-up calls (randomised up to twice this)")->check(CLI::Range(0, 10000))->capture_default_str();
-  cmd->add_flag("--no-sandbox", args->choices.no_sandbox, "run candidates outside the sandbox (every outcome is flagged unsandboxed)");
+  cmd->add_option("--warmup", c.eval.warmup, "warm-up calls (randomised up to twice this)")
+      ->check(CLI::Range(0, 10000))
+      ->capture_default_str();
+  cmd->add_flag("--no-sandbox", args->choices.no_sandbox,
+                "run candidates outside the sandbox (every outcome is flagged unsandboxed)");
   cmd->add_option("--python", c.eval.python, "Python interpreter with torch (default: $KMEM_PYTHON, /usr/bin/python3)");
   cmd->add_option("--cache-dir", c.eval.cache_dir, "evaluator caches (default: $KMEM_CACHE_DIR, ~/.cache/kmem)");
   cmd->add_option("--queue", args->queue,

@@ -93,7 +93,8 @@ TEST_F(StoreCommands, ExportOfAMissingDatabaseFailsWithoutCreatingIt) {
 TEST_F(StoreCommands, ProblemsImportKeepsTheMemoryAndLists) {
   ASSERT_EQ(kmem("import " + seed_ + " --db " + path("a.db")).exit_code, 0);
   std::string before = kmem("export --db " + path("a.db")).output;
-  Outcome imported = kmem("problems import " + std::string(KMEM_CATALOG_TESTDATA) + "/kernelbench --db " + path("a.db"));
+  Outcome imported =
+      kmem("problems import " + std::string(KMEM_CATALOG_TESTDATA) + "/kernelbench --db " + path("a.db"));
   ASSERT_EQ(imported.exit_code, 0) << imported.output;
   EXPECT_NE(imported.output.find("29 problems"), std::string::npos) << imported.output;
   Outcome listed = kmem("problems list --db " + path("a.db"));
@@ -179,7 +180,8 @@ TEST_F(StoreCommands, DatabasePathsThatKeepNothingAreRefused) {
 TEST_F(StoreCommands, AFailedWriteToStdoutIsAnError) {
   if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
   ASSERT_EQ(kmem("import " + seed_ + " --db " + path("a.db")).exit_code, 0);
-  ASSERT_EQ(kmem("problems import " + std::string(KMEM_CATALOG_TESTDATA) + "/kernelbench --db " + path("a.db")).exit_code, 0);
+  ASSERT_EQ(
+      kmem("problems import " + std::string(KMEM_CATALOG_TESTDATA) + "/kernelbench --db " + path("a.db")).exit_code, 0);
   for (const std::string& command :
        {"export --db " + path("a.db"), "problems list --db " + path("a.db"),
         "problems list --json --db " + path("a.db"), "import " + seed_ + " --db " + path("b.db")}) {

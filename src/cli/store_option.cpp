@@ -32,8 +32,8 @@ Result<Database> open_store_database(const std::string& path, bool create) {
   auto start = util::read_file_start(path, 16);
   if (!start) return start.error();
   if (start->rfind("SQLite format 3", 0) != 0)
-    return Error(fmt::format("{}: a store file, not a database: changes go to a database (kmem import {} --store kmem.db)",
-                             path, path));
+    return Error(fmt::format(
+        "{}: a store file, not a database: changes go to a database (kmem import {} --store kmem.db)", path, path));
   return Database::open(path);
 }
 

@@ -35,8 +35,8 @@ Status apply_tuning(const Environment& environment, EvalOptions& options) {
     int number = 0;
     auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
     if (error != std::errc() || end != value.data() + value.size() || number < knob.low || number > knob.high)
-      return Error(std::string(knob.variable) + "=" + text + ": not a whole number from " +
-                   std::to_string(knob.low) + " to " + std::to_string(knob.high));
+      return Error(std::string(knob.variable) + "=" + text + ": not a whole number from " + std::to_string(knob.low) +
+                   " to " + std::to_string(knob.high));
     knob.set(options, number);
   }
   return Status::success();

@@ -3,6 +3,8 @@
 // one per GPU, on as many machines as reach the database. On SIGINT or
 // SIGTERM it gives its job back to the queue (the next worker claims it at
 // once) and ends every process it started.
+#include "kmem/worker.h"
+
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -13,10 +15,9 @@
 #include <filesystem>
 
 #include "commands.h"
-#include "worker_command.h"
 #include "interrupt.h"
 #include "kmem/queue.h"
-#include "kmem/worker.h"
+#include "worker_command.h"
 
 namespace kmem::cli {
 
@@ -95,9 +96,11 @@ void add_worker_command(CLI::App& app, CommandSet& commands) {
   auto args = std::make_shared<WorkerArgs>();
   WorkerOptions& o = args->options;
   auto* cmd = app.add_subcommand("worker", "Evaluate the jobs of a database's queue (docs/scale-out.md)");
-  cmd->footer("Exit codes: 0 the queue was drained (--exit-when-idle), 2 usage error or the database unreachable "
-              "at start, 128+N stopped by signal N (its job given back to the queue).");
-  cmd->add_option("--store,--db", args->db, "kmem database: postgresql://... (many machines) or an SQLite file")->required();
+  cmd->footer(
+      "Exit codes: 0 the queue was drained (--exit-when-idle), 2 usage error or the database unreachable "
+      "at start, 128+N stopped by signal N (its job given back to the queue).");
+  cmd->add_option("--store,--db", args->db, "kmem database: postgresql://... (many machines) or an SQLite file")
+      ->required();
   cmd->add_option("--device", args->device, "cpu, cuda or cuda:N (one worker per GPU)")->capture_default_str();
   cmd->add_option("--name", o.name, "this worker's name in leases (default: host:pid)");
   cmd->add_option("--lease", o.queue.lease_s, "seconds a claim holds a job without a heartbeat")

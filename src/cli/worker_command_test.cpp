@@ -30,8 +30,7 @@ using Json = nlohmann::json;
 using namespace std::chrono_literals;
 
 const std::string kTests = KMEM_EVAL_TESTS_DIR;
-const std::string kEvalOptions =
-    " --trials 2 --iters 3 --warmup 1 --cache-dir " KMEM_EVAL_TEST_CACHE " ";
+const std::string kEvalOptions = " --trials 2 --iters 3 --warmup 1 --cache-dir " KMEM_EVAL_TEST_CACHE " ";
 
 // A process started in a process group of its own, its output in a log file.
 class Process {
@@ -154,8 +153,8 @@ TEST_P(WorkerCommandTest, AQueuedBatchGivesTheVerdictsOfALocalRun) {
 }
 
 TEST_P(WorkerCommandTest, AWorkerKilledMidJobLosesNothingAndNothingIsStoredTwice) {
-  fs::path file = jobs({{"slow", (fs::path(KMEM_TESTDATA) / "slow_build.py").string()},
-                        {"pass", kTests + "/candidates/pass.py"}});
+  fs::path file =
+      jobs({{"slow", (fs::path(KMEM_TESTDATA) / "slow_build.py").string()}, {"pass", kTests + "/candidates/pass.py"}});
   Process submitter(submit(file, dir_ / "out.jsonl"), dir_ / "submit.log");
   {
     Process doomed(worker("doomed", "--lease 3"), dir_ / "doomed.log");
@@ -226,8 +225,8 @@ TEST_P(WorkerCommandTest, AQueuedExperimentIsEvaluatedByTheWorkers) {
                               {"readers", {{{"id", "r"}, {"endpoint", (*endpoint)->base_url()}, {"model", "m"}}}}}
                              .dump();
   Process w(worker("w1"), dir_ / "w1.log");
-  Process run(std::string(KMEM_BINARY) + " experiment run " + spec.string() + " --db '" + db_->url() + "' --queue --quiet --work-dir " +
-                  (dir_ / "work").string() + " --cache-dir " KMEM_EVAL_TEST_CACHE,
+  Process run(std::string(KMEM_BINARY) + " experiment run " + spec.string() + " --db '" + db_->url() +
+                  "' --queue --quiet --work-dir " + (dir_ / "work").string() + " --cache-dir " KMEM_EVAL_TEST_CACHE,
               dir_ / "run.log");
   ASSERT_EQ(run.wait(600s), 0) << run.log() << w.log();
   auto queue = JobQueue::open(db_->url());
@@ -260,8 +259,10 @@ TEST(WorkerRestartTest, WorkersAndSubmittersSurviveADatabaseRestart) {
   store::TestDatabase db(store::Engine::kPostgres);
   fs::path dir = db.scratch();
   fs::path file = dir / "jobs.jsonl";
-  std::ofstream(file) << Json{{"id", "slow"}, {"problem", kTests + "/problems/scale_add.py"},
-                              {"candidate", (fs::path(KMEM_TESTDATA) / "slow_build.py").string()}}.dump()
+  std::ofstream(file) << Json{{"id", "slow"},
+                              {"problem", kTests + "/problems/scale_add.py"},
+                              {"candidate", (fs::path(KMEM_TESTDATA) / "slow_build.py").string()}}
+                             .dump()
                       << "\n";
   Process submitter(std::string(KMEM_BINARY) + " eval --jobs " + file.string() + " --out " +
                         (dir / "out.jsonl").string() + " --queue --db '" + db.url() + "'" + kEvalOptions,

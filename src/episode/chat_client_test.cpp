@@ -10,8 +10,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "kmem/scripted_endpoint.h"
 #include "kmem/episode.h"
+#include "kmem/scripted_endpoint.h"
 
 namespace kmem {
 namespace {
@@ -119,7 +119,10 @@ TEST_F(ChatClientTest, GivesUpAfterTheRetriesAndNeverRetriesOtherClientErrors) {
 }
 
 TEST_F(ChatClientTest, EveryMalformedReplyIsAnExchangeError) {
-  struct Case { const char* fault; const char* error; };
+  struct Case {
+    const char* fault;
+    const char* error;
+  };
   for (Case c : {Case{"malformed_json", "endpoint reply: response:1:44: malformed JSON"},
                  Case{"empty_choices", "endpoint reply: response: 'choices' is empty"},
                  Case{"no_content", "endpoint reply: response: choices[0].message: missing field 'content'"}}) {
@@ -203,10 +206,11 @@ TEST(ScriptedEndpoint, ListsModelsAndParsesScriptsStrictly) {
   EXPECT_EQ(script->mode, "turns");
   EXPECT_EQ(script->replies.at(0).when, "L1_019");
   EXPECT_EQ(script->replies.at(1).fault, "http_429");
-  EXPECT_EQ(parse_script(R"({"format": "kmem-scripted-endpoint/1", "replies": [{"fault": "boom"}]})", "s.json", ".")
-                .error()
-                .message(),
-            "s.json: replies[0]: unknown fault 'boom' (timeout, http_<code>, malformed_json, empty_choices or no_content)");
+  EXPECT_EQ(
+      parse_script(R"({"format": "kmem-scripted-endpoint/1", "replies": [{"fault": "boom"}]})", "s.json", ".")
+          .error()
+          .message(),
+      "s.json: replies[0]: unknown fault 'boom' (timeout, http_<code>, malformed_json, empty_choices or no_content)");
   EXPECT_EQ(parse_script(R"({"format": "kmem-scripted-endpoint/1", "replies": [], "latency": 1})", "s.json", ".")
                 .error()
                 .message(),
@@ -229,9 +233,7 @@ TEST(ScriptedEndpoint, ListsModelsAndParsesScriptsStrictly) {
 
 TEST_F(ChatClientTest, AScriptReadsContentFilesBesideIt) {
   fs::create_directories(dir);
-  {
-    std::ofstream(dir / "reply.md") << "from a file\nACTION: CHECK\n";
-  }
+  { std::ofstream(dir / "reply.md") << "from a file\nACTION: CHECK\n"; }
   auto script = parse_script(R"({"format": "kmem-scripted-endpoint/1", "replies": [{"content_file": "reply.md"}]})",
                              "script.json", dir.string());
   ASSERT_TRUE(script) << script.error().message();
@@ -239,7 +241,8 @@ TEST_F(ChatClientTest, AScriptReadsContentFilesBesideIt) {
   auto missing = parse_script(R"({"format": "kmem-scripted-endpoint/1", "replies": [{"content_file": "nope.md"}]})",
                               "script.json", dir.string());
   ASSERT_FALSE(missing);
-  EXPECT_EQ(missing.error().message(), "script.json: replies[0]: " + (dir / "nope.md").string() + ": cannot open: No such file or directory");
+  EXPECT_EQ(missing.error().message(),
+            "script.json: replies[0]: " + (dir / "nope.md").string() + ": cannot open: No such file or directory");
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // reply until a SUBMIT, the turn budget, or an endpoint or evaluator failure
 // ends it. The episode calls the stages; it renders, checks and evaluates
 // nothing itself.
+#include "kmem/episode.h"
+
 #include <fmt/format.h>
 
 #include <cctype>
@@ -11,7 +13,6 @@
 
 #include "episode/feedback.h"
 #include "kmem/check.h"
-#include "kmem/episode.h"
 #include "util/file.h"
 
 namespace kmem {
@@ -169,8 +170,7 @@ class Episode {
 Result<EpisodeOutcome> run_episode(const EpisodeSpec& spec, const EpisodeContext& context) {
   if (!context.memory || !context.pack || !context.chat || !context.evaluator)
     return Error("episode: the context lacks a memory, pack, chat client or evaluator");
-  if (context.pack->episode.empty())
-    return Error("episode: the prompt pack has no 'episode' texts (docs/episodes.md)");
+  if (context.pack->episode.empty()) return Error("episode: the prompt pack has no 'episode' texts (docs/episodes.md)");
   if (spec.max_turns < 1) return Error(fmt::format("episode: max_turns must be at least 1 (got {})", spec.max_turns));
   auto policy = context.pack->policies.find(spec.policy);
   if (policy == context.pack->policies.end()) {

@@ -3,6 +3,8 @@
 // seed pack's texts, the rules for a reply without action, a checker
 // rejection, an endpoint fault and an exhausted budget, scoring, the memory
 // text and its item ids, and record then replay giving the same episode.
+#include "kmem/episode.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -16,7 +18,6 @@
 
 #include "episode/feedback.h"
 #include "kmem/scripted_endpoint.h"
-#include "kmem/episode.h"
 #include "kmem/store.h"
 
 namespace kmem {
@@ -200,8 +201,9 @@ TEST_F(EpisodeTest, PassFeedbackNamesTimesAndABuildFailureTheCompilerTail) {
   EpisodeOutcome o = play({say(candidate("build_error", "CHECK")), say(candidate("pass 4", "CHECK"))});
   ASSERT_EQ(o.turns.size(), 2u);
   EXPECT_EQ(o.turns[0].log_tail, "line 1\nerror: kmem_missing_header.h: No such file");
-  EXPECT_NE(o.turns[0].feedback.find("The compiler's first error:\n```\nerror: kmem_missing_header.h: No such file\n```"),
-            std::string::npos)
+  EXPECT_NE(
+      o.turns[0].feedback.find("The compiler's first error:\n```\nerror: kmem_missing_header.h: No such file\n```"),
+      std::string::npos)
       << o.turns[0].feedback;
   EXPECT_NE(o.turns[0].feedback.find("make it your SUBMIT"), std::string::npos) << o.turns[0].feedback;
   // A CHECK on the last reply: the budget is spent, the best CHECK is kept apart.
@@ -255,8 +257,8 @@ TEST_F(EpisodeTest, ACheckerRejectionIsFeedbackAndARejectedSubmitScoresZero) {
 }
 
 TEST_F(EpisodeTest, EveryEndpointFaultEndsTheEpisodeWithARecordedError) {
-  for (const char* fault : {"http_500", "http_429", "http_401", "malformed_json", "empty_choices", "no_content",
-                            "timeout"}) {
+  for (const char* fault :
+       {"http_500", "http_429", "http_401", "malformed_json", "empty_choices", "no_content", "timeout"}) {
     config.timeout_s = 0.3;
     ScriptedReply bad = say("x", fault);
     if (std::string(fault) == "timeout") bad.latency_s = 3;
@@ -312,7 +314,8 @@ TEST_F(EpisodeTest, BadInputIsAnErrorNamingIt) {
   EXPECT_EQ(run_episode(spec, context).error().message().rfind("unknown policy 'nope' (choose from: ", 0), 0u);
   spec.policy = "none";
   spec.problem_path = "/nonexistent/1_X.py";
-  EXPECT_EQ(run_episode(spec, context).error().message(), "/nonexistent/1_X.py: cannot open: No such file or directory");
+  EXPECT_EQ(run_episode(spec, context).error().message(),
+            "/nonexistent/1_X.py: cannot open: No such file or directory");
   Pack without = pack;
   without.episode.clear();
   context.pack = &without;

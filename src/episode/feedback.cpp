@@ -52,8 +52,7 @@ std::vector<std::string> without_tracebacks(const std::vector<std::string>& line
   std::vector<std::string> kept;
   bool in_traceback = false;
   for (const std::string& line : lines) {
-    if (has(line, "Traceback (most recent call last)") ||
-        has(line, "During handling of the above exception") ||
+    if (has(line, "Traceback (most recent call last)") || has(line, "During handling of the above exception") ||
         has(line, "The above exception was the direct cause")) {
       in_traceback = true;
       continue;
@@ -124,9 +123,9 @@ std::string pass_details(const EpisodeTexts& texts, const Turn& turn) {
   if (turn.profile.own_work_share) {
     std::string names = kernel_names(turn.profile.own_kernels), own = ms(turn.profile.own_work_ms),
                 percent = fmt::format("{:.0f}", 100.0 * *turn.profile.own_work_share);
-    out += fill(texts.at("pass_own_work"), {{"own_kernels", names.empty() ? "unnamed" : names},
-                                           {"own_work_ms", own},
-                                           {"own_work_percent", percent}});
+    out +=
+        fill(texts.at("pass_own_work"),
+             {{"own_kernels", names.empty() ? "unnamed" : names}, {"own_work_ms", own}, {"own_work_percent", percent}});
   }
   return out;
 }
@@ -210,9 +209,10 @@ std::string feedback_text(const EpisodeTexts& texts, const Turn& turn, int turns
   std::string flags;
   for (const std::string& flag : turn.flags) flags += (flags.empty() ? "" : ", ") + flag;
   std::string turn_index = std::to_string(turn.index), speedup = fmt::format("{:.3f}", turn.speedup),
-              abs_error = fmt::format("{:.3g}", turn.max_abs_error), rel_error = fmt::format("{:.3g}", turn.max_rel_error),
-              reference = ms(turn.reference_ms), candidate = ms(turn.candidate_ms),
-              mismatch = mismatch_text(texts, turn), pass = turn.verdict == "pass" ? pass_details(texts, turn) : "";
+              abs_error = fmt::format("{:.3g}", turn.max_abs_error),
+              rel_error = fmt::format("{:.3g}", turn.max_rel_error), reference = ms(turn.reference_ms),
+              candidate = ms(turn.candidate_ms), mismatch = mismatch_text(texts, turn),
+              pass = turn.verdict == "pass" ? pass_details(texts, turn) : "";
   std::string text = fill(texts.at(template_key(turn)), {{"turn", turn_index},
                                                          {"action", turn.action},
                                                          {"verdict", turn.verdict},

@@ -1,12 +1,12 @@
 // Tests of the feedback texts filled from the seed pack: where a mismatch
 // lies, the compiler's first error without kmem's traceback, where a passing
 // candidate's time goes, and the token budget every feedback keeps.
+#include "episode/feedback.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
-
-#include "episode/feedback.h"
 
 namespace kmem::episode {
 namespace {
@@ -47,8 +47,9 @@ TEST(Feedback, AMismatchSaysWhereAndShowsExpectedAgainstGot) {
   m.samples = {{{3, 0}, "0.5", "nan"}, {{3, 1}, "-1.25", "0"}};
   t.mismatch = m;
   std::string text = feedback_text(seed_texts(), t, 2);
-  EXPECT_TRUE(contains(text, "Output 0 (shape (4, 8)) of trial 1: 8 of 32 elements wrong, all on the tensor's "
-                             "border"))
+  EXPECT_TRUE(contains(text,
+                       "Output 0 (shape (4, 8)) of trial 1: 8 of 32 elements wrong, all on the tensor's "
+                       "border"))
       << text;
   EXPECT_TRUE(contains(text, "the first at index (3, 0). NaNs in your output: 2, infinities: 0.")) << text;
   EXPECT_TRUE(contains(text, "  at (3, 0): expected 0.5, got nan\n  at (3, 1): expected -1.25, got 0\n")) << text;
@@ -120,8 +121,9 @@ TEST(Feedback, APassSaysWhereTheTimeGoes) {
       << text;
   EXPECT_TRUE(contains(text, "roofline floor on this device is 0.1000 ms")) << text;
   EXPECT_TRUE(contains(text, "your candidate reaches 20.0% of it")) << text;
-  EXPECT_TRUE(contains(text, "Your own kernels (add_kernel, " + std::string(60, 'k') + ") take 0.4000 ms per call, "
-                             "80% of the candidate's device time"))
+  EXPECT_TRUE(contains(text, "Your own kernels (add_kernel, " + std::string(60, 'k') +
+                                 ") take 0.4000 ms per call, "
+                                 "80% of the candidate's device time"))
       << text;
   EXPECT_FALSE(contains(text, std::string(61, 'k')));
   // Without a compile baseline or profile: the times alone.

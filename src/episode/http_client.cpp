@@ -30,7 +30,9 @@ bool retriable_transport_error(CURLcode code) {
   return code != CURLE_URL_MALFORMAT && code != CURLE_UNSUPPORTED_PROTOCOL && code != CURLE_COULDNT_RESOLVE_HOST;
 }
 
-std::string tail(const std::string& text, size_t n) { return text.size() <= n ? text : "..." + text.substr(text.size() - n); }
+std::string tail(const std::string& text, size_t n) {
+  return text.size() <= n ? text : "..." + text.substr(text.size() - n);
+}
 
 class HttpChatClient : public ChatClient {
  public:
@@ -50,7 +52,8 @@ class HttpChatClient : public ChatClient {
       wait_s *= 2;
     }
     exchange.latency_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    if (!exchange.reply_ok && exchange.attempts > 1) exchange.error += fmt::format(" (after {} attempts)", exchange.attempts);
+    if (!exchange.reply_ok && exchange.attempts > 1)
+      exchange.error += fmt::format(" (after {} attempts)", exchange.attempts);
     return exchange;
   }
 

@@ -67,10 +67,10 @@ class RecordingClient : public ChatClient {
   ChatExchange complete(const std::vector<ChatMessage>& messages) override {
     ChatExchange exchange = inner_->complete(messages);
     fs::path path = files_.next(messages);
-    nlohmann::ordered_json record = {{"format", kRecordFormat},   {"request", exchange.request},
-                                     {"http_status", exchange.http_status}, {"response", exchange.response},
-                                     {"attempts", exchange.attempts}, {"latency_s", exchange.latency_s},
-                                     {"error", exchange.error}};
+    nlohmann::ordered_json record = {
+        {"format", kRecordFormat},       {"request", exchange.request},   {"http_status", exchange.http_status},
+        {"response", exchange.response}, {"attempts", exchange.attempts}, {"latency_s", exchange.latency_s},
+        {"error", exchange.error}};
     fs::path partial = path;
     partial += ".partial";
     std::ofstream out(partial, std::ios::binary);
@@ -96,7 +96,8 @@ class RecordingClient : public ChatClient {
 Status read_record(const nlohmann::json& record, const std::string& where, ChatExchange& exchange) {
   util::JsonFields f(record, where);
   if (Status s = f.is_object(); !s) return s;
-  if (Status s = f.only({"format", "request", "http_status", "response", "attempts", "latency_s", "error"}); !s) return s;
+  if (Status s = f.only({"format", "request", "http_status", "response", "attempts", "latency_s", "error"}); !s)
+    return s;
   auto format = f.string("format");
   if (!format) return format.error();
   if (*format != kRecordFormat) return f.wrong("format", kRecordFormat);
@@ -160,8 +161,7 @@ class ReplayClient : public ChatClient {
 }  // namespace
 
 Result<std::unique_ptr<ChatClient>> make_chat_client(const EndpointConfig& config) {
-  if (!config.record_dir.empty() && !config.replay_dir.empty())
-    return Error("record and replay exclude each other");
+  if (!config.record_dir.empty() && !config.replay_dir.empty()) return Error("record and replay exclude each other");
   std::error_code ec;
   if (!config.replay_dir.empty()) {
     if (!fs::is_directory(config.replay_dir, ec)) return Error(config.replay_dir + ": no such replay folder");

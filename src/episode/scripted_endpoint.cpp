@@ -61,12 +61,14 @@ Result<ScriptedReply> parse_reply_entry(const Json& j, const std::string& where,
     if (!text) return text.error().wrap(where);
     r.content = std::move(*text);
   }
-  static const std::array<std::string_view, 5> kFaults = {"", "timeout", "malformed_json", "empty_choices", "no_content"};
+  static const std::array<std::string_view, 5> kFaults = {"", "timeout", "malformed_json", "empty_choices",
+                                                          "no_content"};
   bool http = r.fault.rfind("http_", 0) == 0 && r.fault.size() == 8 &&
-              std::all_of(r.fault.begin() + 5, r.fault.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+              std::all_of(r.fault.begin() + 5, r.fault.end(),
+                          [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
   if (!http && std::find(kFaults.begin(), kFaults.end(), r.fault) == kFaults.end())
-    return Error(fmt::format("{}: unknown fault '{}' (timeout, http_<code>, malformed_json, empty_choices or no_content)",
-                             where, r.fault));
+    return Error(fmt::format(
+        "{}: unknown fault '{}' (timeout, http_<code>, malformed_json, empty_choices or no_content)", where, r.fault));
   return r;
 }
 
@@ -75,13 +77,16 @@ std::string reply_body(const ScriptedReply& r, const std::string& model, long se
   Json message = {{"role", "assistant"}};
   if (r.fault != "no_content") message["content"] = r.content;
   Json choices = Json::array();
-  if (r.fault != "empty_choices") choices.push_back({{"index", 0}, {"message", message}, {"finish_reason", r.finish_reason}});
+  if (r.fault != "empty_choices")
+    choices.push_back({{"index", 0}, {"message", message}, {"finish_reason", r.finish_reason}});
   Json body = {{"id", fmt::format("scripted-{}", serial)},
                {"object", "chat.completion"},
                {"model", model},
                {"choices", choices},
-               {"usage", {{"prompt_tokens", r.prompt_tokens}, {"completion_tokens", r.completion_tokens},
-                          {"total_tokens", r.prompt_tokens + r.completion_tokens}}}};
+               {"usage",
+                {{"prompt_tokens", r.prompt_tokens},
+                 {"completion_tokens", r.completion_tokens},
+                 {"total_tokens", r.prompt_tokens + r.completion_tokens}}}};
   return body.dump();
 }
 

@@ -13,8 +13,8 @@ namespace kmem::eval {
 // How long a worker may take to exit after its terminal record.
 static constexpr double kExitGraceSeconds = 10;
 
-CandidateProcess::CandidateProcess(std::unique_ptr<Worker> worker, const EvalOptions& options,
-                                   std::string scratch, std::string nonce)
+CandidateProcess::CandidateProcess(std::unique_ptr<Worker> worker, const EvalOptions& options, std::string scratch,
+                                   std::string nonce)
     : worker_(std::move(worker)),
       options_(options),
       scratch_(std::move(scratch)),
@@ -22,8 +22,8 @@ CandidateProcess::CandidateProcess(std::unique_ptr<Worker> worker, const EvalOpt
       build_deadline_(Clock::now() + seconds(options.build_timeout_s)) {}
 
 Result<std::unique_ptr<CandidateProcess>> CandidateProcess::start(const EvalJob& job, const EvalOptions& options,
-                                                                  const std::string& scratch,
-                                                                  uint64_t init_seed, WorkerPool& pool) {
+                                                                  const std::string& scratch, uint64_t init_seed,
+                                                                  WorkerPool& pool) {
   auto worker = pool.take("candidate");
   if (!worker) return worker.error().wrap(job.candidate);
   // In the sandbox the worker sees nothing of the machine's files but its
@@ -81,8 +81,7 @@ CandidateRun CandidateProcess::after_answer(const Worker::Answer& answer, bool b
   return ended(End::kCrash, "the worker " + status.describe() + " before reporting a result");
 }
 
-CandidateRun CandidateProcess::finish(const std::string& inputs_path,
-                                      const std::function<void()>& on_built) {
+CandidateRun CandidateProcess::finish(const std::string& inputs_path, const std::function<void()>& on_built) {
   using End = CandidateRun::End;
   auto deadline = build_deadline_;
   auto answer = worker_->next(deadline);

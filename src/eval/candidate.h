@@ -17,10 +17,11 @@ namespace kmem::eval {
 struct CandidateRun {
   enum class End { kResult, kError, kBuildTimeout, kTimeout, kCrash, kForged };
   End end = End::kCrash;
-  std::string stage;   // kError: build, native, inputs, kernels, init, forward, timing, output_type, output_device, protocol
+  std::string
+      stage;  // kError: build, native, inputs, kernels, init, forward, timing, output_type, output_device, protocol
   ErrorKind error_kind = ErrorKind::kException;  // kError: out of memory, a sticky CUDA error, ...
-  std::string detail;  // the exception, the exit status, the forged line
-  std::string log;     // tail of the worker's stderr
+  std::string detail;                            // the exception, the exit status, the forged line
+  std::string log;                               // tail of the worker's stderr
   double candidate_ms = 0.0;
   bool outputs_in_slots = false;  // kResult: outputs in the reference's slots, else in outputs_path()
   Json inputs_changed;            // kResult: whether each trial changed its inputs, as reported
@@ -48,8 +49,7 @@ class CandidateProcess {
   std::string outputs_path() const { return scratch_ + "/outputs.pt"; }
 
  private:
-  CandidateProcess(std::unique_ptr<Worker> worker, const EvalOptions& options, std::string scratch,
-                   std::string nonce);
+  CandidateProcess(std::unique_ptr<Worker> worker, const EvalOptions& options, std::string scratch, std::string nonce);
   CandidateRun ended(CandidateRun::End end, std::string detail);
   CandidateRun after_answer(const Worker::Answer& answer, bool built);
 

@@ -9,7 +9,9 @@ namespace kmem::eval {
 namespace {
 
 bool ended(int fd) {
-  struct pollfd end {fd, POLLIN, 0};
+  struct pollfd end {
+    fd, POLLIN, 0
+  };
   return poll(&end, 1, 0) == 1;
 }
 

@@ -95,8 +95,8 @@ class Batch {
     if (ec || mkdtemp(pattern.data()) == nullptr) {
       std::string why = ec ? ec.message() : strerror(errno);
       for (const auto& job : shown_)
-        report(rejected_outcome(job, "evaluator_error", "cannot create a scratch folder under " +
-                                                            options_.cache_dir + "/work: " + why));
+        report(rejected_outcome(job, "evaluator_error",
+                                "cannot create a scratch folder under " + options_.cache_dir + "/work: " + why));
       return;
     }
     root_ = pattern;
@@ -134,7 +134,7 @@ class Batch {
     for (int t = 0; t < lookahead_; ++t) job_threads.emplace_back([this] { prepare_ahead(); });
     for (auto& thread : job_threads) thread.join();
     baselines_->finish();  // the outcomes held for a baseline are reported
-    slots_.clear();  // any reference left goes before its worker
+    slots_.clear();        // any reference left goes before its worker
     baseline_hosts_.reset();
     hosts_.reset();
     pool_.reset();
@@ -216,10 +216,8 @@ class Batch {
     if (!slot.tried) {
       slot.tried = true;
       auto prepared = Reference::prepare(job.problem, slot.init_seed, options_, timing_lock_, *hosts_);
-      if (prepared)
-        slot.reference = std::move(*prepared);
-      else
-        slot.error = prepared.error();
+      if (prepared) slot.reference = std::move(*prepared);
+      else slot.error = prepared.error();
       if (slot.reference && slot.reference->compile_pending()) baselines_->ask(key);
     }
     return slot.reference.get();
@@ -270,9 +268,7 @@ class Batch {
   }
 
   // Seconds since `since`.
-  static double elapsed(Clock::time_point since) {
-    return std::chrono::duration<double>(Clock::now() - since).count();
-  }
+  static double elapsed(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
 
   // Copies a worker's reported stage timings into the outcome as "role.stage".
   static void add_seconds(EvalOutcome& outcome, const std::string& role, const eval::Json& seconds) {
@@ -357,19 +353,19 @@ class Batch {
   std::string root_;
   Clock::time_point batch_started_ = Clock::now();
   std::map<std::string, std::shared_ptr<ProblemSlot>> slots_;  // filled before the threads start
-  size_t next_ = 0;                         // the next job to start (under progress_mutex_)
+  size_t next_ = 0;                                            // the next job to start (under progress_mutex_)
   std::mutex progress_mutex_;
-  std::condition_variable progress_;        // next_ moved on
-  int lookahead_ = 1;                       // jobs whose references are prepared before they start
+  std::condition_variable progress_;  // next_ moved on
+  int lookahead_ = 1;                 // jobs whose references are prepared before they start
   std::atomic<size_t> next_to_prepare_{0};
   std::unique_ptr<eval::WorkerLauncher> launcher_;  // before the lock and the pool: outlives their workers
   // Pauses workers through the launcher (signals, or a fake's).
   eval::TimingLock timing_lock_{[this](pid_t group, int signal) { return launcher_->signal_group(group, signal); }};
-  std::unique_ptr<eval::WorkerPool> pool_;  // after the lock: its workers are enrolled in it
-  std::unique_ptr<eval::ReferenceHosts> hosts_;  // after the pool: its workers come from it
+  std::unique_ptr<eval::WorkerPool> pool_;                // after the lock: its workers are enrolled in it
+  std::unique_ptr<eval::ReferenceHosts> hosts_;           // after the pool: its workers come from it
   std::unique_ptr<eval::ReferenceHosts> baseline_hosts_;  // the same, for compile baselines alone
   std::unique_ptr<eval::CompileBaselines> baselines_;     // after the hosts: stopped before them
-  eval::ShareGate gpu_alone_;               // held exclusively by a job run again after running out of memory
+  eval::ShareGate gpu_alone_;  // held exclusively by a job run again after running out of memory
   std::mutex report_mutex_;
 };
 

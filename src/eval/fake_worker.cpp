@@ -47,10 +47,8 @@ class FakeWorker : public LineProcess {
         log_->protocol_errors.push_back(allowed.error().message());
       log_->commands[command.value("cmd", "?")]++;
     }
-    if (role_ == "reference")
-      reference(command);
-    else
-      candidate(command);
+    if (role_ == "reference") reference(command);
+    else candidate(command);
     return true;
   }
 
@@ -122,11 +120,19 @@ class FakeWorker : public LineProcess {
       const std::string problem = command.value("problem", "");
       int attempt = begin_attempt("prepare:" + problem);
       if (problem.find("reference_oom_once") != std::string::npos && attempt == 1) {
-        say({{"event", "error"}, {"stage", "prepare"}, {"message", "OutOfMemoryError: fake"},
-             {"traceback", ""}, {"kind", "out_of_memory"}});
+        say({{"event", "error"},
+             {"stage", "prepare"},
+             {"message", "OutOfMemoryError: fake"},
+             {"traceback", ""},
+             {"kind", "out_of_memory"}});
       } else if (problem.find("reference_bad_ready") != std::string::npos) {
-        say({{"event", "ready"}, {"reference_ms", "fast"}, {"cached", false}, {"timing_steady", true},
-             {"host_probe_ms", nullptr}, {"degenerate", false}, {"seconds", Json::object()}});
+        say({{"event", "ready"},
+             {"reference_ms", "fast"},
+             {"cached", false},
+             {"timing_steady", true},
+             {"host_probe_ms", nullptr},
+             {"degenerate", false},
+             {"seconds", Json::object()}});
       } else {
         owes_ready_ = true;
         compile_baseline_ = command.value("compile_baseline", false);
@@ -135,10 +141,16 @@ class FakeWorker : public LineProcess {
     } else if (name == "time" && owes_ready_) {
       owes_ready_ = false;
       say({{"event", "timed"}});
-      say({{"event", "ready"}, {"reference_ms", 0.4}, {"cached", false}, {"timing_steady", true},
-           {"host_probe_ms", 0.3}, {"degenerate", false}, {"seconds", {{"load", 0.001}}},
+      say({{"event", "ready"},
+           {"reference_ms", 0.4},
+           {"cached", false},
+           {"timing_steady", true},
+           {"host_probe_ms", 0.3},
+           {"degenerate", false},
+           {"seconds", {{"load", 0.001}}},
            {"timing_tally", {{"calls", 4}, {"measured_ms", 1.6}}},
-           {"compile_ms", nullptr}, {"compile_pending", compile_baseline_}});
+           {"compile_ms", nullptr},
+           {"compile_pending", compile_baseline_}});
     } else if (name == "baseline") {
       // Compiles, never cached here; a problem named so has no baseline.
       const std::string problem = command.value("problem", "");
@@ -154,14 +166,21 @@ class FakeWorker : public LineProcess {
         behaviour = log_->behaviour_of_folder[command.value("folder", "")];
       }
       bool correct = behaviour != "mismatch";
-      Json verdict{{"event", "verdict"}, {"correct", correct}, {"trials", 3}, {"max_abs_error", correct ? 0.0 : 0.5},
-                   {"max_rel_error", correct ? 0.0 : 0.25}, {"roofline_ms", nullptr}};
+      Json verdict{{"event", "verdict"},
+                   {"correct", correct},
+                   {"trials", 3},
+                   {"max_abs_error", correct ? 0.0 : 0.5},
+                   {"max_rel_error", correct ? 0.0 : 0.25},
+                   {"roofline_ms", nullptr}};
       if (!correct) {
         verdict["failure"] = "values";
         verdict["detail"] = "trial 0: values differ beyond tolerance 0.0001";
-        verdict["mismatch"] = {{"trial", 0}, {"output", 0}, {"shape", {4, 8}}, {"first_index", {3, 0}}, {"bad", 8},
-                               {"elements", 32}, {"where", "edges"}, {"nan", 1}, {"inf", 0},
-                               {"samples", {{{"index", {3, 0}}, {"expected", "0.5"}, {"got", "nan"}}}}};
+        verdict["mismatch"] = {
+            {"trial", 0},       {"output", 0},
+            {"shape", {4, 8}},  {"first_index", {3, 0}},
+            {"bad", 8},         {"elements", 32},
+            {"where", "edges"}, {"nan", 1},
+            {"inf", 0},         {"samples", {{{"index", {3, 0}}, {"expected", "0.5"}, {"got", "nan"}}}}};
       }
       say(verdict);
     } else if (name == "release") {
@@ -172,8 +191,12 @@ class FakeWorker : public LineProcess {
   }
 
   Json error(const std::string& stage, const std::string& kind, const std::string& message) const {
-    return {{"event", "error"}, {"nonce", nonce_}, {"stage", stage}, {"message", message},
-            {"traceback", "Traceback (fake)"}, {"kind", kind}};
+    return {{"event", "error"},
+            {"nonce", nonce_},
+            {"stage", stage},
+            {"message", message},
+            {"traceback", "Traceback (fake)"},
+            {"kind", kind}};
   }
 
   void candidate(const Json& command) {
@@ -244,7 +267,7 @@ class FakeWorker : public LineProcess {
   std::deque<Step> steps_;
   bool exited_ = false;
   ExitStatus status_;
-  bool owes_ready_ = false;  // reference: a `ready` once its timing lock is granted
+  bool owes_ready_ = false;        // reference: a `ready` once its timing lock is granted
   bool compile_baseline_ = false;  // reference: the prepare command asked for the compile baseline (pending)
   std::string nonce_, behaviour_;
   int attempt_ = 0, calls_ = 0;

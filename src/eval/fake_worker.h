@@ -29,12 +29,12 @@ namespace kmem::eval {
 // What the fakes of one launcher saw, shared by them and the test.
 struct FakeLog {
   std::mutex mutex;
-  std::vector<std::string> protocol_errors;  // commands that broke the protocol
-  std::map<std::string, int> commands;       // command name -> times received
-  std::map<std::string, int> started;        // role -> workers started
-  std::map<std::string, int> attempts;       // candidate behaviour -> runs begun
+  std::vector<std::string> protocol_errors;                // commands that broke the protocol
+  std::map<std::string, int> commands;                     // command name -> times received
+  std::map<std::string, int> started;                      // role -> workers started
+  std::map<std::string, int> attempts;                     // candidate behaviour -> runs begun
   std::map<std::string, std::string> behaviour_of_folder;  // a candidate's scratch -> its behaviour
-  std::vector<std::string> signals;          // "STOP 17", "CONT 17": the timing lock's pauses
+  std::vector<std::string> signals;                        // "STOP 17", "CONT 17": the timing lock's pauses
   // Called as a candidate's `run` arrives (before any of its code would run).
   std::function<void(const std::string& candidate)> on_run;
 

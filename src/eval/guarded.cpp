@@ -15,10 +15,8 @@ Status evaluate_guarded_with(const LauncherFactory& launcher, const std::vector<
   std::vector<EvalJob> pending, suspects;
   for (const auto& job : jobs) {
     auto left = journal.left_over().find(job.id);
-    if (left == journal.left_over().end())
-      pending.push_back(job);
-    else if (!left->second)
-      suspects.push_back(job);
+    if (left == journal.left_over().end()) pending.push_back(job);
+    else if (!left->second) suspects.push_back(job);
     else  // it took the evaluator down while running alone: not run into the same crash again
       on_result(rejected_outcome(job, "killed_evaluator",
                                  "the evaluator died while this job ran alone (" + journal.path() + ")"));
@@ -43,8 +41,7 @@ Status evaluate_guarded(const std::vector<EvalJob>& jobs, const EvalOptions& opt
                         const std::function<void(const EvalOutcome&)>& on_result,
                         const std::function<void(const EvalJob&)>& on_start,
                         const std::function<void(const EvalJob&)>& on_built) {
-  return eval::evaluate_guarded_with(eval::make_zygote_launcher, jobs, options, journal, on_result, on_start,
-                                     on_built);
+  return eval::evaluate_guarded_with(eval::make_zygote_launcher, jobs, options, journal, on_result, on_start, on_built);
 }
 
 }  // namespace kmem

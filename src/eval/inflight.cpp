@@ -6,8 +6,8 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <sstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "kmem/eval.h"
 #include "util/file.h"
@@ -29,8 +29,7 @@ static Status write_line(int fd, const std::string& path, const std::string& lin
   return Status::success();
 }
 
-Result<InflightJournal> InflightJournal::open(const std::string& results_path,
-                                              const std::set<std::string>& finished) {
+Result<InflightJournal> InflightJournal::open(const std::string& results_path, const std::set<std::string>& finished) {
   std::string path = results_path + ".inflight";
   std::map<std::string, bool> left;
   auto text = util::read_file_or_empty(path);
@@ -39,8 +38,8 @@ Result<InflightJournal> InflightJournal::open(const std::string& results_path,
   for (std::string line; std::getline(lines, line);) {
     Json entry = Json::parse(line, nullptr, /*allow_exceptions=*/false);
     // A line cut short by the crash it records is no entry.
-    if (!entry.is_object() || !entry.contains("id") || !entry["id"].is_string() ||
-        !entry.contains("alone") || !entry["alone"].is_boolean())
+    if (!entry.is_object() || !entry.contains("id") || !entry["id"].is_string() || !entry.contains("alone") ||
+        !entry["alone"].is_boolean())
       continue;
     left[entry["id"].get<std::string>()] = entry["alone"].get<bool>();
   }

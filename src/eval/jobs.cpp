@@ -59,9 +59,9 @@ static Json mismatch_json(const std::optional<MismatchFacts>& m) {
   if (!m) return Json();
   Json samples = Json::array();
   for (const auto& s : m->samples) samples.push_back({{"index", s.index}, {"expected", s.expected}, {"got", s.got}});
-  return {{"trial", m->trial}, {"output", m->output}, {"shape", m->shape}, {"first_index", m->first_index},
-          {"bad", m->bad}, {"elements", m->elements}, {"where", m->where}, {"nan", m->nan}, {"inf", m->inf},
-          {"samples", samples}};
+  return {{"trial", m->trial}, {"output", m->output},     {"shape", m->shape}, {"first_index", m->first_index},
+          {"bad", m->bad},     {"elements", m->elements}, {"where", m->where}, {"nan", m->nan},
+          {"inf", m->inf},     {"samples", samples}};
 }
 
 std::string outcome_json(const EvalOutcome& outcome) {

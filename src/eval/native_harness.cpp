@@ -16,9 +16,9 @@ Status build_native_harness(const EvalOptions& options, const std::string& log_p
   const char* current = std::getenv("PYTHONPATH");
   SpawnSpec spec;
   spec.argv = {options.python, "-m", "kmem_worker", "harness"};
-  spec.environment = {"PYTHONPATH=" + options.python_dir +
-                          (current != nullptr && *current != '\0' ? std::string(":") + current : ""),
-                      "PYTHONDONTWRITEBYTECODE=1"};
+  spec.environment = {
+      "PYTHONPATH=" + options.python_dir + (current != nullptr && *current != '\0' ? std::string(":") + current : ""),
+      "PYTHONDONTWRITEBYTECODE=1"};
   spec.log_path = log_path;
   auto process = ChildProcess::spawn(spec);
   if (!process) return process.error().wrap("the native harness");

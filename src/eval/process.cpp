@@ -132,10 +132,8 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnSpec& spec)
     dup2(streams->child_stdin, 0);
     dup2(streams->child_stdout, 1);
     dup2(streams->child_log, 2);
-    if (spec.extra_fd == 3)
-      fcntl(3, F_SETFD, 0);  // dup2 onto itself would leave it close-on-exec
-    else if (spec.extra_fd >= 0)
-      dup2(spec.extra_fd, 3);
+    if (spec.extra_fd == 3) fcntl(3, F_SETFD, 0);  // dup2 onto itself would leave it close-on-exec
+    else if (spec.extra_fd >= 0) dup2(spec.extra_fd, 3);
     execve(argv[0], argv.data(), envp.data());
     _exit(127);
   }
@@ -174,7 +172,9 @@ static bool write_all(int fd, const std::string& data) {
     done += static_cast<size_t>(n);
   }
   if (broken && !sigismember(&previous, SIGPIPE)) {
-    struct timespec now {0, 0};
+    struct timespec now {
+      0, 0
+    };
     while (sigtimedwait(&pipe_signal, nullptr, &now) < 0 && errno == EINTR) {
     }
   }
@@ -182,9 +182,7 @@ static bool write_all(int fd, const std::string& data) {
   return done == data.size();
 }
 
-bool ChildProcess::write_line(const std::string& line) {
-  return in_ >= 0 && write_all(in_, line + "\n");
-}
+bool ChildProcess::write_line(const std::string& line) { return in_ >= 0 && write_all(in_, line + "\n"); }
 
 void ChildProcess::close_input() {
   if (in_ >= 0) close(in_);
@@ -207,7 +205,9 @@ ChildProcess::Read ChildProcess::read_line(Clock::time_point deadline, std::stri
     // caller that came late.
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0 && late_chunks++ >= kLateChunks) return Read::kTimeout;
-    struct pollfd p {out_, POLLIN, 0};
+    struct pollfd p {
+      out_, POLLIN, 0
+    };
     int ready = poll(&p, 1, static_cast<int>(std::clamp<long long>(left, 0, 1 << 30)));
     if (ready < 0 && errno == EINTR) continue;
     if (ready == 0) return Read::kTimeout;
@@ -252,8 +252,7 @@ ExitStatus ChildProcess::kill_and_reap() {
 ExitStatus ChildProcess::wait_then_kill(Clock::time_point deadline) {
   while (!exit_ && Clock::now() < deadline) {
     siginfo_t info{};
-    if (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-        info.si_pid == pid_)
+    if (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid_)
       break;  // exited; left unreaped so kill_and_reap still owns the group id
     usleep(2000);
   }

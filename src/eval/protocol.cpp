@@ -103,8 +103,8 @@ Status Protocol::check(const std::string& role, const char* kind, const Json& re
   if (declared == nullptr) return Error(fmt::format("{} '{}': not in the protocol", what, name));
   Json fields = record;
   fields.erase(key);
-  return check_object(fmt::format("{} '{}'", what, name), "", Json{{"type", "object"}, {"fields", (*declared)["fields"]}},
-                      fields);
+  return check_object(fmt::format("{} '{}'", what, name), "",
+                      Json{{"type", "object"}, {"fields", (*declared)["fields"]}}, fields);
 }
 
 Status Protocol::check_value(const std::string& where, const std::string& path, const Json& declared,
@@ -189,8 +189,8 @@ const Json* Fields::find(const char* key, std::initializer_list<const char*> typ
   auto declared = protocol_.event_field(role_, event_, path);
   std::string type = declared ? declared->value("type", "") : "";
   if (std::none_of(types.begin(), types.end(), [&](const char* t) { return type == t; }))
-    throw std::logic_error(fmt::format("kmem reads field '{}' of {} event '{}' as {}, but the worker protocol {}",
-                                       path, role_, event_, *types.begin(),
+    throw std::logic_error(fmt::format("kmem reads field '{}' of {} event '{}' as {}, but the worker protocol {}", path,
+                                       role_, event_, *types.begin(),
                                        declared ? "declares it " + type : "does not declare it"));
   if (!object_.is_object()) return nullptr;
   auto found = object_.find(key);

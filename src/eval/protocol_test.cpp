@@ -3,13 +3,14 @@
 // worker's tests check the same examples), records that break the file are
 // refused with the record and the field named, and a field read as a type
 // the file does not declare is a bug found here, not a value read wrongly.
+#include "protocol.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
-#include "protocol.h"
 #include "verdict.h"
 
 namespace kmem::eval {
@@ -85,7 +86,8 @@ TEST(Protocol, RecordsThatBreakTheFileAreRefusedNamingRecordAndField) {
             "candidate event 'result': field 'observations.timing_tally.calls': expected int, got string");
   result = example("candidate", "events", "result");
   result["inputs_changed"][1] = 0;
-  EXPECT_EQ(refusal("candidate", result), "candidate event 'result': field 'inputs_changed[1]': expected bool, got int");
+  EXPECT_EQ(refusal("candidate", result),
+            "candidate event 'result': field 'inputs_changed[1]': expected bool, got int");
   EXPECT_EQ(refusal("candidate", example("reference", "events", "ready")),
             "candidate event 'ready': not in the protocol");
   EXPECT_EQ(refusal("reference", Json{{"cmd", "drop"}}), "reference event: not a record with a 'event'");

@@ -27,8 +27,8 @@ MismatchFacts mismatch_facts(const Json& m) {
   facts.inf = m.at("inf").get<long>();
   facts.where = m.at("where").get<std::string>();
   for (const Json& sample : m.at("samples"))
-    facts.samples.push_back({longs(sample.at("index")), sample.at("expected").get<std::string>(),
-                             sample.at("got").get<std::string>()});
+    facts.samples.push_back(
+        {longs(sample.at("index")), sample.at("expected").get<std::string>(), sample.at("got").get<std::string>()});
   return facts;
 }
 
@@ -67,8 +67,8 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
     std::unique_ptr<Reference> reference(new Reference(std::move(*place), options));
     // Preparing loads the problem and may compile, like a build: the build limit.
     RequestInfo info;
-    auto ready = reference->request(command, "ready", options.build_timeout_s, problem + ": the reference failed",
-                                    &info);
+    auto ready =
+        reference->request(command, "ready", options.build_timeout_s, problem + ": the reference failed", &info);
     if (!ready && !info.sent && placed == 1) continue;
     if (!ready) return ready.error();
     Fields fields("reference", "ready", *ready);  // checked strictly (trusted): every field is of its type
@@ -91,7 +91,7 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
 }
 
 Result<std::optional<double>> Reference::measure_compile_baseline(const std::string& problem, uint64_t init_seed,
-                                                                 const EvalOptions& options, ReferenceHosts& hosts) {
+                                                                  const EvalOptions& options, ReferenceHosts& hosts) {
   Json command = prepare_command(problem, init_seed, options);
   command["cmd"] = "baseline";
   auto place = hosts.place();
@@ -129,8 +129,8 @@ Result<Judgement> Reference::judge(const std::string& folder, const CandidateRun
                {"outputs", run.outputs_in_slots ? "slots" : outputs_path},
                {"inputs_changed", run.inputs_changed},
                {"tolerance", options_.tolerance}};
-  auto verdict = request(command, "verdict", options_.run_timeout_s,
-                         "the reference failed to judge the outputs of " + folder);
+  auto verdict =
+      request(command, "verdict", options_.run_timeout_s, "the reference failed to judge the outputs of " + folder);
   if (!verdict) return verdict.error();
   Fields e("reference", "verdict", *verdict);
   Judgement judgement;
@@ -146,8 +146,10 @@ Result<Judgement> Reference::judge(const std::string& folder, const CandidateRun
     Fields m = e.object("measured");
     MeasuredTiming measured;
     measured.candidate_ms = m.number("candidate_ms");
-    measured.tally = {{"calls", m.number("calls")}, {"measured_ms", m.number("measured_ms")},
-                      {"fastest_ms", m.number("fastest_ms")}, {"slowest_ms", m.number("slowest_ms")}};
+    measured.tally = {{"calls", m.number("calls")},
+                      {"measured_ms", m.number("measured_ms")},
+                      {"fastest_ms", m.number("fastest_ms")},
+                      {"slowest_ms", m.number("slowest_ms")}};
     measured.same_storage = m.flag("same_storage");
     measured.host_bound = m.flag("host_bound");
     measured.steady = m.flag("steady", true);

@@ -32,8 +32,8 @@ struct Judgement {
   std::string failure;  // shape, type, dtype, mutation, values, timed, missing, unreadable
   std::string detail;
   Correctness correctness;
-  std::optional<double> roofline_ms;  // the problem's floor, when it could be computed
-  std::optional<MismatchFacts> mismatch;  // where the values differ (failure "values")
+  std::optional<double> roofline_ms;       // the problem's floor, when it could be computed
+  std::optional<MismatchFacts> mismatch;   // where the values differ (failure "values")
   std::optional<MeasuredTiming> measured;  // absent when the harness finished no measurement
 };
 
@@ -90,8 +90,7 @@ class Reference {
   const Json& prepare_seconds() const { return seconds_; }
 
  private:
-  Reference(ReferenceHosts::Place place, const EvalOptions& options)
-      : place_(std::move(place)), options_(options) {}
+  Reference(ReferenceHosts::Place place, const EvalOptions& options) : place_(std::move(place)), options_(options) {}
   // ReferenceHost::request about this problem.
   Result<Json> request(const Json& command, const char* answer_event, double timeout_s, const std::string& what,
                        RequestInfo* info = nullptr) {

@@ -8,7 +8,6 @@
 
 namespace kmem::eval {
 
-
 void ReferenceHost::stop(const std::string& why) {
   auto status = worker_->process().kill_and_reap();
   stopped_ = why.empty() ? status.describe() : why;

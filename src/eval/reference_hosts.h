@@ -22,8 +22,8 @@ namespace kmem::eval {
 
 // What a request to a reference worker came to, besides its answer.
 struct RequestInfo {
-  bool sent = false;            // the command was sent (not to a worker stopped before)
-  double held_s = 0.0;          // seconds the worker held the timing lock meanwhile
+  bool sent = false;    // the command was sent (not to a worker stopped before)
+  double held_s = 0.0;  // seconds the worker held the timing lock meanwhile
 };
 
 class ReferenceHost {
@@ -35,8 +35,8 @@ class ReferenceHost {
   // ends with the worker's log. `info`, if given, tells more (RequestInfo).
   // A record the protocol does not allow stops the worker: the error names
   // the record and the field.
-  Result<Json> request(int handle, Json command, const char* answer_event, double timeout_s,
-                       const std::string& what, RequestInfo* info = nullptr);
+  Result<Json> request(int handle, Json command, const char* answer_event, double timeout_s, const std::string& what,
+                       RequestInfo* info = nullptr);
   // Drops problem `handle` without waiting: the next command reads the answer first.
   void drop(int handle, double timeout_s);
 
@@ -52,9 +52,9 @@ class ReferenceHost {
 
   std::mutex mutex_;  // one command at a time
   std::unique_ptr<Worker> worker_;
-  std::string stopped_;                 // why the worker was stopped; empty while it serves
-  std::atomic<int> problems_{0};        // problems held
-  std::atomic<bool> broken_{false};     // stopped: takes no more problems
+  std::string stopped_;              // why the worker was stopped; empty while it serves
+  std::atomic<int> problems_{0};     // problems held
+  std::atomic<bool> broken_{false};  // stopped: takes no more problems
 };
 
 class ReferenceHosts {

@@ -33,13 +33,30 @@ Result<std::string> seccomp_program(SeccompFilter filter) {
   bool ok = true;
   if (filter == SeccompFilter::kConfined) {
     // Other processes' memory and state, and the sandbox's own walls.
-    for (int call : {SCMP_SYS(ptrace), SCMP_SYS(process_vm_readv), SCMP_SYS(process_vm_writev),
-                     SCMP_SYS(pidfd_getfd), SCMP_SYS(kcmp), SCMP_SYS(mount), SCMP_SYS(umount2),
-                     SCMP_SYS(pivot_root), SCMP_SYS(chroot), SCMP_SYS(unshare), SCMP_SYS(setns),
-                     SCMP_SYS(open_tree), SCMP_SYS(move_mount), SCMP_SYS(fsopen), SCMP_SYS(fsmount),
-                     SCMP_SYS(bpf), SCMP_SYS(keyctl), SCMP_SYS(add_key), SCMP_SYS(request_key),
-                     SCMP_SYS(init_module), SCMP_SYS(finit_module), SCMP_SYS(delete_module),
-                     SCMP_SYS(kexec_load), SCMP_SYS(reboot)})
+    for (int call : {SCMP_SYS(ptrace),
+                     SCMP_SYS(process_vm_readv),
+                     SCMP_SYS(process_vm_writev),
+                     SCMP_SYS(pidfd_getfd),
+                     SCMP_SYS(kcmp),
+                     SCMP_SYS(mount),
+                     SCMP_SYS(umount2),
+                     SCMP_SYS(pivot_root),
+                     SCMP_SYS(chroot),
+                     SCMP_SYS(unshare),
+                     SCMP_SYS(setns),
+                     SCMP_SYS(open_tree),
+                     SCMP_SYS(move_mount),
+                     SCMP_SYS(fsopen),
+                     SCMP_SYS(fsmount),
+                     SCMP_SYS(bpf),
+                     SCMP_SYS(keyctl),
+                     SCMP_SYS(add_key),
+                     SCMP_SYS(request_key),
+                     SCMP_SYS(init_module),
+                     SCMP_SYS(finit_module),
+                     SCMP_SYS(delete_module),
+                     SCMP_SYS(kexec_load),
+                     SCMP_SYS(reboot)})
       ok = ok && deny(call, EPERM);
   } else {
     // No new process: threads only (clone with CLONE_THREAD); clone3 says
@@ -86,12 +103,26 @@ Result<std::vector<std::string>> sandbox_command(const std::string& bwrap, const
   // stay visible wherever the tree lies, under /tmp included.
   const std::string protocol =
       (std::filesystem::path(options.python_dir) / ".." / "data" / "protocol").lexically_normal().string();
-  argv.insert(argv.end(), {"--ro-bind", options.python_dir, options.python_dir,  //
-                           "--ro-bind", protocol, protocol,                         //
-                           "--tmpfs", cache, "--bind", run_dir, run_dir,            //
-                           "--bind", cache + "/builds", kHiddenBuilds,              //
-                           "--bind", cache + "/triton", std::string(kSandboxBuildDir) + "/triton",
-                           "--chdir", run_dir, root.python});
+  argv.insert(argv.end(), {"--ro-bind",
+                           options.python_dir,
+                           options.python_dir,  //
+                           "--ro-bind",
+                           protocol,
+                           protocol,  //
+                           "--tmpfs",
+                           cache,
+                           "--bind",
+                           run_dir,
+                           run_dir,  //
+                           "--bind",
+                           cache + "/builds",
+                           kHiddenBuilds,  //
+                           "--bind",
+                           cache + "/triton",
+                           std::string(kSandboxBuildDir) + "/triton",
+                           "--chdir",
+                           run_dir,
+                           root.python});
   return argv;
 }
 

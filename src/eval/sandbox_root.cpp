@@ -25,15 +25,15 @@ constexpr const char* kSystemFolders[] = {"/usr", "/bin", "/sbin", "/lib", "/lib
 // What of /etc the dynamic loader (ld.so.cache, ld.so.conf*), the compilers
 // (the alternatives behind cc, c++ and ld), name lookups (nsswitch.conf) and
 // time zones need. Users and groups come generated (root_arguments).
-constexpr const char* kEtcEntries[] = {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
+constexpr const char* kEtcEntries[] = {"/etc/ld.so.cache",  "/etc/ld.so.conf",    "/etc/ld.so.conf.d",
                                        "/etc/alternatives", "/etc/nsswitch.conf", "/etc/localtime"};
 // Provided otherwise (a fresh /proc, /sys read-only, a minimal /dev).
 constexpr const char* kProvided[] = {"/proc", "/sys", "/dev"};
 
 bool within(const std::string& path, const std::string& folder) {
   if (folder == "/") return true;
-  return path == folder || (path.size() > folder.size() && path.compare(0, folder.size(), folder) == 0 &&
-                            path[folder.size()] == '/');
+  return path == folder ||
+         (path.size() > folder.size() && path.compare(0, folder.size(), folder) == 0 && path[folder.size()] == '/');
 }
 
 Status write_file(const std::string& path, const std::string& text) {
@@ -66,9 +66,8 @@ Result<SandboxRoot> probe_sandbox_root(const EvalOptions& options, const std::st
   if (read != LineProcess::Read::kLine || status.signaled || status.code != 0)
     return Error(what + ": " + status.describe() + (log.empty() ? "" : ": " + log));
   auto answer = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (!answer.is_object() || !answer.contains("python") || !answer["python"].is_string() ||
-      !answer.contains("paths") || !answer["paths"].is_array() || !answer.contains("environment") ||
-      !answer["environment"].is_object())
+  if (!answer.is_object() || !answer.contains("python") || !answer["python"].is_string() || !answer.contains("paths") ||
+      !answer["paths"].is_array() || !answer.contains("environment") || !answer["environment"].is_object())
     return Error(what + ": not an object {\"python\": string, \"paths\": [strings], \"environment\": {}}: " + line);
   SandboxRoot root;
   root.python = answer["python"].get<std::string>();
@@ -93,8 +92,9 @@ std::vector<std::string> chosen_paths(const std::vector<std::string>& found, con
     candidates.push_back(normal);
   }
   // Shorter first: a parent is chosen before its children, which it covers.
-  std::sort(candidates.begin(), candidates.end(),
-            [](const std::string& a, const std::string& b) { return a.size() != b.size() ? a.size() < b.size() : a < b; });
+  std::sort(candidates.begin(), candidates.end(), [](const std::string& a, const std::string& b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
+  });
   std::vector<std::string> chosen;
   for (const std::string& path : candidates) {
     if (std::count(path.begin(), path.end(), '/') < 2) continue;  // "/" or a top-level folder
@@ -119,8 +119,7 @@ Result<std::vector<std::string>> root_arguments(const SandboxRoot& root, const E
   for (const char* folder : kSystemFolders) {
     if (fs::is_symlink(folder, ec))
       argv.insert(argv.end(), {"--symlink", fs::read_symlink(folder, ec).string(), folder});
-    else if (fs::is_directory(folder, ec))
-      argv.insert(argv.end(), {"--ro-bind", folder, folder});
+    else if (fs::is_directory(folder, ec)) argv.insert(argv.end(), {"--ro-bind", folder, folder});
   }
   for (const char* entry : kEtcEntries)
     if (fs::exists(entry, ec)) argv.insert(argv.end(), {"--ro-bind", entry, entry});
@@ -142,10 +141,8 @@ Result<std::vector<std::string>> root_arguments(const SandboxRoot& root, const E
     if (name.rfind("nvidia", 0) == 0 || name == "dri")
       argv.insert(argv.end(), {"--dev-bind", entry.path().string(), entry.path().string()});
   }
-  if (shares_dev_shm(options))
-    argv.insert(argv.end(), {"--bind", "/dev/shm", "/dev/shm"});
-  else
-    argv.insert(argv.end(), {"--tmpfs", "/dev/shm"});
+  if (shares_dev_shm(options)) argv.insert(argv.end(), {"--bind", "/dev/shm", "/dev/shm"});
+  else argv.insert(argv.end(), {"--tmpfs", "/dev/shm"});
   argv.insert(argv.end(), {"--tmpfs", "/tmp", "--tmpfs", "/run"});
   // After /tmp: an installation found there stays visible.
   for (const std::string& path : chosen_paths(root.paths, {options.cache_dir, run_dir}))

@@ -39,9 +39,14 @@ TEST_F(SandboxRootTest, ChoosesTheInstallationsFoldersNotTheirParentsTheCacheOrS
       at("cache"),                         // the cache
       base_.string(),                      // holds the cache
       "/",                                 // the whole machine
-      "/root", "/home", "/etc", "/tmp",    // top-level folders
-      "/usr/lib",                          // under /usr, bound whole
-      "/proc/self", "/sys/kernel", "/dev/shm",
+      "/root",
+      "/home",
+      "/etc",
+      "/tmp",      // top-level folders
+      "/usr/lib",  // under /usr, bound whole
+      "/proc/self",
+      "/sys/kernel",
+      "/dev/shm",
       at("opt/missing"),  // does not exist
       "relative/path",
   };

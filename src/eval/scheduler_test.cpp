@@ -67,7 +67,8 @@ class Scheduler : public ::testing::Test {
 TEST_F(Scheduler, HonestCandidatesPassAndEachProblemIsPreparedOnceAndDropped) {
   std::vector<EvalJob> jobs;
   for (int i = 0; i < 6; ++i)
-    jobs.push_back({"j" + std::to_string(i), i % 2 ? "/p/one.py" : "/p/two.py", candidate("pass", "c" + std::to_string(i))});
+    jobs.push_back(
+        {"j" + std::to_string(i), i % 2 ? "/p/one.py" : "/p/two.py", candidate("pass", "c" + std::to_string(i))});
   options_.parallel = 4;
   auto outcomes = run(jobs);
   ASSERT_EQ(outcomes.size(), 6u);
@@ -169,8 +170,8 @@ TEST_F(Scheduler, EachJobIsReportedStartedAndBuiltBeforeItsOutcome) {
   evaluate_batch_with(
       [this](const EvalOptions&, const std::string&, const std::vector<int>&) { return make_fake_launcher(log_); },
       {{"ok", "/p/one.py", candidate("pass")}, {"broken", "/p/one.py", candidate("build_error")}}, options_,
-      [&](const EvalOutcome& o) { note("result " + o.job.id); },
-      [&](const EvalJob& job) { note("start " + job.id); }, [&](const EvalJob& job) { note("built " + job.id); });
+      [&](const EvalOutcome& o) { note("result " + o.job.id); }, [&](const EvalJob& job) { note("start " + job.id); },
+      [&](const EvalJob& job) { note("built " + job.id); });
   auto at = [&](const std::string& what) { return std::find(events.begin(), events.end(), what) - events.begin(); };
   ASSERT_EQ(events.size(), 5u) << ::testing::PrintToString(events);
   EXPECT_LT(at("start ok"), at("built ok"));
@@ -203,8 +204,8 @@ TEST_F(Scheduler, ATrustedRecordWithAMistypedFieldIsAnErrorNamingTheRecordAndThe
   // protocol takes the other problems it hosts down with it (their jobs get
   // evaluator_error; `kmem eval --redo evaluator_error` runs them again).
   options_.tuning.reference_workers = 2;
-  auto outcomes = run({{"bad", "/p/reference_bad_ready.py", candidate("pass", "a")},
-                       {"good", "/p/one.py", candidate("pass", "b")}});
+  auto outcomes = run(
+      {{"bad", "/p/reference_bad_ready.py", candidate("pass", "a")}, {"good", "/p/one.py", candidate("pass", "b")}});
   EXPECT_EQ(outcomes["bad"].verdict, "evaluator_error");
   EXPECT_NE(outcomes["bad"].detail.find("reference event 'ready': field 'reference_ms': expected number, got string"),
             std::string::npos)
@@ -255,7 +256,8 @@ TEST_F(Scheduler, AJobIsJournaledBeforeItsCodeRuns) {
     text << in.rdbuf();
     journaled_at_run.push_back(text.str());
   };
-  run({{"a", "/p/one.py", candidate("crash")}}, [&](const EvalJob& job) { ASSERT_TRUE(journal->started(job.id, true)); });
+  run({{"a", "/p/one.py", candidate("crash")}},
+      [&](const EvalJob& job) { ASSERT_TRUE(journal->started(job.id, true)); });
   ASSERT_EQ(journaled_at_run.size(), 1u);
   EXPECT_NE(journaled_at_run[0].find(R"("id":"a")"), std::string::npos) << journaled_at_run[0];
   // A rerun after a crash: the job that ran alone is left over, as alone.
@@ -269,8 +271,10 @@ TEST_F(Scheduler, AJobIsJournaledBeforeItsCodeRuns) {
 // ran among others run again, each alone, after the rest.
 TEST_F(Scheduler, TheCrashLoopGuardRunsNoJobIntoTheSameCrashTwice) {
   auto results = (folder_ / "results.jsonl").string();
-  std::ofstream(results + ".inflight") << R"({"id": "among", "alone": false})" << "\n"
-                                       << R"({"id": "alone", "alone": true})" << "\n"
+  std::ofstream(results + ".inflight") << R"({"id": "among", "alone": false})"
+                                       << "\n"
+                                       << R"({"id": "alone", "alone": true})"
+                                       << "\n"
                                        << R"({"id": "among", "al)";
   auto journal = InflightJournal::open(results, {});
   ASSERT_TRUE(journal) << journal.error().message();
@@ -282,7 +286,8 @@ TEST_F(Scheduler, TheCrashLoopGuardRunsNoJobIntoTheSameCrashTwice) {
       {{"alone", "/p/one.py", candidate("crash", "alone")},
        {"among", "/p/one.py", candidate("pass", "among")},
        {"fresh", "/p/one.py", candidate("slow", "fresh")}},
-      options_, *journal, [&](const EvalOutcome& o) {
+      options_, *journal,
+      [&](const EvalOutcome& o) {
         order.push_back(o.job.id);
         outcomes[o.job.id] = o;
       });

@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 
-
 namespace kmem::eval {
 
 namespace {
@@ -66,16 +65,16 @@ std::optional<std::string> impossible_timing(const TimingClaim& claim) {
   if (measured > wall * 1.05 + kMeasuredOverWallMs)
     return fmt::format("{:g} ms measured within {:g} ms of wall time", measured, wall);
   const bool gpu = claim.on_gpu;
-  double overhead = claim.call_overhead_ms > 0
-                        ? std::max(kCalibrationFactor * claim.call_overhead_ms,
-                                   gpu ? kFloorOverheadMsGpu : kFloorOverheadMsCpu)
-                        : (gpu ? kDefaultOverheadMsGpu : kDefaultOverheadMsCpu);
+  double overhead = claim.call_overhead_ms > 0 ? std::max(kCalibrationFactor * claim.call_overhead_ms,
+                                                          gpu ? kFloorOverheadMsGpu : kFloorOverheadMsCpu)
+                                               : (gpu ? kDefaultOverheadMsGpu : kDefaultOverheadMsCpu);
   double allowed = (gpu ? kWallFactorGpu : kWallFactorCpu) * (measured + calls * overhead) +
                    (gpu ? kWallAllowanceMsGpu : kWallAllowanceMsCpu);
   if (wall > allowed)
-    return fmt::format("the timing lock was held {:.0f} ms, but {:g} calls measuring {:g} ms (median {:g} ms) "
-                       "account for {:.0f} ms at most",
-                       wall, calls, measured, median, allowed);
+    return fmt::format(
+        "the timing lock was held {:.0f} ms, but {:g} calls measuring {:g} ms (median {:g} ms) "
+        "account for {:.0f} ms at most",
+        wall, calls, measured, median, allowed);
   return std::nullopt;
 }
 

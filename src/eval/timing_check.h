@@ -11,19 +11,18 @@
 // the reference workers' phases of this batch, see TimingLock) could take.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 namespace kmem::eval {
 
 struct TimingClaim {
-  double candidate_ms = 0.0;       // the reported median
-  nlohmann::json tally;            // the reported observation `timing_tally`
-  double held_s = 0.0;             // the orchestrator's wall time of the candidate's holds
-  int min_calls = 1;               // the fewest calls the harness makes (warm-up and iters)
-  double call_overhead_ms = 0.0;   // calibrated harness overhead per call (0: none; the device's default)
+  double candidate_ms = 0.0;      // the reported median
+  nlohmann::json tally;           // the reported observation `timing_tally`
+  double held_s = 0.0;            // the orchestrator's wall time of the candidate's holds
+  int min_calls = 1;              // the fewest calls the harness makes (warm-up and iters)
+  double call_overhead_ms = 0.0;  // calibrated harness overhead per call (0: none; the device's default)
   bool on_gpu = false;
 };
 

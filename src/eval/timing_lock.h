@@ -23,9 +23,8 @@
 #include <signal.h>
 #include <sys/types.h>
 
-#include <cstdint>
-
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <set>

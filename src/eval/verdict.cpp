@@ -44,8 +44,7 @@ struct CodeMessage {
 // The evaluator's codes (docs/verdicts.md), word for word.
 const CodeMessage kMessages[] = {
     {"pass", "the candidate is correct; its speedup is scored"},
-    {"evaluator_error",
-     "the problem (reference) or the evaluator itself failed; no verdict on the candidate"},
+    {"evaluator_error", "the problem (reference) or the evaluator itself failed; no verdict on the candidate"},
     {"build_error", "the candidate failed to import or compile; the compiler output is attached"},
     {"build_timeout", "building took longer than the build limit"},
     {"runtime_error", "forward raised; the exception is attached"},
@@ -54,8 +53,7 @@ const CodeMessage kMessages[] = {
     {"shape_mismatch", "an output's shape differs from the reference's"},
     {"dtype_mismatch", "an output's dtype differs from the reference's"},
     {"output_mismatch", "values beyond atol/rtol; the worst absolute and relative errors are attached"},
-    {"timed_output_mismatch",
-     "an output of a timed call differs from the reference (behaves differently when timed)"},
+    {"timed_output_mismatch", "an output of a timed call differs from the reference (behaves differently when timed)"},
     {"device_mismatch", "an output is on another device than the reference's (a CPU tensor for a CUDA problem)"},
     {"input_mutation", "forward modified its input tensors in place"},
     {"no_custom_kernel",
@@ -82,10 +80,9 @@ const CodeMessage kMessages[] = {
 
 // The reference's failure kinds (python/kmem_worker/reference.py) as codes.
 const std::map<std::string, std::string> kJudgementCodes = {
-    {"shape", "shape_mismatch"},       {"type", "lazy_output"},
-    {"dtype", "dtype_mismatch"},       {"mutation", "input_mutation"},
-    {"values", "output_mismatch"},     {"timed", "timed_output_mismatch"},
-    {"missing", "forged_result"},      {"unreadable", "forged_result"},
+    {"shape", "shape_mismatch"},    {"type", "lazy_output"},         {"dtype", "dtype_mismatch"},
+    {"mutation", "input_mutation"}, {"values", "output_mismatch"},   {"timed", "timed_output_mismatch"},
+    {"missing", "forged_result"},   {"unreadable", "forged_result"},
 };
 
 std::string judgement_code(const std::string& failure) {
@@ -151,9 +148,9 @@ const std::vector<Rule>& rules() {
        }},
       {"crash",
        [](const Facts& f) {
-         return when(f.run.end == End::kCrash ||
-                         (f.run.end == End::kError && f.run.error_kind == ErrorKind::kDeviceFault),
-                     f.run.detail);
+         return when(
+             f.run.end == End::kCrash || (f.run.end == End::kError && f.run.error_kind == ErrorKind::kDeviceFault),
+             f.run.detail);
        }},
       {"build_error",
        [](const Facts& f) { return when(f.run.end == End::kError && f.run.stage == "build", f.run.detail); }},
@@ -260,7 +257,8 @@ EvalOutcome decide(const EvalJob& job, const Facts& facts) {
       outcome.flags.push_back("implausible_speedup");
     const MeasuredTiming* m = measured(facts);
     if (!(m ? m->steady : seen.flag("timing_steady", true))) outcome.flags.push_back("unsteady_timing");
-    if (facts.on_gpu && (m ? m->host_bound : seen.flag("host_bound", false))) outcome.flags.push_back("host_bound_timing");
+    if (facts.on_gpu && (m ? m->host_bound : seen.flag("host_bound", false)))
+      outcome.flags.push_back("host_bound_timing");
     if (!facts.reference_timing_steady) outcome.flags.push_back("unsteady_reference_timing");
     if (negligible_own_work(facts)) outcome.flags.push_back("negligible_own_work");
   } else if (facts.run.end != CandidateRun::End::kResult) {

@@ -20,7 +20,7 @@ struct Facts {
   bool reference_cached = false;
   bool reference_timing_steady = true;  // see Reference::timing_steady
   bool degenerate = false;
-  bool on_gpu = false;  // on the CPU every model is bound by the host, so that says nothing
+  bool on_gpu = false;            // on the CPU every model is bound by the host, so that says nothing
   int min_timed_calls = 1;        // the fewest calls the harness makes (warm-up, then iters)
   double call_overhead_ms = 0.0;  // the reference workers' harness overhead per call (0: none seen)
 };

@@ -1,11 +1,11 @@
 // Which runs count as running out of memory (and so earn a run of their
 // own on the GPU), and when a passing outcome is flagged: timed on an
 // unsteady host or bound by it, or faster than the problem's floor.
+#include "verdict.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
-
-#include "verdict.h"
 
 namespace kmem::eval {
 namespace {
@@ -53,9 +53,9 @@ Facts passed_facts() {
   Facts facts;
   facts.run.end = CandidateRun::End::kResult;
   facts.run.candidate_ms = 2.0;
-  facts.run.observations = Json{{"custom_kernel_launches", 3},
-                                 {"timing_tally", {{"calls", 30}, {"measured_ms", 60.0}, {"fastest_ms", 1.9},
-                                                   {"slowest_ms", 2.2}}}};
+  facts.run.observations =
+      Json{{"custom_kernel_launches", 3},
+           {"timing_tally", {{"calls", 30}, {"measured_ms", 60.0}, {"fastest_ms", 1.9}, {"slowest_ms", 2.2}}}};
   facts.run.timing_lock_held_s = 0.1;
   facts.on_gpu = true;
   facts.min_timed_calls = 23;

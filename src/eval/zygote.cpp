@@ -89,7 +89,9 @@ static constexpr size_t kMaxDescriptors = 5;
 static bool send_with_descriptors(int socket, const std::string& message, const std::vector<int>& fds) {
   if (fds.size() > kMaxDescriptors) return false;
   const size_t size = fds.size() * sizeof(int);
-  struct iovec data {const_cast<char*>(message.data()), message.size()};
+  struct iovec data {
+    const_cast<char*>(message.data()), message.size()
+  };
   alignas(struct cmsghdr) char control[CMSG_SPACE(kMaxDescriptors * sizeof(int))] = {};
   struct msghdr header {};
   header.msg_iov = &data;
@@ -133,7 +135,9 @@ Result<std::unique_ptr<ChildProcess>> Zygote::fork_worker(const std::string& log
     return failure(what);
   };
   if (!sent) return fail(std::string("cannot send the request: ") + strerror(errno));
-  struct pollfd answer_ready {socket_, POLLIN, 0};
+  struct pollfd answer_ready {
+    socket_, POLLIN, 0
+  };
   int ready;
   while ((ready = poll(&answer_ready, 1, kAnswerTimeoutMs)) < 0 && errno == EINTR) {
   }

@@ -3,8 +3,6 @@
 // GPU needed).
 #include "zygote.h"
 
-#include "sandbox.h"
-
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
@@ -16,6 +14,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+
+#include "sandbox.h"
 
 namespace kmem::eval {
 namespace {
@@ -29,7 +29,9 @@ bool is_our_child(pid_t pid) {
 
 // Whether the read end `fd` reaches its end (every write end closed) within `ms`.
 bool ends_within(int fd, int ms) {
-  struct pollfd end {fd, POLLIN, 0};
+  struct pollfd end {
+    fd, POLLIN, 0
+  };
   return poll(&end, 1, ms) == 1 && (end.revents & (POLLIN | POLLHUP)) != 0;
 }
 
@@ -73,8 +75,9 @@ TEST_F(ZygoteTest, ForksWorkersThatAreOurChildrenInGroupsOfTheirOwn) {
   EXPECT_EQ(kill(b, 0), 0);
   auto second_status = (*second)->kill_and_reap();
   EXPECT_TRUE(second_status.signaled) << "the second worker " << second_status.describe()
-                                      << " before it was killed; its log:\n" << read_tail(folder_ + "/second.log", 4096)
-                                      << "\nthe zygote's log:\n" << read_tail(folder_ + "/zygote.log", 4096);
+                                      << " before it was killed; its log:\n"
+                                      << read_tail(folder_ + "/second.log", 4096) << "\nthe zygote's log:\n"
+                                      << read_tail(folder_ + "/zygote.log", 4096);
 }
 
 TEST_F(ZygoteTest, AWorkerSetsUpOnlyOnceTheWorkerBeforeItHas) {

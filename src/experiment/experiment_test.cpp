@@ -3,6 +3,8 @@
 // evaluator: concurrent episodes keep their own turns, endpoint faults end
 // an episode and never the run, a stopped run resumes without losing or
 // repeating an episode, and the store refuses a changed spec.
+#include "kmem/experiment.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -14,7 +16,6 @@
 #include <thread>
 
 #include "kmem/scripted_endpoint.h"
-#include "kmem/experiment.h"
 #include "kmem/store.h"
 
 namespace kmem {
@@ -354,7 +355,8 @@ TEST(Probe, UnreachableEndpointIsAnErrorNamingIt) {
   config.base_url = "http://127.0.0.1:1/v1";
   Status s = probe_endpoint(config, 2);
   ASSERT_FALSE(s);
-  EXPECT_EQ(s.error().message().rfind("endpoint http://127.0.0.1:1/v1/models: unreachable", 0), 0u) << s.error().message();
+  EXPECT_EQ(s.error().message().rfind("endpoint http://127.0.0.1:1/v1/models: unreachable", 0), 0u)
+      << s.error().message();
 }
 
 }  // namespace

@@ -123,9 +123,9 @@ Report build_report(const std::string& experiment, const std::vector<StoredEpiso
   Report report;
   report.experiment = experiment;
   report.options = options;
-  std::map<std::string, std::map<std::string, Cell>> cells;                        // reader -> policy
+  std::map<std::string, std::map<std::string, Cell>> cells;                               // reader -> policy
   std::map<std::string, std::map<std::string, std::map<std::string, Cell>>> by_category;  // + category
-  std::map<std::string, std::string> categories;                                   // problem -> category
+  std::map<std::string, std::string> categories;                                          // problem -> category
   for (const StoredEpisode& e : episodes) {
     for (Cell* cell : {&cells[e.key.reader][e.key.policy], &by_category[e.key.reader][e.key.policy][e.category]}) {
       cell->episodes.push_back(&e);

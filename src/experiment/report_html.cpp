@@ -51,7 +51,8 @@ std::string tables(const Report& r) {
   const std::string p = escape_html(fmt::format("{}", r.options.p));
   std::string out =
       "<div class=\"wide\"><table><tr><th>reader</th><th>policy</th><th>episodes</th><th>problems</th><th>correct</th>"
-      "<th>fast_0</th><th>fast_1</th><th>fast_" + p + "</th><th>fast_1 best</th><th>fast_" + p +
+      "<th>fast_0</th><th>fast_1</th><th>fast_" +
+      p + "</th><th>fast_1 best</th><th>fast_" + p +
       " best</th><th>mean score [95%]</th><th>geomean speedup</th><th>vs none [95%]</th><th>errors</th></tr>\n";
   for (const CellMetrics& c : r.cells)
     out += fmt::format(
@@ -61,12 +62,14 @@ std::string tables(const Report& r) {
         c.fast_1_best, c.fast_p_best, c.score.mean, c.score.low, c.score.high, number(c.geomean_speedup),
         c.effect ? fmt::format("{:+.3f} [{:+.3f}, {:+.3f}]", c.effect->mean, c.effect->low, c.effect->high) : "-",
         c.errors);
-  out += "</table></div>\n<h2>By category</h2>\n<div class=\"wide\"><table><tr><th>reader</th><th>policy</th>"
-         "<th>category</th><th>episodes</th><th>correct</th><th>mean score</th><th>vs none</th></tr>\n";
+  out +=
+      "</table></div>\n<h2>By category</h2>\n<div class=\"wide\"><table><tr><th>reader</th><th>policy</th>"
+      "<th>category</th><th>episodes</th><th>correct</th><th>mean score</th><th>vs none</th></tr>\n";
   for (const CategoryMetrics& c : r.categories)
-    out += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.3f}</td><td>{:.3f}</td><td>{}</td></tr>\n",
-                       escape_html(c.reader), escape_html(c.policy), escape_html(c.category), c.episodes, c.correct,
-                       c.mean_score, number(c.effect, "{:+.3f}"));
+    out +=
+        fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.3f}</td><td>{:.3f}</td><td>{}</td></tr>\n",
+                    escape_html(c.reader), escape_html(c.policy), escape_html(c.category), c.episodes, c.correct,
+                    c.mean_score, number(c.effect, "{:+.3f}"));
   return out + "</table></div>\n";
 }
 
@@ -105,10 +108,11 @@ std::string shown_text(const std::string& text) {
 std::string episode_viewer(const std::vector<EpisodeView>& episodes) {
   std::string out = "<div id=\"episodes\">\n";
   for (const EpisodeView& e : episodes) {
-    out += fmt::format("<details class=\"episode\"><summary>{} &middot; {} / {}{} &middot; {} &middot; score {:.3f}"
-                       "</summary>\n",
-                       escape_html(e.key.problem), escape_html(e.key.reader), escape_html(e.key.policy),
-                       e.key.sample > 0 ? fmt::format(" (sample {})", e.key.sample) : "", escape_html(e.end), e.score);
+    out += fmt::format(
+        "<details class=\"episode\"><summary>{} &middot; {} / {}{} &middot; {} &middot; score {:.3f}"
+        "</summary>\n",
+        escape_html(e.key.problem), escape_html(e.key.reader), escape_html(e.key.policy),
+        e.key.sample > 0 ? fmt::format(" (sample {})", e.key.sample) : "", escape_html(e.end), e.score);
     for (const TurnView& t : e.turns) {
       out += fmt::format("<details class=\"turn\"><summary>turn {}: {} &rarr; <b>{}</b></summary>\n", t.index,
                          escape_html(t.action), escape_html(t.verdict));
@@ -276,7 +280,8 @@ constexpr const char* kDrawScript = R"js(
 std::string report_html(const Report& r, const std::string& chart_js, const std::vector<EpisodeView>& episodes) {
   nlohmann::json data = nlohmann::json::parse(report_json(r));
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>kmem experiment " +
-                    escape_html(r.experiment) + "</title>\n<style>\n"
+                    escape_html(r.experiment) +
+                    "</title>\n<style>\n"
                     "body{font-family:sans-serif;margin:1em;color:#222;max-width:800px}"
                     ".wide{overflow-x:auto;max-width:800px}"
                     "table{border-collapse:collapse;margin:1em 0;font-size:12px}"
@@ -298,9 +303,10 @@ std::string report_html(const Report& r, const std::string& chart_js, const std:
       "reader. &ldquo;best&rdquo;: against the faster of eager and <code>torch.compile</code> (eager where the "
       "SUBMIT had no compile baseline).</p>\n",
       r.options.resamples, r.options.seed);
-  out += "<canvas id=\"scores\" width=\"780\" height=\"400\"></canvas>\n"
-         "<canvas id=\"effect\" width=\"780\" height=\"340\"></canvas>\n<canvas id=\"heatmap\"></canvas>\n"
-         "<div id=\"heat-legend\" title=\"mean score\"></div>\n";
+  out +=
+      "<canvas id=\"scores\" width=\"780\" height=\"400\"></canvas>\n"
+      "<canvas id=\"effect\" width=\"780\" height=\"340\"></canvas>\n<canvas id=\"heatmap\"></canvas>\n"
+      "<div id=\"heat-legend\" title=\"mean score\"></div>\n";
   out += tables(r);
   out += "<h2>By problem (mean score)</h2>\n" + problem_table(r);
   if (!episodes.empty()) out += "<h2>Episodes</h2>\n" + episode_viewer(episodes);

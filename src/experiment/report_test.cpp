@@ -31,9 +31,9 @@ struct Fixture {
 
 // reader r; none: L1_001 2.0x, L1_002 wrong, L1_003 0.5x; show_all: 4.0x, 1.5x, wrong.
 const std::vector<Fixture> kFixture = {
-    {"none", "L1_001", "matmul", true, 2.0},      {"none", "L1_002", "matmul", false, 0.0},
-    {"none", "L1_003", "conv", true, 0.5},        {"show_all", "L1_001", "matmul", true, 4.0},
-    {"show_all", "L1_002", "matmul", true, 1.5},  {"show_all", "L1_003", "conv", false, 0.0, "endpoint_error"},
+    {"none", "L1_001", "matmul", true, 2.0},     {"none", "L1_002", "matmul", false, 0.0},
+    {"none", "L1_003", "conv", true, 0.5},       {"show_all", "L1_001", "matmul", true, 4.0},
+    {"show_all", "L1_002", "matmul", true, 1.5}, {"show_all", "L1_003", "conv", false, 0.0, "endpoint_error"},
 };
 
 class ReportTest : public ::testing::Test {
@@ -192,7 +192,8 @@ std::string slurp(const fs::path& path) {
 
 TEST_F(ReportTest, HtmlIsSelfContainedAndRendersInChromium) {
   const std::string chart_path = KMEM_CHART_JS;
-  if (chart_path.empty()) GTEST_SKIP() << "Chart.js was not found at build time (scripts/setup.sh installs libjs-chart.js)";
+  if (chart_path.empty())
+    GTEST_SKIP() << "Chart.js was not found at build time (scripts/setup.sh installs libjs-chart.js)";
   auto db = Database::open_existing((dir / "kmem.db").string());
   ASSERT_TRUE(db);
   auto views = db->episode_views("fx");
@@ -221,9 +222,11 @@ TEST_F(ReportTest, HtmlIsSelfContainedAndRendersInChromium) {
       browser = name;
       break;
     }
-  if (browser.empty()) GTEST_SKIP() << "chromium is not installed (scripts/setup.sh installs it); the HTML check is skipped";
-  std::string command = browser + " --headless --no-sandbox --disable-gpu --allow-file-access-from-files "
-                                  "--window-size=1280,900 --virtual-time-budget=5000 --dump-dom 'file://" +
+  if (browser.empty())
+    GTEST_SKIP() << "chromium is not installed (scripts/setup.sh installs it); the HTML check is skipped";
+  std::string command = browser +
+                        " --headless --no-sandbox --disable-gpu --allow-file-access-from-files "
+                        "--window-size=1280,900 --virtual-time-budget=5000 --dump-dom 'file://" +
                         page.string() + "' 2>/dev/null";
   FILE* pipe = ::popen(command.c_str(), "r");
   ASSERT_NE(pipe, nullptr);

@@ -51,7 +51,6 @@ class Run {
     if (!error_) error_ = error;
   }
 
-
   void work() {
     while (!stopping()) {
       auto key = source_.next();

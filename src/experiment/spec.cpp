@@ -2,12 +2,12 @@
 // into an ExperimentSpec, every field checked and unknown ones refused; and
 // the problem entries resolved into problem files.
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 #include <filesystem>
 #include <regex>
 #include <set>
 #include <sstream>
-#include <toml++/toml.h>
 
 #include "kmem/experiment.h"
 #include "util/file.h"
@@ -90,7 +90,8 @@ Result<ReaderSpec> parse_reader(const json& v, const std::string& where) {
     if (!v["seed"].is_number_integer()) return f.fail("seed", "an integer");
     e.seed = static_cast<long>(seed);
   }
-  if (!e.record_dir.empty() && !e.replay_dir.empty()) return f.error("fields 'replay_dir' and 'record_dir' exclude each other");
+  if (!e.record_dir.empty() && !e.replay_dir.empty())
+    return f.error("fields 'replay_dir' and 'record_dir' exclude each other");
   return r;
 }
 
@@ -103,14 +104,16 @@ std::string absolute(const std::string& base_dir, const std::string& path) {
 std::string canonical(const ExperimentSpec& spec) {
   json readers = json::array();
   for (const auto& r : spec.readers) {
-    json reader = {{"id", r.id}, {"model", r.endpoint.model}, {"temperature", r.endpoint.temperature},
+    json reader = {{"id", r.id},
+                   {"model", r.endpoint.model},
+                   {"temperature", r.endpoint.temperature},
                    {"max_tokens", r.endpoint.max_tokens}};
     if (r.endpoint.seed) reader["seed"] = *r.endpoint.seed;
     readers.push_back(reader);
   }
-  json out = {{"format", kFormat},         {"name", spec.name},         {"problems", spec.problems},
-              {"readers", readers},        {"policies", spec.policies}, {"samples", spec.samples},
-              {"device", spec.device},     {"max_turns", spec.max_turns}};
+  json out = {{"format", kFormat},     {"name", spec.name},          {"problems", spec.problems},
+              {"readers", readers},    {"policies", spec.policies},  {"samples", spec.samples},
+              {"device", spec.device}, {"max_turns", spec.max_turns}};
   return out.dump();
 }
 
@@ -120,14 +123,14 @@ Result<ExperimentSpec> parse_json_spec(const json& doc, const std::string& sourc
   spec.base_dir = base_dir;
   SpecFields f(doc, source);
   std::string format;
-  for (Status s : {f.only({"format", "name", "kernelbench", "problems", "policies", "samples", "device", "max_turns",
-                           "concurrency", "eval_parallel", "readers"}),
-                   f.string("format", format, true), f.string("name", spec.name, true),
-                   f.string("kernelbench", spec.kernelbench), f.strings("problems", spec.problems),
-                   f.strings("policies", spec.policies), f.integer("samples", spec.samples, 1, 100000),
-                   f.string("device", spec.device), f.integer("max_turns", spec.max_turns, 1, 1000),
-                   f.integer("concurrency", spec.concurrency, 1, 4096),
-                   f.integer("eval_parallel", spec.eval_parallel, 1, 1024)})
+  for (Status s :
+       {f.only({"format", "name", "kernelbench", "problems", "policies", "samples", "device", "max_turns",
+                "concurrency", "eval_parallel", "readers"}),
+        f.string("format", format, true), f.string("name", spec.name, true), f.string("kernelbench", spec.kernelbench),
+        f.strings("problems", spec.problems), f.strings("policies", spec.policies),
+        f.integer("samples", spec.samples, 1, 100000), f.string("device", spec.device),
+        f.integer("max_turns", spec.max_turns, 1, 1000), f.integer("concurrency", spec.concurrency, 1, 4096),
+        f.integer("eval_parallel", spec.eval_parallel, 1, 1024)})
     if (!s) return s.error();
   auto readers = doc.find("readers");
   if (readers == doc.end() || !readers->is_array() || readers->empty())
@@ -136,7 +139,8 @@ Result<ExperimentSpec> parse_json_spec(const json& doc, const std::string& sourc
   for (size_t i = 0; i < readers->size(); ++i) {
     auto reader = parse_reader((*readers)[i], fmt::format("{}: readers[{}]", source, i));
     if (!reader) return reader.error();
-    if (!ids.insert(reader->id).second) return Error(fmt::format("{}: readers[{}]: reader '{}' named twice", source, i, reader->id));
+    if (!ids.insert(reader->id).second)
+      return Error(fmt::format("{}: readers[{}]: reader '{}' named twice", source, i, reader->id));
     reader->endpoint.record_dir = absolute(base_dir, reader->endpoint.record_dir);
     reader->endpoint.replay_dir = absolute(base_dir, reader->endpoint.replay_dir);
     spec.readers.push_back(std::move(*reader));
@@ -197,7 +201,8 @@ Result<std::vector<ExperimentProblem>> resolve_problems(const ExperimentSpec& sp
     for (const auto& p : *all)
       if (p.problem.level == level)
         if (Status s = add(p, entry); !s) return s;
-    if (found.size() == before) return Error(fmt::format("problem '{}': no level {} problems in {}", entry, level, dir));
+    if (found.size() == before)
+      return Error(fmt::format("problem '{}': no level {} problems in {}", entry, level, dir));
     return Status::success();
   };
   for (const std::string& entry : spec.problems) {

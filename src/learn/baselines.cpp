@@ -27,8 +27,8 @@ Result<Memory> learn_baselines(const Memory& memory, const std::vector<LearnedEp
     // An endpoint or evaluator failure is no verdict on the reader.
     if (e.episode.end == "endpoint_error" || e.episode.end == "evaluator_error") continue;
     if (!out.problems.contains(key.problem)) {
-      report.skipped.push_back(fmt::format("baseline of {} on {}: the problem is not in the store (kmem problems import)",
-                                           key.reader, key.problem));
+      report.skipped.push_back(fmt::format(
+          "baseline of {} on {}: the problem is not in the store (kmem problems import)", key.reader, key.problem));
       continue;
     }
     Scores& s = by_reader[key.reader][key.problem];

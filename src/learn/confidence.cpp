@@ -23,7 +23,8 @@ std::vector<ItemConfidenceRow> items_confidence(const Memory& memory, const std:
   Memory measured = memory;
   // Values of readers the store does not know count for the report too.
   for (const ItemValue& v : values)
-    if (Item* item = learn::find_item(measured, v.item)) item->values[v.reader] = MeasuredValue{experiment, v.problems, v.difference};
+    if (Item* item = learn::find_item(measured, v.item))
+      item->values[v.reader] = MeasuredValue{experiment, v.problems, v.difference};
   std::vector<const Item*> order;
   for (const Item& item : measured.items) order.push_back(&item);
   std::stable_sort(order.begin(), order.end(), [](const Item* a, const Item* b) { return more_confident(*a, *b); });

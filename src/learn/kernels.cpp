@@ -48,7 +48,8 @@ std::string refusal(const VerifiedCandidate& c, const Memory& memory, const Lear
   if (c.speedup < 1.0)
     return fmt::format("slower than eager ({:.2f}x on {}): a slower attempt, not a kernel to adapt", c.speedup,
                        c.provenance.gpu.empty() ? "an unnamed device" : c.provenance.gpu);
-  if (!c.flags.empty() && !options.promote_flagged) return "flagged " + flag_list(c.flags) + " (--promote-flagged admits it)";
+  if (!c.flags.empty() && !options.promote_flagged)
+    return "flagged " + flag_list(c.flags) + " (--promote-flagged admits it)";
   if (!memory.problems.contains(c.problem)) return "problem " + c.problem + " is not in the store";
   if (c.code.empty()) return "no source";
   return "";
@@ -85,12 +86,14 @@ Result<Memory> learn_kernels(const Memory& memory, const std::vector<VerifiedCan
       if (item.source == problem && (!stored_best || item.speedup > stored_best->speedup)) stored_best = &item;
     }
     if (duplicate) {
-      report.skipped.push_back(fmt::format("{} ({}): the same source as item {}", c->provenance.origin, problem, duplicate->id));
+      report.skipped.push_back(
+          fmt::format("{} ({}): the same source as item {}", c->provenance.origin, problem, duplicate->id));
       continue;
     }
     if (stored_best && stored_best->speedup >= c->speedup) {
-      report.skipped.push_back(fmt::format("{} ({}): {:.2f}x is not faster than item {} ({:.2f}x)", c->provenance.origin,
-                                           problem, c->speedup, stored_best->id, stored_best->speedup));
+      report.skipped.push_back(fmt::format("{} ({}): {:.2f}x is not faster than item {} ({:.2f}x)",
+                                           c->provenance.origin, problem, c->speedup, stored_best->id,
+                                           stored_best->speedup));
       continue;
     }
     if (stored_best && stored_best->state == ItemState::kCandidate) {  // still under review: replaced in place

@@ -5,6 +5,8 @@
 // the scripted endpoint; review states; re-verification with a fake
 // evaluator; item values; bad input and concurrent ingests through
 // Database::update.
+#include "kmem/learn.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -15,10 +17,9 @@
 #include <sstream>
 #include <thread>
 
-#include "kmem/scripted_endpoint.h"
 #include "kmem/experiment.h"
-#include "kmem/learn.h"
 #include "kmem/limits.h"
+#include "kmem/scripted_endpoint.h"
 #include "kmem/store.h"
 
 namespace kmem {
@@ -280,7 +281,8 @@ TEST_F(LearnTest, RenderingShowsOnlyActiveItems) {
   EXPECT_EQ(shows("lesson:foreign_attribute_assignment"), "");
   // One measurement is no reproduced speedup: the kernel cannot be promoted
   // until it is measured again with the reference re-timed.
-  Status once = db->update([&](const Memory& m) { return set_item_state(m, "kernel:L1_008", ItemState::kActive, "reviewed", kDate); });
+  Status once = db->update(
+      [&](const Memory& m) { return set_item_state(m, "kernel:L1_008", ItemState::kActive, "reviewed", kDate); });
   ASSERT_FALSE(once);
   EXPECT_NE(once.error().message().find("not reproduced"), std::string::npos) << once.error().message();
   FakeEvaluator again;  // 2.5x again, the reference re-timed (not from the cache)
@@ -290,7 +292,8 @@ TEST_F(LearnTest, RenderingShowsOnlyActiveItems) {
     return reverify_kernels(m, paths, again, (dir / "reverify").string(), kIdentity, kDate, reverified);
   }));
   for (const char* id : {"kernel:L1_008", "lesson:foreign_attribute_assignment"})
-    ASSERT_TRUE(db->update([&](const Memory& m) { return set_item_state(m, id, ItemState::kActive, "reviewed", kDate); }));
+    ASSERT_TRUE(
+        db->update([&](const Memory& m) { return set_item_state(m, id, ItemState::kActive, "reviewed", kDate); }));
   std::string with_lesson = shows("lesson:foreign_attribute_assignment");
   EXPECT_NE(with_lesson.find("'m.alpha', 'm.beta'"), std::string::npos);
   std::string with_kernel = shows("kernel:L1_008");
@@ -318,10 +321,10 @@ TEST_F(LearnTest, ItemValuesArePairedDifferencesPerReader) {
     e.shown_item_ids = std::move(shown);
     return e;
   };
-  std::vector<LearnedEpisode> episodes = {
-      make("a", "P1", 1.0, {}), make("a", "P1", 3.0, {"x"}), make("a", "P2", 2.0, {}), make("a", "P2", 1.0, {"x"}),
-      make("a", "P3", 5.0, {"x"}),  // no episode without x: not paired
-      make("b", "P1", 1.0, {}),     make("b", "P1", 1.0, {"y"})};
+  std::vector<LearnedEpisode> episodes = {make("a", "P1", 1.0, {}),    make("a", "P1", 3.0, {"x"}),
+                                          make("a", "P2", 2.0, {}),    make("a", "P2", 1.0, {"x"}),
+                                          make("a", "P3", 5.0, {"x"}),  // no episode without x: not paired
+                                          make("b", "P1", 1.0, {}),    make("b", "P1", 1.0, {"y"})};
   auto values = item_values(episodes);
   ASSERT_EQ(values.size(), 2u);
   EXPECT_EQ(values[0].item, "x");
@@ -341,8 +344,9 @@ TEST(Kernels, TheBestVerifiedSpeedupWinsAndDuplicatesAreLeftOut) {
   std::string code = "class ModelNew:\n    pass\n";
   LearnReport report;
   LearnOptions options;
-  auto first = learn_kernels(m, {candidate(1.5, code), candidate(2.0, "# faster\n" + code + "x = 1\n"),
-                                 candidate(3.0e5, "y = 2\n", {"implausible_speedup"})},
+  auto first = learn_kernels(m,
+                             {candidate(1.5, code), candidate(2.0, "# faster\n" + code + "x = 1\n"),
+                              candidate(3.0e5, "y = 2\n", {"implausible_speedup"})},
                              options, report);
   ASSERT_TRUE(first);
   const Item* k = find(*first, "kernel:L1_008");
@@ -371,8 +375,8 @@ TEST(Kernels, TheBestVerifiedSpeedupWinsAndDuplicatesAreLeftOut) {
   EXPECT_EQ(find(*fourth, "kernel:L1_008")->speedup, 3.0e5);
   // Beyond the store's limit a flagged speedup stays out even when promoted, with a reason.
   LearnReport beyond;
-  ASSERT_TRUE(learn_kernels(*third, {candidate(limits::kMaxSpeedup * 1e3, "u = 6\n", {"implausible_speedup"})},
-                            options, beyond));
+  ASSERT_TRUE(learn_kernels(*third, {candidate(limits::kMaxSpeedup * 1e3, "u = 6\n", {"implausible_speedup"})}, options,
+                            beyond));
   EXPECT_TRUE(beyond.added.empty() && beyond.updated.empty());
   ASSERT_EQ(beyond.skipped.size(), 1u);
   EXPECT_NE(beyond.skipped[0].find("speedup"), std::string::npos) << beyond.skipped[0];
@@ -408,16 +412,17 @@ TEST_F(LearnTest, RecipesAndPitfallsAreWrittenByTheEndpointAndNumbersRefused) {
   ASSERT_TRUE(chat);
   Memory m = memory;
   LearnReport added;
-  auto with_kernels = learn_kernels(
-      m, {VerifiedCandidate{"L1_008", "a = 1\n", "pass", 2.5, {}, Provenance{"eval:r#1"}},
-          VerifiedCandidate{"L2_028", "b = 2\n", "pass", 1.7, {}, Provenance{"eval:r#2"}}},
-      {}, added);
+  auto with_kernels = learn_kernels(m,
+                                    {VerifiedCandidate{"L1_008", "a = 1\n", "pass", 2.5, {}, Provenance{"eval:r#1"}},
+                                     VerifiedCandidate{"L2_028", "b = 2\n", "pass", 1.7, {}, Provenance{"eval:r#2"}}},
+                                    {}, added);
   ASSERT_TRUE(with_kernels);
   LearnedEpisode failed;
   failed.experiment = "x";
   failed.episode.key = EpisodeKey{"r", "none", "L1_008", 0};
   failed.episode.category = "matmul";
-  failed.turns = {StoredTurn{1, "SUBMIT", "output_mismatch", "evaluator", "values beyond atol/rtol", "", "c = 3", 0, {}}};
+  failed.turns = {
+      StoredTurn{1, "SUBMIT", "output_mismatch", "evaluator", "values beyond atol/rtol", "", "c = 3", 0, {}}};
   LearnReport report;
   auto out = learn_texts(*with_kernels, {failed}, {"kernel:L1_008", "kernel:L2_028"}, pack, **chat, {}, report);
   ASSERT_TRUE(out) << out.error().message();
@@ -496,10 +501,16 @@ TEST_F(LearnTest, BadResultsLeaveTheStoreUnchanged) {
   std::string before = memory_to_json(*db->read());
   fs::create_directories(dir / "kb" / "level1");
   std::ofstream(dir / "good.py") << "class ModelNew: pass\n";
-  std::string good = R"({"id":"j1","problem":"kb/level1/8_Matmul_with_irregular_shapes_.py","candidate":"good.py","verdict":"pass","speedup":2.0,"flags":[]})";
-  for (const std::string& bad : {good + "\n{not json\n", good + "\n{\"id\":\"j2\"}\n",
-                                 good + "\n" + R"({"id":"j3","problem":"kb/level1/8_M.py","candidate":"missing.py","verdict":"pass","speedup":2.0,"flags":[]})" "\n",
-                                 std::string(R"({"id":"j4","problem":"kb/level9/1_X.py","candidate":"good.py","verdict":"pass","speedup":2.0,"flags":[]})")}) {
+  std::string good =
+      R"({"id":"j1","problem":"kb/level1/8_Matmul_with_irregular_shapes_.py","candidate":"good.py","verdict":"pass","speedup":2.0,"flags":[]})";
+  for (
+      const std::string& bad :
+      {good + "\n{not json\n", good + "\n{\"id\":\"j2\"}\n",
+       good + "\n" +
+           R"({"id":"j3","problem":"kb/level1/8_M.py","candidate":"missing.py","verdict":"pass","speedup":2.0,"flags":[]})"
+           "\n",
+       std::string(
+           R"({"id":"j4","problem":"kb/level9/1_X.py","candidate":"good.py","verdict":"pass","speedup":2.0,"flags":[]})")}) {
     LearnReport report;
     Status s = db->update([&](const Memory& m) -> Result<Memory> {
       auto candidates = results_candidates(bad, "r.jsonl", dir.string(), m, kIdentity, kDate);
@@ -529,7 +540,8 @@ TEST_F(LearnTest, ConcurrentIngestsBothLand) {
     LearnReport report;
     Status s = own->update([&](const Memory& m) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));  // both hold a snapshot at once if unlocked
-      return learn_kernels(m, {VerifiedCandidate{problem, code, "pass", 2.0, {}, Provenance{"eval:r#" + problem}}}, {}, report);
+      return learn_kernels(m, {VerifiedCandidate{problem, code, "pass", 2.0, {}, Provenance{"eval:r#" + problem}}}, {},
+                           report);
     });
     EXPECT_TRUE(s) << s.error().message();
   };
@@ -547,13 +559,14 @@ TEST_F(LearnTest, ConcurrentIngestsBothLand) {
 
 VerifiedCandidate passing(const std::string& problem, double speedup, std::string code,
                           std::vector<std::string> flags = {}) {
-  return VerifiedCandidate{problem, std::move(code), "pass", speedup, std::move(flags),
-                           Provenance{"eval:r#" + problem, "", "sha256:test", "cpu", kDate}};
+  return VerifiedCandidate{problem, std::move(code),  "pass",
+                           speedup, std::move(flags), Provenance{"eval:r#" + problem, "", "sha256:test", "cpu", kDate}};
 }
 
 TEST(Kernels, SlowerThanEagerIsNoKernelToAdapt) {
   LearnReport report;
-  auto out = learn_kernels(seed(), {passing("L1_008", 0.04, "a = 1\n"), passing("L2_028", 0.19, "b = 1\n")}, {}, report);
+  auto out =
+      learn_kernels(seed(), {passing("L1_008", 0.04, "a = 1\n"), passing("L2_028", 0.19, "b = 1\n")}, {}, report);
   ASSERT_TRUE(out);
   EXPECT_TRUE(report.added.empty());
   ASSERT_EQ(report.skipped.size(), 2u);
@@ -629,7 +642,8 @@ TEST(Recheck, AnImplausibleSpeedupOnACachedReferenceIsMeasuredAgain) {
   EXPECT_EQ((*checked)[1].speedup, 2.0);
   ASSERT_EQ(report.updated.size(), 1u);
   EXPECT_NE(report.updated[0].find("15.00x against the cached reference time, 0.37x with the reference re-timed"),
-            std::string::npos) << report.updated[0];
+            std::string::npos)
+      << report.updated[0];
   LearnReport learned;
   auto out = learn_kernels(seed(), *checked, {}, learned);
   ASSERT_TRUE(out);
@@ -651,7 +665,8 @@ TEST(Recheck, AnImplausibleSpeedupOnACachedReferenceIsMeasuredAgain) {
 TEST_F(LearnTest, ResultsReadAsEvalWroteThemAndRepliesStoredAsTheirSource) {
   // kmem eval writes absolute paths; a reply's candidate is its python block.
   fs::create_directories(dir / "kb" / "level1");
-  std::ofstream(dir / "reply.md") << "Here is my kernel.\n\n```python\nclass ModelNew:\n    pass\n```\nACTION: SUBMIT\n";
+  std::ofstream(dir / "reply.md")
+      << "Here is my kernel.\n\n```python\nclass ModelNew:\n    pass\n```\nACTION: SUBMIT\n";
   std::string line = R"({"id":"j1","problem":")" + (dir / "kb/level1/8_Matmul_with_irregular_shapes_.py").string() +
                      R"(","candidate":")" + (dir / "reply.md").string() +
                      R"(","verdict":"pass","speedup":2.0,"flags":[],"reference_cached":false})";
@@ -664,7 +679,8 @@ TEST_F(LearnTest, ResultsReadAsEvalWroteThemAndRepliesStoredAsTheirSource) {
   // An older file's relative path is the working directory's.
   fs::path cwd = fs::current_path();
   fs::current_path(dir);
-  std::string old = R"({"id":"j1","problem":"kb/level1/8_Matmul_with_irregular_shapes_.py","candidate":"reply.md","verdict":"pass","speedup":2.0,"flags":[]})";
+  std::string old =
+      R"({"id":"j1","problem":"kb/level1/8_Matmul_with_irregular_shapes_.py","candidate":"reply.md","verdict":"pass","speedup":2.0,"flags":[]})";
   auto relative = results_candidates(old + "\n", "r.jsonl", (dir / "elsewhere").string(), memory, kIdentity, kDate);
   fs::current_path(cwd);
   ASSERT_TRUE(relative) << relative.error().message();
@@ -698,7 +714,8 @@ TEST(Confidence, RenderShowsTheMostConfidentLearnedItemsAndNeverAnotherDevicesSp
   // and a CPU kernel.
   add("kernel:L1_008", "L1_008", 3.0, {{"2026-12-01T00:00:00Z", 3.0, "NVIDIA H200", "v", false}}, "NVIDIA H200");
   add("kernel:L1_008:2", "L1_008", 2.0,
-      {{"2026-12-01T00:00:00Z", 2.1, "NVIDIA H200", "v", false}, {"2026-12-02T00:00:00Z", 2.0, "NVIDIA H200", "v", true}},
+      {{"2026-12-01T00:00:00Z", 2.1, "NVIDIA H200", "v", false},
+       {"2026-12-02T00:00:00Z", 2.0, "NVIDIA H200", "v", true}},
       "NVIDIA H200");
   add("kernel:L1_008:3", "L1_008", 9.0, {{"2026-12-03T00:00:00Z", 9.0, "cpu", "v", true}}, "cpu");
   ASSERT_TRUE(validate_memory(m, "test"));
@@ -714,16 +731,17 @@ TEST(Confidence, RenderShowsTheMostConfidentLearnedItemsAndNeverAnotherDevicesSp
   MemoryIndex index(gpu);
   std::vector<std::string> shown = shown_item_ids(index, pack, capped, "claude-opus-4-8", m.problems.at("L1_012"));
   EXPECT_NE(std::find(shown.begin(), shown.end(), "kernel:L1_008:2"), shown.end());
-  EXPECT_EQ(std::find(shown.begin(), shown.end(), "kernel:L1_008"), shown.end());  // capped: less confident
+  EXPECT_EQ(std::find(shown.begin(), shown.end(), "kernel:L1_008"), shown.end());    // capped: less confident
   EXPECT_EQ(std::find(shown.begin(), shown.end(), "kernel:L1_008:3"), shown.end());  // the CPU's speedup
   const Memory cpu = memory_for_device(m, "cpu");
   MemoryIndex cpu_index(cpu);
-  std::vector<std::string> on_cpu = shown_item_ids(cpu_index, pack, pack.policies.at("show_all"), "claude-opus-4-8",
-                                                   m.problems.at("L1_012"));
+  std::vector<std::string> on_cpu =
+      shown_item_ids(cpu_index, pack, pack.policies.at("show_all"), "claude-opus-4-8", m.problems.at("L1_012"));
   EXPECT_NE(std::find(on_cpu.begin(), on_cpu.end(), "kernel:L1_008:3"), on_cpu.end());
   for (const std::string& id : on_cpu) {  // no seed recipe or kernel: they were measured on GPUs
     const Item* item = find(m, id);
-    if (item->kind == ItemKind::kKernel || item->kind == ItemKind::kRecipe) EXPECT_EQ(item->provenance.gpu, "cpu") << id;
+    if (item->kind == ItemKind::kKernel || item->kind == ItemKind::kRecipe)
+      EXPECT_EQ(item->provenance.gpu, "cpu") << id;
   }
   // The seed's own texts are unchanged by a cap: it applies to learned items only.
   Memory plain = seed();

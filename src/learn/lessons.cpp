@@ -38,7 +38,8 @@ std::string merged_message(const std::set<std::string>& messages) {
   for (const std::string& m : messages) shortest = std::min(shortest, m.size());
   suffix = std::min(suffix, shortest - prefix);
   while (suffix > 0 && !boundary(first[first.size() - suffix])) --suffix;
-  std::string quote = prefix > 0 && (first[prefix - 1] == '\'' || first[prefix - 1] == '"') ? std::string(1, first[prefix - 1]) : "";
+  std::string quote =
+      prefix > 0 && (first[prefix - 1] == '\'' || first[prefix - 1] == '"') ? std::string(1, first[prefix - 1]) : "";
   std::string middle;
   size_t listed = 0;
   for (const std::string& m : messages) {
@@ -95,7 +96,8 @@ Result<Memory> learn_lessons(const Memory& memory, const std::vector<LearnedEpis
     lesson.order = order++;
     lesson.text = text;
     lesson.state = ItemState::kCandidate;
-    lesson.provenance = Provenance{"episode:" + *rule.episodes.begin(), "", identity.version, identity.gpu, options.date};
+    lesson.provenance =
+        Provenance{"episode:" + *rule.episodes.begin(), "", identity.version, identity.gpu, options.date};
     lesson.history.push_back(HistoryEntry{options.date, "ingest",
                                           fmt::format("verdict {} in {} episodes", code, rule.episodes.size()),
                                           ItemState::kCandidate, ItemState::kCandidate, std::nullopt, std::nullopt});

@@ -33,7 +33,7 @@ std::vector<std::string> unverified_numbers(const std::string& text, const std::
     // A unit of speed or share belongs to the figure.
     if (end < text.size() && (text[end] == 'x' || text[end] == 'X' || text[end] == '%')) ++end;
     else if (text.compare(end, 2, "\xC3\x97") == 0) end += 2;  // ×
-    if (end < text.size() && word_char(text[end])) {  // digits inside a word: 2D, 3x3
+    if (end < text.size() && word_char(text[end])) {           // digits inside a word: 2D, 3x3
       while (end < text.size() && word_char(text[end])) ++end;
       i = end;
       continue;

@@ -73,15 +73,17 @@ Result<std::vector<VerifiedCandidate>> results_candidates(const std::string& tex
     auto verdict = field<std::string>(j, "verdict", where);
     auto speedup = field<double>(j, "speedup", where);
     auto flags = field<std::vector<std::string>>(j, "flags", where);
-    for (const Error* e : {id ? nullptr : &id.error(), problem ? nullptr : &problem.error(),
-                           candidate ? nullptr : &candidate.error(), verdict ? nullptr : &verdict.error(),
-                           speedup ? nullptr : &speedup.error(), flags ? nullptr : &flags.error()})
+    for (const Error* e :
+         {id ? nullptr : &id.error(), problem ? nullptr : &problem.error(), candidate ? nullptr : &candidate.error(),
+          verdict ? nullptr : &verdict.error(), speedup ? nullptr : &speedup.error(), flags ? nullptr : &flags.error()})
       if (e) return *e;
     VerifiedCandidate c;
     c.problem = problem_id_of(*problem);
-    if (c.problem.empty()) return Error(fmt::format("{}: problem '{}' is no level<N>/<n>_<Name>.py file", where, *problem));
+    if (c.problem.empty())
+      return Error(fmt::format("{}: problem '{}' is no level<N>/<n>_<Name>.py file", where, *problem));
     if (!memory.problems.contains(c.problem))
-      return Error(fmt::format("{}: problem {} ({}) is not in the store (kmem problems import)", where, c.problem, *problem));
+      return Error(
+          fmt::format("{}: problem {} ({}) is not in the store (kmem problems import)", where, c.problem, *problem));
     c.verdict = *verdict;
     c.speedup = *speedup;
     c.flags = *flags;

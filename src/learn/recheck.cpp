@@ -28,7 +28,8 @@ Result<std::vector<VerifiedCandidate>> recheck_implausible(std::vector<VerifiedC
   int n = 0;
   for (VerifiedCandidate& c : candidates) {
     if (!implausible(c)) continue;
-    if (c.problem_path.empty()) return Error(fmt::format("{} ({}): no problem file to measure it again", c.provenance.origin, c.problem));
+    if (c.problem_path.empty())
+      return Error(fmt::format("{} ({}): no problem file to measure it again", c.provenance.origin, c.problem));
     std::error_code ec;
     fs::create_directories(work_dir, ec);
     if (ec) return Error(fmt::format("{}: cannot create: {}", work_dir, ec.message()));
@@ -42,11 +43,12 @@ Result<std::vector<VerifiedCandidate>> recheck_implausible(std::vector<VerifiedC
     std::vector<Measurement> kept = c.measurements;
     if (kept.empty())
       kept.push_back(Measurement{c.provenance.date, c.speedup, c.provenance.gpu, c.provenance.evaluator, false});
-    report.updated.push_back(fmt::format("{} ({}): {:.2f}x against the cached reference time, {} with the reference re-timed",
-                                         c.provenance.origin, c.problem, c.speedup,
-                                         fresh.passed() ? fmt::format("{:.2f}x", fresh.speedup) : fresh.verdict));
+    report.updated.push_back(fmt::format(
+        "{} ({}): {:.2f}x against the cached reference time, {} with the reference re-timed", c.provenance.origin,
+        c.problem, c.speedup, fresh.passed() ? fmt::format("{:.2f}x", fresh.speedup) : fresh.verdict));
     if (fresh.passed())
-      kept.push_back(Measurement{date, fresh.speedup, c.provenance.gpu, c.provenance.evaluator, !fresh.reference_cached});
+      kept.push_back(
+          Measurement{date, fresh.speedup, c.provenance.gpu, c.provenance.evaluator, !fresh.reference_cached});
     c.verdict = fresh.verdict;
     c.speedup = fresh.speedup;
     c.flags = fresh.flags;

@@ -14,8 +14,8 @@ namespace kmem {
 namespace fs = std::filesystem;
 
 Result<Memory> reverify_kernels(const Memory& memory, const ProblemPaths& problems, CandidateEvaluator& evaluator,
-                                const std::string& work_dir, const EvaluatorIdentity& identity,
-                                const std::string& date, LearnReport& report) {
+                                const std::string& work_dir, const EvaluatorIdentity& identity, const std::string& date,
+                                LearnReport& report) {
   Memory out = memory;
   std::error_code ec;
   fs::create_directories(work_dir, ec);
@@ -38,30 +38,32 @@ Result<Memory> reverify_kernels(const Memory& memory, const ProblemPaths& proble
     }
     EvalOutcome outcome = evaluator.evaluate(EvalJob{item.id, problem->second, candidate.string()});
     if (outcome.evaluator_failed())
-      return Error(fmt::format("item {}: the evaluator failed: {}", item.id, outcome.detail.empty() ? outcome.message : outcome.detail));
+      return Error(fmt::format("item {}: the evaluator failed: {}", item.id,
+                               outcome.detail.empty() ? outcome.message : outcome.detail));
     if (!outcome.passed()) {
-      learn::record_change(item, date, "reverify",
-                           fmt::format("{}: {} ({} on {})", outcome.verdict, outcome.message, identity.version, identity.gpu),
-                           ItemState::kRetired);
+      learn::record_change(
+          item, date, "reverify",
+          fmt::format("{}: {} ({} on {})", outcome.verdict, outcome.message, identity.version, identity.gpu),
+          ItemState::kRetired);
       report.updated.push_back(item.id + ": retired, " + outcome.verdict);
       continue;
     }
     std::string flags;
     for (const auto& f : outcome.flags) flags += (flags.empty() ? ", flagged " : ", ") + f;
     if (!flags.empty()) {  // no measurement to trust: noted, nothing changed
-      item.history.push_back(HistoryEntry{date, "reverify",
-                                          fmt::format("pass on {} {}{} ({:.2f}x, not kept)", identity.version,
-                                                      identity.gpu, flags, outcome.speedup),
-                                          item.state, item.state, std::nullopt, std::nullopt});
-      report.updated.push_back(fmt::format("{}: {:.2f}x kept, {:.2f}x measured{}", item.id, item.speedup,
-                                           outcome.speedup, flags));
+      item.history.push_back(HistoryEntry{
+          date, "reverify",
+          fmt::format("pass on {} {}{} ({:.2f}x, not kept)", identity.version, identity.gpu, flags, outcome.speedup),
+          item.state, item.state, std::nullopt, std::nullopt});
+      report.updated.push_back(
+          fmt::format("{}: {:.2f}x kept, {:.2f}x measured{}", item.id, item.speedup, outcome.speedup, flags));
       continue;
     }
     if (outcome.speedup < 1.0) {  // a slower attempt, never a kernel to adapt
-      item.history.push_back(HistoryEntry{date, "reverify",
-                                          fmt::format("slower than eager: {:.2f}x on {} {}", outcome.speedup,
-                                                      identity.version, identity.gpu),
-                                          item.state, ItemState::kRetired, item.speedup, outcome.speedup});
+      item.history.push_back(HistoryEntry{
+          date, "reverify",
+          fmt::format("slower than eager: {:.2f}x on {} {}", outcome.speedup, identity.version, identity.gpu),
+          item.state, ItemState::kRetired, item.speedup, outcome.speedup});
       item.state = ItemState::kRetired;
       report.updated.push_back(fmt::format("{}: retired, slower than eager ({:.2f}x)", item.id, outcome.speedup));
       continue;

@@ -2,14 +2,14 @@
 // change is kept in the item's history with its reason.
 #include <fmt/format.h>
 
+#include "kmem/item_kind.h"
 #include "kmem/learn.h"
 #include "learn/items.h"
-#include "kmem/item_kind.h"
 
 namespace kmem {
 
-Result<Memory> set_item_state(const Memory& memory, const std::string& id, ItemState state,
-                              const std::string& reason, const std::string& date) {
+Result<Memory> set_item_state(const Memory& memory, const std::string& id, ItemState state, const std::string& reason,
+                              const std::string& date) {
   Memory out = memory;
   Item* item = learn::find_item(out, id);
   if (!item) return Error(fmt::format("no item '{}'", id));
@@ -43,8 +43,8 @@ Result<Memory> set_item_labels(const Memory& memory, const std::string& id, cons
   std::string listed;
   for (const std::string& l : labels) listed += (listed.empty() ? "" : ", ") + l;
   item->labels = labels;  // the store's validation refuses an unknown label
-  learn::record_change(*item, date, "label", (listed.empty() ? "no labels" : listed) + (reason.empty() ? "" : ": " + reason),
-                       item->state);
+  learn::record_change(*item, date, "label",
+                       (listed.empty() ? "no labels" : listed) + (reason.empty() ? "" : ": " + reason), item->state);
   return out;
 }
 

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "kmem/learn.h"
-#include "learn/items.h"
 #include "kmem/template.h"
+#include "learn/items.h"
 
 namespace kmem {
 namespace {
@@ -18,8 +18,7 @@ namespace {
 // Verdicts that say a candidate computed the wrong thing.
 bool correctness_verdict(const std::string& verdict) {
   return verdict == "output_mismatch" || verdict == "timed_output_mismatch" || verdict == "shape_mismatch" ||
-         verdict == "dtype_mismatch" ||
-         verdict == "input_mutation";
+         verdict == "dtype_mismatch" || verdict == "input_mutation";
 }
 
 struct Written {
@@ -89,9 +88,11 @@ Result<Memory> learn_texts(const Memory& memory, const std::vector<LearnedEpisod
     if (kernel->speedup <= 1.0) continue;  // a recipe says what made a kernel faster than eager
     const Problem& problem = out.problems.at(kernel->source);
     std::string sp = fmt::format("{:.2f}", kernel->speedup);
-    std::string prompt = fill(pack.learn.at("recipe"), {{"problem_id", problem.id}, {"problem_name", problem.name},
-                                                         {"category", problem.category}, {"speedup", sp},
-                                                         {"code", kernel->code}});
+    std::string prompt = fill(pack.learn.at("recipe"), {{"problem_id", problem.id},
+                                                        {"problem_name", problem.name},
+                                                        {"category", problem.category},
+                                                        {"speedup", sp},
+                                                        {"code", kernel->code}});
     Written w;
     if (std::string why = ask(chat, pack, prompt, {kernel->speedup}, w); !why.empty()) {
       report.skipped.push_back(fmt::format("recipe for {}: {}", id, why));
@@ -147,12 +148,14 @@ Result<Memory> learn_texts(const Memory& memory, const std::vector<LearnedEpisod
     }
     int order = 0;
     for (const Item& item : out.items)
-      if (item.kind == ItemKind::kPitfall && item.category == category && item.order) order = std::max(order, *item.order + 1);
+      if (item.kind == ItemKind::kPitfall && item.category == category && item.order)
+        order = std::max(order, *item.order + 1);
     Item pitfall;
     pitfall.id = learn::free_item_id(out, "pitfall:" + category + ":learned");
     pitfall.kind = ItemKind::kPitfall;
-    pitfall.labels = w.has_labels_line ? w.labels
-                                       : (a.all_correctness ? std::vector<std::string>{"correctness"} : std::vector<std::string>{});
+    pitfall.labels = w.has_labels_line
+                         ? w.labels
+                         : (a.all_correctness ? std::vector<std::string>{"correctness"} : std::vector<std::string>{});
     pitfall.category = category;
     pitfall.order = order;
     pitfall.text = w.text;

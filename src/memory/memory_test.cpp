@@ -1,9 +1,10 @@
 // Tests of selection, policies and rendering on a small store whose expected
 // texts are worked out by hand from docs/memory.md (the seed is covered by the
 // conformance suite).
+#include "kmem/memory.h"
+
 #include <gtest/gtest.h>
 
-#include "kmem/memory.h"
 #include "kmem/template.h"
 
 namespace kmem {
@@ -204,7 +205,8 @@ TEST(PackParsing, RefusesBadPoliciesNamingFileAndEntry) {
   EXPECT_NE(bad_gate.error().message().find("unknown gate"), std::string::npos);
   auto misspelt = with_policy(R"({"sections": ["recipes"], "gates": "source"})");
   ASSERT_FALSE(misspelt.ok());
-  EXPECT_EQ(misspelt.error().message().rfind("my-pack.json: policies.bad: unknown field 'gates' (expected sections, ", 0), 0u)
+  EXPECT_EQ(
+      misspelt.error().message().rfind("my-pack.json: policies.bad: unknown field 'gates' (expected sections, ", 0), 0u)
       << misspelt.error().message();
   auto mixed = with_policy(R"({"fixed_text": "empty", "sections": ["recipes"]})");
   ASSERT_FALSE(mixed.ok());
@@ -282,7 +284,8 @@ TEST(PackParsing, EpisodeSectionIsOptionalButWholeAndStrict) {
 
   auto extra = with_top(R"("episode": {)" + texts + R"(, "feedback_pas": "p"})");
   ASSERT_FALSE(extra.ok());
-  EXPECT_EQ(extra.error().message(), "my-pack.json: episode: unknown field 'feedback_pas' (expected system, task, memory_block, feedback_pass, "
+  EXPECT_EQ(extra.error().message(),
+            "my-pack.json: episode: unknown field 'feedback_pas' (expected system, task, memory_block, feedback_pass, "
             "feedback_build, feedback_mismatch, feedback_failed, feedback_rejected, feedback_no_action, turns_left, "
             "last_turn, feedback_cut, mismatch_facts, mismatch_sample, mismatch_edges, mismatch_tail, "
             "mismatch_everywhere, mismatch_scattered, pass_compile, pass_roofline, pass_own_work)");

@@ -1,4 +1,5 @@
-// Which pack texts a policy's rendering reads (docs/pack.md, "Texts and their placeholders"; docs/memory.md, "Rendering").
+// Which pack texts a policy's rendering reads (docs/pack.md, "Texts and their placeholders"; docs/memory.md,
+// "Rendering").
 #include "memory/needed_texts.h"
 
 #include <vector>

@@ -38,9 +38,15 @@ Result<Policy> parse_policy(const std::string& name, const Json& j, const std::s
     else if (section == "pitfalls") p.pitfalls = true;
     else if (section == "recipes") p.recipes = true;
     else if (section == "kernels") p.kernels = true;
-    else return f.error(fmt::format("unknown section {} (expected lessons, pitfalls, recipes or kernels)", Json(section).dump()));
+    else
+      return f.error(
+          fmt::format("unknown section {} (expected lessons, pitfalls, recipes or kernels)", Json(section).dump()));
   }
-  struct Flag { const char* key; bool* target; bool fallback; };
+  struct Flag {
+    const char* key;
+    bool* target;
+    bool fallback;
+  };
   for (Flag flag : {Flag{"numbers", &p.numbers, true}, Flag{"how_to_read", &p.how_to_read, false},
                     Flag{"you_alone", &p.you_alone, false}, Flag{"drop_prohibitions", &p.drop_prohibitions, false},
                     Flag{"pitfalls_correctness_only", &p.pitfalls_correctness_only, false}}) {
@@ -66,12 +72,27 @@ Result<Policy> parse_policy(const std::string& name, const Json& j, const std::s
 }
 
 // The texts of the `episode` section (docs/episodes.md, "Texts").
-const std::initializer_list<std::string_view> kEpisodeKeys = {
-    "system",           "task",          "memory_block",       "feedback_pass",      "feedback_build",
-    "feedback_mismatch", "feedback_failed", "feedback_rejected", "feedback_no_action", "turns_left",
-    "last_turn",        "feedback_cut",  "mismatch_facts",     "mismatch_sample",    "mismatch_edges",
-    "mismatch_tail",    "mismatch_everywhere", "mismatch_scattered", "pass_compile",   "pass_roofline",
-    "pass_own_work"};
+const std::initializer_list<std::string_view> kEpisodeKeys = {"system",
+                                                              "task",
+                                                              "memory_block",
+                                                              "feedback_pass",
+                                                              "feedback_build",
+                                                              "feedback_mismatch",
+                                                              "feedback_failed",
+                                                              "feedback_rejected",
+                                                              "feedback_no_action",
+                                                              "turns_left",
+                                                              "last_turn",
+                                                              "feedback_cut",
+                                                              "mismatch_facts",
+                                                              "mismatch_sample",
+                                                              "mismatch_edges",
+                                                              "mismatch_tail",
+                                                              "mismatch_everywhere",
+                                                              "mismatch_scattered",
+                                                              "pass_compile",
+                                                              "pass_roofline",
+                                                              "pass_own_work"};
 
 // The texts of the `learn` section (docs/learning.md, "Recipes and pitfalls").
 const std::initializer_list<std::string_view> kLearnKeys = {"system", "recipe", "pitfall"};
@@ -106,7 +127,10 @@ Status parse_selection(const util::JsonFields& top, SelectionLimits& selection) 
   if (!object) return object.error();
   util::JsonFields f(**object, top.where() + ": selection");
   if (Status s = f.only({"max_pitfalls", "max_recipes", "related_kernels"}); !s) return s;
-  struct Limit { const char* key; int* target; };
+  struct Limit {
+    const char* key;
+    int* target;
+  };
   for (Limit l : {Limit{"max_pitfalls", &selection.max_pitfalls}, Limit{"max_recipes", &selection.max_recipes},
                   Limit{"related_kernels", &selection.related_kernels}}) {
     if (!f.has(l.key)) continue;

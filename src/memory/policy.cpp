@@ -69,8 +69,7 @@ ReaderValue reader_value(const Memory& memory, const std::string& reader, const 
   }
   auto problem = memory.problems.find(problem_id);
   if (problem != memory.problems.end())
-    if (auto group = group_value(memory, reader, problem->second))
-      return {ReaderValue::Kind::kEstimate, *group};
+    if (auto group = group_value(memory, reader, problem->second)) return {ReaderValue::Kind::kEstimate, *group};
   return {};
 }
 

@@ -4,9 +4,9 @@
 #include <fmt/format.h>
 
 #include "kmem/memory.h"
+#include "kmem/template.h"
 #include "memory/needed_texts.h"
 #include "memory/policy.h"
-#include "kmem/template.h"
 
 namespace kmem {
 namespace {
@@ -56,9 +56,10 @@ class Renderer {
   }
 
   std::string recipes(const std::vector<memory::ShownItem>& items) const {
-    std::string out = fill(text(policy_.numbers ? "recipes_header" : "recipes_header_no_numbers"),
-                           {{"cat", target_.category}});
-    for (const memory::ShownItem& shown : items) out += "\n" + fill(text(variant("recipe_bullet")), values(shown, item_text(*shown.item)));
+    std::string out =
+        fill(text(policy_.numbers ? "recipes_header" : "recipes_header_no_numbers"), {{"cat", target_.category}});
+    for (const memory::ShownItem& shown : items)
+      out += "\n" + fill(text(variant("recipe_bullet")), values(shown, item_text(*shown.item)));
     return out;
   }
 
@@ -80,7 +81,7 @@ class Renderer {
     const Item& item = *shown.item;
     auto source = memory_.problems.find(item.source);
     return Values{number(item.speedup), source == memory_.problems.end() ? item.source : source->second.name,
-                  item.source, policy_.you_alone && policy_.numbers ? you_alone(shown.you_alone) : "",
+                  item.source,          policy_.you_alone && policy_.numbers ? you_alone(shown.you_alone) : "",
                   std::move(item_text), target_.category};
   }
 

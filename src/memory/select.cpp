@@ -93,4 +93,3 @@ std::vector<std::string> target_ids(const Memory& memory) {
 }
 
 }  // namespace kmem
-

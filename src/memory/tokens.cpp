@@ -27,7 +27,11 @@ double jaccard(const std::vector<std::string>& a, const std::vector<std::string>
   for (auto i = a.begin(), j = b.begin(); i != a.end() && j != b.end();) {
     if (*i < *j) ++i;
     else if (*j < *i) ++j;
-    else { ++common; ++i; ++j; }
+    else {
+      ++common;
+      ++i;
+      ++j;
+    }
   }
   size_t all = a.size() + b.size() - common;
   return all == 0 ? 0.0 : static_cast<double>(common) / static_cast<double>(all);

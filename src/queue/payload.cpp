@@ -64,11 +64,12 @@ Status read_options(const util::JsonFields& payload, EvalOptions& o) {
   auto object = payload.object("options");
   if (!object) return object.error();
   util::JsonFields f(**object, payload.where() + ": options");
-  if (Status s = f.only({"tolerance", "trials", "warmup", "iters", "build_timeout_s", "run_timeout_s",
-                         "memory_limit_mb"});
+  if (Status s =
+          f.only({"tolerance", "trials", "warmup", "iters", "build_timeout_s", "run_timeout_s", "memory_limit_mb"});
       !s)
     return s;
-  for (auto [key, field] : {std::pair{"tolerance", &o.tolerance}, {"build_timeout_s", &o.build_timeout_s},
+  for (auto [key, field] : {std::pair{"tolerance", &o.tolerance},
+                            {"build_timeout_s", &o.build_timeout_s},
                             {"run_timeout_s", &o.run_timeout_s}}) {
     auto value = f.finite(key);
     if (!value) return value.error();
@@ -111,8 +112,13 @@ Result<EvalOutcome> parse_outcome_json(const std::string& json_text, const std::
   util::JsonFields f(*json, where);
   if (Status s = f.is_object(); !s) return s.error();
   EvalOutcome o;
-  for (auto [key, field] : {std::pair{"id", &o.job.id}, {"problem", &o.job.problem}, {"candidate", &o.job.candidate},
-                            {"verdict", &o.verdict}, {"message", &o.message}, {"detail", &o.detail}, {"log", &o.log}}) {
+  for (auto [key, field] : {std::pair{"id", &o.job.id},
+                            {"problem", &o.job.problem},
+                            {"candidate", &o.job.candidate},
+                            {"verdict", &o.verdict},
+                            {"message", &o.message},
+                            {"detail", &o.detail},
+                            {"log", &o.log}}) {
     auto value = f.string(key);
     if (!value) return value.error();
     *field = std::move(*value);

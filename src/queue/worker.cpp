@@ -136,12 +136,14 @@ class Worker {
     Result<EvalJob> staged = payload ? stage(payload->request, lease, claim_folder) : Result<EvalJob>(payload.error());
     if (!staged) {
       log(fmt::format("job {}: {}", lease.job_id, staged.error().message()));
-      finish(lease, [&](JobQueue& q) { return q.fail(lease, staged.error().message()); }, "failure");
+      finish(
+          lease, [&](JobQueue& q) { return q.fail(lease, staged.error().message()); }, "failure");
       current_.set(std::nullopt);
       return;
     }
     log(fmt::format("job {} ({}) claimed, attempt {}", lease.job_id, payload->request.id, lease.attempt));
-    auto evaluate = o_.evaluate ? o_.evaluate : [](const EvalJob& j, const EvalOptions& eo) { return kmem::evaluate(j, eo); };
+    auto evaluate =
+        o_.evaluate ? o_.evaluate : [](const EvalJob& j, const EvalOptions& eo) { return kmem::evaluate(j, eo); };
     EvalOptions options = payload->options;
     auto running = std::async(std::launch::async, [&] { return evaluate(*staged, options); });
     double every = o_.heartbeat_s > 0 ? o_.heartbeat_s : o_.queue.lease_s / 3;
@@ -169,7 +171,8 @@ class Worker {
     fs::remove_all(claim_folder, ec);
     if (held) {
       std::string json = outcome_json(outcome);
-      finish(lease, [&](JobQueue& q) { return q.complete(lease, json); }, outcome.verdict);
+      finish(
+          lease, [&](JobQueue& q) { return q.complete(lease, json); }, outcome.verdict);
     } else {
       ++tally_.dropped;
     }

@@ -31,7 +31,10 @@ struct Call {
 class Api {
  public:
   Api(const ServeConfig& config, SnapshotHolder& snapshots, JobService& jobs, CategoryRules rules)
-      : config_(config), snapshots_(snapshots), jobs_(jobs), rules_(std::move(rules)),
+      : config_(config),
+        snapshots_(snapshots),
+        jobs_(jobs),
+        rules_(std::move(rules)),
         max_waiters_(std::max(1, config.threads / 2)) {}
 
   // api_memory.cpp

@@ -19,7 +19,8 @@ namespace {
 
 Result<Database> open_experiments(const ServeConfig& config) {
   if (config.experiments_db.empty())
-    return Error("the server has no experiments database (kmem serve --experiments-db, or serve a database as --store)");
+    return Error(
+        "the server has no experiments database (kmem serve --experiments-db, or serve a database as --store)");
   return Database::open_existing(config.experiments_db);
 }
 
@@ -58,7 +59,8 @@ void Api::experiment_status(Call& call) {
 }
 
 void Api::experiment_report(Call& call) {
-  if (Status s = only_params(call.req, {"p", "resamples", "seed"}); !s) return send_error(call.res, 400, s.error().message());
+  if (Status s = only_params(call.req, {"p", "resamples", "seed"}); !s)
+    return send_error(call.res, 400, s.error().message());
   ReportOptions options;
   auto p = number_param(call.req, "p", 0, 1e6);
   if (!p) return send_error(call.res, 400, p.error().message());

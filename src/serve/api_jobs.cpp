@@ -37,7 +37,8 @@ void Api::submit_evaluation(Call& call) {
   if (!problem) return send_error(call.res, 400, problem.error().message());
   auto candidate = f.string("candidate");
   if (!candidate) return send_error(call.res, 400, candidate.error().message());
-  if (Status s = limits::check_text(*candidate); !s) return send_error(call.res, 400, "request body: field 'candidate': " + s.error().message());
+  if (Status s = limits::check_text(*candidate); !s)
+    return send_error(call.res, 400, "request body: field 'candidate': " + s.error().message());
   std::string kind = "python", id = "candidate";
   if (f.has("candidate_kind")) {
     auto k = f.string("candidate_kind");
@@ -48,7 +49,8 @@ void Api::submit_evaluation(Call& call) {
   if (f.has("id")) {
     auto i = f.string("id");
     if (!i) return send_error(call.res, 400, i.error().message());
-    if (Status s = limits::check_item_id(*i); !s) return send_error(call.res, 400, "request body: field 'id': " + s.error().message());
+    if (Status s = limits::check_item_id(*i); !s)
+      return send_error(call.res, 400, "request body: field 'id': " + s.error().message());
     id = *i;
   }
   auto file = problem_file(*problem);
@@ -68,7 +70,8 @@ void Api::submit_episode(Call& call) {
   if (!problem) return send_error(call.res, 400, problem.error().message());
   auto reader = f.string("reader");
   if (!reader) return send_error(call.res, 400, reader.error().message());
-  if (Status s = limits::check_reader_id(*reader); !s) return send_error(call.res, 400, "request body: field 'reader': " + s.error().message());
+  if (Status s = limits::check_reader_id(*reader); !s)
+    return send_error(call.res, 400, "request body: field 'reader': " + s.error().message());
   auto policy = f.string("policy");
   if (!policy) return send_error(call.res, 400, policy.error().message());
   if (!snapshots_.current()->pack.policies.contains(*policy))
@@ -76,7 +79,8 @@ void Api::submit_episode(Call& call) {
   int max_turns = 5;
   if (f.has("max_turns")) {
     auto t = f.integer("max_turns");
-    if (!t || *t < 1 || *t > 100) return send_error(call.res, 400, "request body: field 'max_turns' must be an integer from 1 to 100");
+    if (!t || *t < 1 || *t > 100)
+      return send_error(call.res, 400, "request body: field 'max_turns' must be an integer from 1 to 100");
     max_turns = *t;
   }
   auto endpoint = f.object("endpoint");
@@ -90,19 +94,24 @@ void Api::submit_episode(Call& call) {
   auto model = e.string("model");
   if (!model) return send_error(call.res, 400, model.error().message());
   bool allowed = false;
-  for (const std::string& url : config_.episode_endpoints) allowed = allowed || trimmed_url(url) == trimmed_url(*base_url);
+  for (const std::string& url : config_.episode_endpoints)
+    allowed = allowed || trimmed_url(url) == trimmed_url(*base_url);
   if (!allowed)
-    return send_error(call.res, 400, fmt::format("request body: field 'endpoint.base_url': '{}' is not an endpoint this server "
-                                                 "allows (kmem serve --episode-endpoint)", *base_url));
+    return send_error(call.res, 400,
+                      fmt::format("request body: field 'endpoint.base_url': '{}' is not an endpoint this server "
+                                  "allows (kmem serve --episode-endpoint)",
+                                  *base_url));
   json endpoint_payload = {{"base_url", trimmed_url(*base_url)}, {"model", *model}};
   if (e.has("temperature")) {
     auto t = e.finite("temperature");
-    if (!t || *t < 0 || *t > 2) return send_error(call.res, 400, "request body: field 'endpoint.temperature' must be a number from 0 to 2");
+    if (!t || *t < 0 || *t > 2)
+      return send_error(call.res, 400, "request body: field 'endpoint.temperature' must be a number from 0 to 2");
     endpoint_payload["temperature"] = *t;
   }
   if (e.has("max_tokens")) {
     auto m = e.integer("max_tokens");
-    if (!m || *m < 1) return send_error(call.res, 400, "request body: field 'endpoint.max_tokens' must be a positive integer");
+    if (!m || *m < 1)
+      return send_error(call.res, 400, "request body: field 'endpoint.max_tokens' must be a positive integer");
     endpoint_payload["max_tokens"] = *m;
   }
   if (e.has("seed")) {
@@ -119,16 +128,18 @@ void Api::submit_episode(Call& call) {
   if (f.has("id")) {
     auto i = f.string("id");
     if (!i) return send_error(call.res, 400, i.error().message());
-    if (Status s = limits::check_item_id(*i); !s) return send_error(call.res, 400, "request body: field 'id': " + s.error().message());
+    if (Status s = limits::check_item_id(*i); !s)
+      return send_error(call.res, 400, "request body: field 'id': " + s.error().message());
     id = *i;
   }
-  json payload = {{"id", id},
-                  {"problem", {{"id", p.id}, {"level", p.level}, {"number", p.number}, {"name", p.name}, {"category", p.category}}},
-                  {"problem_path", found->path},
-                  {"reader", *reader},
-                  {"policy", *policy},
-                  {"max_turns", max_turns},
-                  {"endpoint", endpoint_payload}};
+  json payload = {
+      {"id", id},
+      {"problem", {{"id", p.id}, {"level", p.level}, {"number", p.number}, {"name", p.name}, {"category", p.category}}},
+      {"problem_path", found->path},
+      {"reader", *reader},
+      {"policy", *policy},
+      {"max_turns", max_turns},
+      {"endpoint", endpoint_payload}};
   auto job = jobs_.submit(JobRequest{"episode", payload.dump()});
   if (!job) return send_error(call.res, 503, job.error().message());
   send_submitted(call.res, *job, "episode");

@@ -6,12 +6,12 @@
 #include <chrono>
 #include <filesystem>
 
+#include "kmem/item_kind.h"
 #include "kmem/learn.h"
 #include "kmem/limits.h"
 #include "kmem/memory.h"
 #include "kmem/store.h"
 #include "serve/api.h"
-#include "kmem/item_kind.h"
 #include "util/file.h"
 #include "util/json_fields.h"
 
@@ -53,14 +53,16 @@ std::string utc_now() {
 
 Result<std::string> Api::problem_file(const std::string& id_or_path) const {
   if (config_.kernelbench.empty())
-    return Error(fmt::format("problem '{}': the server was started without --kernelbench, so it has no problem files", id_or_path));
+    return Error(fmt::format("problem '{}': the server was started without --kernelbench, so it has no problem files",
+                             id_or_path));
   if (limits::check_problem_id(id_or_path)) {
     auto found = resolve_problem(id_or_path, config_.kernelbench, rules_);
     if (!found) return found.error();
     return found->path;
   }
   fs::path relative(id_or_path);
-  if (relative.is_absolute()) return Error(fmt::format("problem '{}': give an id or a path relative to the KernelBench folder", id_or_path));
+  if (relative.is_absolute())
+    return Error(fmt::format("problem '{}': give an id or a path relative to the KernelBench folder", id_or_path));
   std::error_code error;
   fs::path root = fs::canonical(config_.kernelbench, error);
   if (error) return Error(fmt::format("{}: {}", config_.kernelbench, error.message()));
@@ -76,7 +78,8 @@ Result<Problem> Api::render_problem(const Snapshot& snapshot, const std::string&
   auto known = snapshot.memory.problems.find(id_or_path);
   if (known != snapshot.memory.problems.end()) return known->second;
   if (config_.kernelbench.empty())
-    return Error(fmt::format("unknown problem '{}' (not in the memory, and the server has no --kernelbench)", id_or_path));
+    return Error(
+        fmt::format("unknown problem '{}' (not in the memory, and the server has no --kernelbench)", id_or_path));
   auto file = problem_file(id_or_path);
   if (!file) return file.error();
   auto found = resolve_problem(*file, "", rules_);
@@ -94,7 +97,8 @@ void Api::health(Call& call) {
 }
 
 void Api::render(Call& call) {
-  if (Status s = only_params(call.req, {"problem", "reader", "policy"}); !s) return send_error(call.res, 400, s.error().message());
+  if (Status s = only_params(call.req, {"problem", "reader", "policy"}); !s)
+    return send_error(call.res, 400, s.error().message());
   auto problem = required_param(call.req, "problem");
   if (!problem) return send_error(call.res, 400, problem.error().message());
   auto reader = required_param(call.req, "reader");
@@ -106,8 +110,9 @@ void Api::render(Call& call) {
   auto snapshot = snapshots_.current();
   auto policy = snapshot->pack.policies.find(*policy_name);
   if (policy == snapshot->pack.policies.end())
-    return send_error(call.res, 400, fmt::format("query parameter 'policy': unknown policy '{}' (choose from: {})",
-                                                 *policy_name, choices(snapshot->pack.policies)));
+    return send_error(call.res, 400,
+                      fmt::format("query parameter 'policy': unknown policy '{}' (choose from: {})", *policy_name,
+                                  choices(snapshot->pack.policies)));
   auto target = render_problem(*snapshot, *problem);
   if (!target) return send_error(call.res, 404, "query parameter 'problem': " + target.error().message());
   auto text = kmem::render(snapshot->index, snapshot->pack, policy->second, *reader, *target);
@@ -116,7 +121,9 @@ void Api::render(Call& call) {
   std::string header;
   for (const std::string& id : items) header += (header.empty() ? "" : ",") + id;
   call.res.set_header("Kmem-Items", header);
-  send_json(call.res, {{"problem", target->id}, {"reader", *reader}, {"policy", *policy_name}, {"text", *text}, {"items", items}});
+  send_json(
+      call.res,
+      {{"problem", target->id}, {"reader", *reader}, {"policy", *policy_name}, {"text", *text}, {"items", items}});
 }
 
 std::unique_ptr<Checker> Api::take_checker() {
@@ -147,7 +154,8 @@ void Api::check(Call& call) {
   if (f.has("kind")) {
     auto k = f.string("kind");
     if (!k) return send_error(call.res, 400, k.error().message());
-    if (*k != "reply" && *k != "python") return send_error(call.res, 400, "request body: field 'kind' must be \"reply\" or \"python\"");
+    if (*k != "reply" && *k != "python")
+      return send_error(call.res, 400, "request body: field 'kind' must be \"reply\" or \"python\"");
     kind = *k;
   }
   std::unique_ptr<Checker> checker = take_checker();
@@ -173,8 +181,11 @@ void Api::list_items(Call& call) {
   for (const Item& item : snapshot->memory.items) {
     if (!state.empty() && state != item_state_name(item.state)) continue;
     if (!kind.empty() && kind != item_kind_name(item.kind)) continue;
-    json entry = {{"id", item.id}, {"kind", item_kind_name(item.kind)}, {"state", item_state_name(item.state)},
-                  {"category", item.category}, {"labels", item.labels}};
+    json entry = {{"id", item.id},
+                  {"kind", item_kind_name(item.kind)},
+                  {"state", item_state_name(item.state)},
+                  {"category", item.category},
+                  {"labels", item.labels}};
     if (item.kind == ItemKind::kKernel || item.kind == ItemKind::kRecipe) {
       entry["source"] = item.source;
       entry["speedup"] = item.speedup;
@@ -210,8 +221,9 @@ void Api::change_item_state(Call& call, ItemState state) {
   if (find_item(snapshots_.current()->memory, id) == nullptr)
     return send_error(call.res, 404, fmt::format("no item '{}'", id));
   if (!is_database(config_.store_path))
-    return send_error(call.res, 409, fmt::format("{}: the served store is a JSON file; serve a database to change items",
-                                                 config_.store_path));
+    return send_error(
+        call.res, 409,
+        fmt::format("{}: the served store is a JSON file; serve a database to change items", config_.store_path));
   std::lock_guard lock(writes_mutex_);
   auto db = Database::open(config_.store_path);
   if (!db) return send_error(call.res, 500, db.error().message());

@@ -19,12 +19,13 @@ std::string audit_line(const AuditEntry& entry, long long unix_ms) {
   gmtime_r(&seconds, &utc);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &utc);
-  nlohmann::ordered_json line = {{"time", fmt::format("{}.{:03}Z", stamp, unix_ms % 1000)},
-                                 {"token", entry.token.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(entry.token)},
-                                 {"method", entry.method},
-                                 {"path", entry.path},
-                                 {"status", entry.status},
-                                 {"remote", entry.remote}};
+  nlohmann::ordered_json line = {
+      {"time", fmt::format("{}.{:03}Z", stamp, unix_ms % 1000)},
+      {"token", entry.token.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(entry.token)},
+      {"method", entry.method},
+      {"path", entry.path},
+      {"status", entry.status},
+      {"remote", entry.remote}};
   if (!entry.items.empty()) line["items"] = entry.items;
   return line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
@@ -42,8 +43,9 @@ AuditLog::~AuditLog() {
 }
 
 Status AuditLog::append(const AuditEntry& entry) {
-  long long now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::system_clock::now().time_since_epoch()).count();
+  long long now =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
   std::string line = audit_line(entry, now);
   ssize_t written = ::write(fd_, line.data(), line.size());
   if (written != static_cast<ssize_t>(line.size()))

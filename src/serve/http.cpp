@@ -46,7 +46,8 @@ void send_error(httplib::Response& res, const Refusal& refusal) { send_error(res
 Result<nlohmann::json> json_body(const httplib::Request& req, std::initializer_list<std::string_view> allowed) {
   std::string type = req.get_header_value("Content-Type");
   if (type.rfind("application/json", 0) != 0)
-    return Error(fmt::format("the request body must be JSON (Content-Type: application/json, not '{}')", one_line(type)));
+    return Error(
+        fmt::format("the request body must be JSON (Content-Type: application/json, not '{}')", one_line(type)));
   auto parsed = util::parse_strict_json(req.body, "request body");
   if (!parsed) return parsed.error();
   util::JsonFields fields(*parsed, "request body");
@@ -60,8 +61,9 @@ Status only_params(const httplib::Request& req, std::initializer_list<std::strin
     bool known = false;
     for (std::string_view a : allowed) known = known || a == name;
     if (!known)
-      return Error(allowed.size() == 0 ? fmt::format("unknown query parameter '{}' (this path takes none)", one_line(name))
-                                       : fmt::format("unknown query parameter '{}' (expected {})", one_line(name), names(allowed)));
+      return Error(allowed.size() == 0
+                       ? fmt::format("unknown query parameter '{}' (this path takes none)", one_line(name))
+                       : fmt::format("unknown query parameter '{}' (expected {})", one_line(name), names(allowed)));
     if (req.params.count(name) > 1) return Error(fmt::format("query parameter '{}' is given twice", name));
   }
   return Status::success();

@@ -1,6 +1,8 @@
 // The in-process JobService: a bounded queue drained by a fixed number of
 // worker threads, and the finished jobs kept (the oldest dropped first) so
 // clients can ask for them after they ended.
+#include <fmt/format.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <deque>
@@ -8,8 +10,6 @@
 #include <mutex>
 #include <random>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "kmem/serve.h"
 
@@ -19,7 +19,9 @@ namespace {
 class LocalJobService final : public JobService {
  public:
   LocalJobService(JobExecutor executor, int workers, std::size_t max_pending, std::size_t keep_finished)
-      : executor_(std::move(executor)), max_pending_(max_pending), keep_finished_(keep_finished),
+      : executor_(std::move(executor)),
+        max_pending_(max_pending),
+        keep_finished_(keep_finished),
         prefix_(fmt::format("{:08x}", std::random_device()())) {
     for (int i = 0; i < std::max(1, workers); ++i) threads_.emplace_back([this] { drain(); });
   }
@@ -85,10 +87,8 @@ class LocalJobService final : public JobService {
       lock.lock();
       Entry& done = jobs_.at(id);
       done.status.state = result ? "done" : "failed";
-      if (result)
-        done.status.result_json = std::move(*result);
-      else
-        done.status.error = result.error().message();
+      if (result) done.status.result_json = std::move(*result);
+      else done.status.error = result.error().message();
       done.request.payload_json.clear();
       --pending_;
       finished_.push_back(id);

@@ -2,6 +2,8 @@
 // lines, the in-process job service, and the route table against the
 // OpenAPI document (both ways). The HTTP behaviour is tested through a real
 // `kmem serve` by python/kmem_client/tests.
+#include "kmem/serve.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -12,7 +14,6 @@
 #include <thread>
 
 #include "kmem/queue.h"
-#include "kmem/serve.h"
 #include "serve/audit.h"
 #include "serve/tokens.h"
 #include "util/file.h"
@@ -46,12 +47,15 @@ TEST(Tokens, RefusesBadFilesNamingTheEntry) {
     EXPECT_NE(table.error().message().find(part), std::string::npos) << table.error().message();
   };
   expect_error(R"({"format": "x", "tokens": []})", "field 'format'");
-  expect_error(R"({"format": "kmem-serve-tokens/1", "tokens": [{"name": "a", "access": "admin", "secret": "0123456789abcdefgh"}]})",
-               "tokens[0]: field 'access'");
+  expect_error(
+      R"({"format": "kmem-serve-tokens/1", "tokens": [{"name": "a", "access": "admin", "secret": "0123456789abcdefgh"}]})",
+      "tokens[0]: field 'access'");
   expect_error(R"({"format": "kmem-serve-tokens/1", "tokens": [{"name": "a", "access": "read", "secret": "short"}]})",
                "tokens[0]: field 'secret'");
-  expect_error(R"({"format": "kmem-serve-tokens/1", "tokens": [{"name": "a", "access": "read", "secret": "0123456789abcdefgh"},
-               {"name": "a", "access": "read", "secret": "0123456789abcdefgX"}]})", "given twice");
+  expect_error(
+      R"({"format": "kmem-serve-tokens/1", "tokens": [{"name": "a", "access": "read", "secret": "0123456789abcdefgh"},
+               {"name": "a", "access": "read", "secret": "0123456789abcdefgX"}]})",
+      "given twice");
   expect_error(R"({"format": "kmem-serve-tokens/1", "tokens": [], "extra": 1})", "unknown field 'extra'");
 }
 
@@ -134,8 +138,11 @@ TEST(QueueJobs, AnEvaluationGoesThroughTheQueueAndComesBackDone) {
   EXPECT_EQ(util::parse_strict_json(done->result_json, "result")->at("verdict"), "pass");
   EXPECT_FALSE((*service)->status("queue-999999"));
   EXPECT_FALSE((*service)->status("queue-x"));
-  auto missing = (*service)->submit(JobRequest{"evaluation", nlohmann::json{{"id", "j2"}, {"problem", (dir / "none.py").string()},
-                                                                             {"candidate", ""}, {"candidate_kind", "source"}}.dump()});
+  auto missing = (*service)->submit(JobRequest{
+      "evaluation",
+      nlohmann::json{
+          {"id", "j2"}, {"problem", (dir / "none.py").string()}, {"candidate", ""}, {"candidate_kind", "source"}}
+          .dump()});
   ASSERT_FALSE(missing);
   EXPECT_NE(missing.error().message().find("none.py"), std::string::npos) << missing.error().message();
   std::filesystem::remove_all(dir);

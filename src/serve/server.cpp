@@ -156,10 +156,8 @@ struct Server::Impl {
       if (!config.insecure_local && !(serve::stamp_of(config.tokens_path) == tokens_stamp)) {
         tokens_stamp = serve::stamp_of(config.tokens_path);
         auto table = serve::TokenTable::load(config.tokens_path);
-        if (table)
-          tokens.store(std::make_shared<const serve::TokenTable>(std::move(*table)));
-        else
-          std::fprintf(stderr, "kmem serve: keeping the tokens read before: %s\n", table.error().message().c_str());
+        if (table) tokens.store(std::make_shared<const serve::TokenTable>(std::move(*table)));
+        else std::fprintf(stderr, "kmem serve: keeping the tokens read before: %s\n", table.error().message().c_str());
       }
       lock.lock();
     }
@@ -196,10 +194,12 @@ Result<std::unique_ptr<Server>> Server::start(const ServeConfig& config, std::un
   self->config = config;
   if (config.insecure_local) {
     if (!is_loopback(config.host))
-      return Error(fmt::format("--insecure-local serves loopback only, not '{}' (127.0.0.1, ::1 or localhost)", config.host));
+      return Error(
+          fmt::format("--insecure-local serves loopback only, not '{}' (127.0.0.1, ::1 or localhost)", config.host));
     self->tokens.store(std::make_shared<const serve::TokenTable>());
   } else {
-    if (config.tokens_path.empty()) return Error("no --tokens file (or --insecure-local to serve loopback without tokens)");
+    if (config.tokens_path.empty())
+      return Error("no --tokens file (or --insecure-local to serve loopback without tokens)");
     auto table = serve::TokenTable::load(config.tokens_path);
     if (!table) return table.error();
     if (table->size() == 0) return Error(config.tokens_path + ": holds no token");
@@ -216,7 +216,8 @@ Result<std::unique_ptr<Server>> Server::start(const ServeConfig& config, std::un
   self->snapshots = std::move(*snapshots);
   auto rules = CategoryRules::load(config.categories_path);
   if (!rules) return rules.error();
-  self->jobs = jobs ? std::move(jobs) : make_local_job_service(make_job_executor(self->config), std::max(1, config.eval.parallel));
+  self->jobs = jobs ? std::move(jobs)
+                    : make_local_job_service(make_job_executor(self->config), std::max(1, config.eval.parallel));
   self->api = std::make_unique<Api>(self->config, *self->snapshots, *self->jobs, std::move(*rules));
 
   httplib::Server& http = self->http;
@@ -241,8 +242,9 @@ Result<std::unique_ptr<Server>> Server::start(const ServeConfig& config, std::un
   // Errors httplib answers itself (a malformed request, a body over the limit) get the JSON error body too.
   http.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
     if (res.body.empty())
-      serve::send_error(res, res.status, res.status == 413 ? "the request body is over the server's limit"
-                                                           : fmt::format("HTTP {}", res.status));
+      serve::send_error(
+          res, res.status,
+          res.status == 413 ? "the request body is over the server's limit" : fmt::format("HTTP {}", res.status));
     return httplib::Server::HandlerResponse::Handled;
   }));
   http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
@@ -250,7 +252,8 @@ Result<std::unique_ptr<Server>> Server::start(const ServeConfig& config, std::un
   });
   http.set_logger([self](const httplib::Request& req, const httplib::Response& res) { self->log(req, res); });
 
-  self->port = config.port == 0 ? http.bind_to_any_port(config.host) : (http.bind_to_port(config.host, config.port) ? config.port : -1);
+  self->port = config.port == 0 ? http.bind_to_any_port(config.host)
+                                : (http.bind_to_port(config.host, config.port) ? config.port : -1);
   if (self->port <= 0) return Error(fmt::format("{}:{}: cannot listen there", config.host, config.port));
   self->listener = std::thread([self] { self->http.listen_after_bind(); });
   self->watcher = std::thread([self] { self->watch(); });

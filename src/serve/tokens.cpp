@@ -70,7 +70,8 @@ Result<TokenTable> TokenTable::parse(std::string_view text, const std::string& s
 Result<TokenTable> TokenTable::load(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && (st.st_mode & 077) != 0)
-    return Error(fmt::format("{}: others than its owner may read it (mode {:o}); chmod 600 it", path, st.st_mode & 0777));
+    return Error(
+        fmt::format("{}: others than its owner may read it (mode {:o}); chmod 600 it", path, st.st_mode & 0777));
   auto text = util::read_file(path, std::size_t{1} << 20);
   if (!text) return text.error();
   return parse(*text, path);

@@ -33,53 +33,69 @@ struct Damage {
 std::vector<Damage> damages() {
   const std::string first_recipe = "(SELECT min(position) FROM items WHERE kind = 'recipe')";
   return {
-      {"label of a missing item", "INSERT INTO item_labels VALUES ('ghost', 0, 'correctness')",
+      {"label of a missing item",
+       "INSERT INTO item_labels VALUES ('ghost', 0, 'correctness')",
        {"item_labels row", "no item has the id 'ghost'"}},
-      {"target of a missing problem", "UPDATE targets SET problem_id = 'L9_999' WHERE position = 3",
+      {"target of a missing problem",
+       "UPDATE targets SET problem_id = 'L9_999' WHERE position = 3",
        {"targets row", "unknown problem 'L9_999'"}},
       {"target out of order", "UPDATE targets SET position = 500 WHERE position = 3", {"targets row", "position"}},
       {"targets without has_targets", "UPDATE store SET has_targets = 0", {"targets row", "has_targets"}},
       {"has_targets not a flag", "UPDATE store SET has_targets = 2", {"store row 1", "has_targets", "0 or 1"}},
-      {"invalid UTF-8 in a text", "UPDATE items SET text = CAST(X'4142FF43' AS TEXT) WHERE position = 0",
+      {"invalid UTF-8 in a text",
+       "UPDATE items SET text = CAST(X'4142FF43' AS TEXT) WHERE position = 0",
        {"items row", "lesson:00", "column 'text'", "invalid UTF-8"}},
-      {"invalid UTF-8 in an id", "UPDATE readers SET id = CAST(X'C0AF' AS TEXT) WHERE id = 'claude-opus-5-5'",
+      {"invalid UTF-8 in an id",
+       "UPDATE readers SET id = CAST(X'C0AF' AS TEXT) WHERE id = 'claude-opus-5-5'",
        {"readers row", "column 'id'", "invalid UTF-8"}},
       {"blob for a text", "UPDATE readers SET display = X'00'", {"readers row", "column 'display'", "BLOB"}},
-      {"text for a number", "UPDATE items SET speedup = 'fast' WHERE position = " + first_recipe,
+      {"text for a number",
+       "UPDATE items SET speedup = 'fast' WHERE position = " + first_recipe,
        {"items row", "column 'speedup'", "number", "TEXT"}},
-      {"text for an integer", "UPDATE problems SET level = 'one' WHERE id = 'L1_008'",
+      {"text for an integer",
+       "UPDATE problems SET level = 'one' WHERE id = 'L1_008'",
        {"problems row", "column 'level'", "integer", "TEXT"}},
-      {"integer beyond int", "UPDATE problems SET number = 1000000000000 WHERE id = 'L1_008'",
+      {"integer beyond int",
+       "UPDATE problems SET number = 1000000000000 WHERE id = 'L1_008'",
        {"problems row", "column 'number'", "range of int"}},
-      {"NULL text of a recipe", "UPDATE items SET text = NULL WHERE position = " + first_recipe,
+      {"NULL text of a recipe",
+       "UPDATE items SET text = NULL WHERE position = " + first_recipe,
        {"items row", "column 'text'", "NULL"}},
-      {"NULL speedup of a kernel", "UPDATE items SET speedup = NULL WHERE kind = 'kernel'",
+      {"NULL speedup of a kernel",
+       "UPDATE items SET speedup = NULL WHERE kind = 'kernel'",
        {"items row", "column 'speedup'", "NULL"}},
-      {"unknown kind", "PRAGMA ignore_check_constraints = ON; UPDATE items SET kind = 'trick' WHERE position = 0",
+      {"unknown kind",
+       "PRAGMA ignore_check_constraints = ON; UPDATE items SET kind = 'trick' WHERE position = 0",
        {"items row", "unknown kind 'trick'"}},
       {"two store rows",
        "PRAGMA ignore_check_constraints = ON; INSERT INTO store VALUES (2, 'claude-opus-4-8', 10.0, 1)",
        {"store row 2", "more than one row"}},
       {"infinite score cap", "UPDATE store SET score_cap = 9e999", {"store row 1", "score_cap", "inf"}},
       {"zero score cap", "UPDATE store SET score_cap = 0", {"score cap 0"}},
-      {"negative speedup", "UPDATE items SET speedup = -3 WHERE position = " + first_recipe,
+      {"negative speedup",
+       "UPDATE items SET speedup = -3 WHERE position = " + first_recipe,
        {"items[", "recipe", "speedup -3"}},
-      {"absurd speedup", "UPDATE items SET speedup = 1e308 WHERE position = " + first_recipe,
+      {"absurd speedup",
+       "UPDATE items SET speedup = 1e308 WHERE position = " + first_recipe,
        {"items[", "speedup 1e+308"}},
       {"negative baseline", "UPDATE problem_baselines SET score = -7 WHERE rowid = 1", {"baselines.", "score -7"}},
-      {"baseline above the cap", "UPDATE group_baselines SET score = 1e308 WHERE rowid = 1",
+      {"baseline above the cap",
+       "UPDATE group_baselines SET score = 1e308 WHERE rowid = 1",
        {"baselines.", "groups.", "score 1e+308"}},
-      {"baseline of an unknown reader", "INSERT INTO problem_baselines VALUES ('ghost', 'L1_008', 1.0)",
+      {"baseline of an unknown reader",
+       "INSERT INTO problem_baselines VALUES ('ghost', 'L1_008', 1.0)",
        {"problem_baselines row", "unknown reader 'ghost'"}},
-      {"malformed problem id", "UPDATE problems SET id = 'L-1_-05', level = -1, number = -5 WHERE id = 'L1_008'",
+      {"malformed problem id",
+       "UPDATE problems SET id = 'L-1_-05', level = -1, number = -5 WHERE id = 'L1_008'",
        {"problems row", "L-1_-05", "level -1"}},
-      {"problem id of another number", "UPDATE problems SET number = 9 WHERE id = 'L1_008'",
+      {"problem id of another number",
+       "UPDATE problems SET number = 9 WHERE id = 'L1_008'",
        {"problems row", "L1_008", "expected L1_009"}},
       {"empty reader display", "UPDATE readers SET display = ''", {"readers.", "field 'display' is empty"}},
-      {"category on a lesson", "UPDATE items SET category = 'conv' WHERE position = 0",
+      {"category on a lesson",
+       "UPDATE items SET category = 'conv' WHERE position = 0",
        {"items[0]", "a lesson has no field 'category'"}},
-      {"category with a bar", "UPDATE problems SET category = 'mat|mul' WHERE id = 'L1_008'",
-       {"L1_008", "category"}},
+      {"category with a bar", "UPDATE problems SET category = 'mat|mul' WHERE id = 'L1_008'", {"L1_008", "category"}},
       {"reader id with a space",
        "UPDATE readers SET id = 'a b' WHERE id = 'claude-opus-5-5'; "
        "UPDATE problem_baselines SET reader_id = 'a b' WHERE reader_id = 'claude-opus-5-5'; "
@@ -91,9 +107,8 @@ std::vector<Damage> damages() {
 class CraftedDatabaseTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("kmem_crafted_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() / ("kmem_crafted_test_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     auto seed = load_memory(kSeedPath);
@@ -113,7 +128,8 @@ class CraftedDatabaseTest : public ::testing::Test {
     sqlite3* raw = nullptr;
     EXPECT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
     char* error = nullptr;
-    EXPECT_EQ(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK) << name << ": " << (error ? error : "");
+    EXPECT_EQ(sqlite3_exec(raw, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK)
+        << name << ": " << (error ? error : "");
     sqlite3_free(error);
     sqlite3_close(raw);
     return path;
@@ -171,7 +187,10 @@ TEST_F(CraftedDatabaseTest, ReplaceRefusesWhatReadWouldRefuse) {
       {"invalid UTF-8 display", [](Memory& m) { m.readers.begin()->second.display = "\xE2\x82"; }},
       {"unknown label", [](Memory& m) { m.items[0].labels = {"style"}; }},
       {"code on a recipe", [&](Memory& m) { m.items[recipe].code = "x"; }},
-      {"problem id L-1_-05", [](Memory& m) { m.problems["L-1_-05"] = Problem{"L-1_-05", -1, -5, "X", "matmul"}; }},
+      {"problem id L-1_-05",
+       [](Memory& m) {
+         m.problems["L-1_-05"] = Problem{"L-1_-05", -1, -5, "X", "matmul"};
+       }},
   };
   for (const auto& [name, fault] : faults) {
     Memory bad = seed_;

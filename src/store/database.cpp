@@ -2,12 +2,12 @@
 // checked row by row (row_reader.h) and as a whole (validate_memory).
 #include <fmt/format.h>
 
+#include "kmem/item_kind.h"
 #include "kmem/store.h"
 #include "store/connect.h"
 #include "store/database_impl.h"
-#include "kmem/item_kind.h"
-#include "store/row_reader.h"
 #include "store/postgres.h"
+#include "store/row_reader.h"
 #include "store/schema.h"
 #include "store/sqlite.h"
 #include "store/validate.h"
@@ -19,8 +19,8 @@ namespace {
 constexpr int kCurrentVersion = static_cast<int>(kMigrations.size());
 
 Error newer_schema(const std::string& path, int version) {
-  return Error(fmt::format("{}: schema version {} is newer than this kmem understands ({})", path, version,
-                           kCurrentVersion));
+  return Error(
+      fmt::format("{}: schema version {} is newer than this kmem understands ({})", path, version, kCurrentVersion));
 }
 
 // Runs the next migration, if the schema needs one, inside the caller's
@@ -65,9 +65,10 @@ Result<std::unique_ptr<sql::Connection>> connect_existing_postgres(const std::st
   if (*version == 0) return Error(name + ": not a kmem database");
   if (*version > kCurrentVersion) return newer_schema(name, *version);
   if (*version < kCurrentVersion)
-    return Error(fmt::format("{}: schema version {} is older than this kmem's ({}); a command that writes to the "
-                             "database (kmem import, kmem worker) migrates it",
-                             name, *version, kCurrentVersion));
+    return Error(
+        fmt::format("{}: schema version {} is older than this kmem's ({}); a command that writes to the "
+                    "database (kmem import, kmem worker) migrates it",
+                    name, *version, kCurrentVersion));
   return connection;
 }
 
@@ -91,7 +92,8 @@ Status write_items(sql::Connection& db, const std::vector<Item>& items) {
   auto measurement = db.prepare(
       "INSERT INTO item_measurements(item_id, position, at, speedup, gpu, evaluator, reference_retimed) "
       "VALUES (?, ?, ?, ?, ?, ?, ?)");
-  auto value = db.prepare("INSERT INTO item_values(item_id, reader, experiment, problems, difference) VALUES (?, ?, ?, ?, ?)");
+  auto value =
+      db.prepare("INSERT INTO item_values(item_id, reader, experiment, problems, difference) VALUES (?, ?, ?, ?, ?)");
   if (!insert) return insert.error();
   if (!label) return label.error();
   if (!history) return history.error();
@@ -101,24 +103,30 @@ Status write_items(sql::Connection& db, const std::vector<Item>& items) {
     const Item& item = items[i];
     bool provenance = item.kind == ItemKind::kRecipe || item.kind == ItemKind::kKernel;
     insert->bind(1, static_cast<int>(i)).bind(2, item.id).bind(3, std::string(item_kind_name(item.kind)));
-    if (item.kind == ItemKind::kLesson) insert->bind_null(4); else insert->bind(4, item.category);
-    if (item.order) insert->bind(5, *item.order); else insert->bind_null(5);
-    if (provenance) insert->bind(6, item.source).bind(7, item.speedup); else insert->bind_null(6).bind_null(7);
-    if (item.kind == ItemKind::kKernel) insert->bind_null(8).bind(10, item.code); else insert->bind(8, item.text).bind_null(10);
-    if (item.text_no_numbers) insert->bind(9, *item.text_no_numbers); else insert->bind_null(9);
+    if (item.kind == ItemKind::kLesson) insert->bind_null(4);
+    else insert->bind(4, item.category);
+    if (item.order) insert->bind(5, *item.order);
+    else insert->bind_null(5);
+    if (provenance) insert->bind(6, item.source).bind(7, item.speedup);
+    else insert->bind_null(6).bind_null(7);
+    if (item.kind == ItemKind::kKernel) insert->bind_null(8).bind(10, item.code);
+    else insert->bind(8, item.text).bind_null(10);
+    if (item.text_no_numbers) insert->bind(9, *item.text_no_numbers);
+    else insert->bind_null(9);
     const Provenance& p = item.provenance;
     insert->bind(11, std::string(item_state_name(item.state))).bind(12, p.origin).bind(13, p.reader);
     insert->bind(14, p.evaluator).bind(15, p.gpu).bind(16, p.date);
     if (Status s = insert->run(); !s) return s.error().wrap("item " + item.id);
     for (size_t l = 0; l < item.labels.size(); ++l)
-      if (Status s = label->bind(1, item.id).bind(2, static_cast<int>(l)).bind(3, item.labels[l]).run(); !s)
-        return s;
+      if (Status s = label->bind(1, item.id).bind(2, static_cast<int>(l)).bind(3, item.labels[l]).run(); !s) return s;
     for (size_t h = 0; h < item.history.size(); ++h) {
       const HistoryEntry& e = item.history[h];
       history->bind(1, item.id).bind(2, static_cast<int>(h)).bind(3, e.date).bind(4, e.action).bind(5, e.reason);
       history->bind(6, std::string(item_state_name(e.from))).bind(7, std::string(item_state_name(e.to)));
-      if (e.speedup_before) history->bind(8, *e.speedup_before); else history->bind_null(8);
-      if (e.speedup_after) history->bind(9, *e.speedup_after); else history->bind_null(9);
+      if (e.speedup_before) history->bind(8, *e.speedup_before);
+      else history->bind_null(8);
+      if (e.speedup_after) history->bind(9, *e.speedup_after);
+      else history->bind_null(9);
       if (Status s = history->run(); !s) return s.error().wrap("history of item " + item.id);
     }
     for (size_t m = 0; m < item.measurements.size(); ++m) {
@@ -136,8 +144,9 @@ Status write_items(sql::Connection& db, const std::vector<Item>& items) {
 }
 
 Status write_memory(sql::Connection& db, const Memory& memory) {
-  for (const char* table : {"item_measurements", "item_values", "item_history", "item_labels", "items", "baseline_provenance", "targets", "problem_baselines", "group_baselines", "problems",
-                            "readers", "store"})
+  for (const char* table :
+       {"item_measurements", "item_values", "item_history", "item_labels", "items", "baseline_provenance", "targets",
+        "problem_baselines", "group_baselines", "problems", "readers", "store"})
     if (Status s = db.exec(fmt::format("DELETE FROM {}", table)); !s) return s;
   auto store = db.prepare("INSERT INTO store(singleton, author, score_cap, has_targets) VALUES (1, ?, ?, ?)");
   if (!store) return store.error();
@@ -237,19 +246,18 @@ Status read_readers(sql::Connection& db, Memory& memory) {
 
 Status read_targets(sql::Connection& db, bool has_targets, Memory& memory) {
   if (has_targets) memory.targets.emplace();
-  return for_each_row(db, "SELECT rowid, position, problem_id FROM targets ORDER BY position",
-                      [&](sql::Statement& q) {
-                        RowReader r(q, fmt::format("{}: targets row {}", db.path(), q.integer64(0)));
-                        int position = r.integer(1, "position");
-                        std::string id = r.text(2, "problem_id");
-                        if (!r.status()) return r.status();
-                        if (!memory.targets) r.fail("a target row, but the store row's has_targets is 0");
-                        else if (position != static_cast<int>(memory.targets->size()))
-                          r.fail(fmt::format("position {}, expected {}", position, memory.targets->size()));
-                        else if (!memory.problems.contains(id)) r.fail(fmt::format("unknown problem '{}'", id));
-                        if (r.status()) memory.targets->push_back(std::move(id));
-                        return r.status();
-                      });
+  return for_each_row(db, "SELECT rowid, position, problem_id FROM targets ORDER BY position", [&](sql::Statement& q) {
+    RowReader r(q, fmt::format("{}: targets row {}", db.path(), q.integer64(0)));
+    int position = r.integer(1, "position");
+    std::string id = r.text(2, "problem_id");
+    if (!r.status()) return r.status();
+    if (!memory.targets) r.fail("a target row, but the store row's has_targets is 0");
+    else if (position != static_cast<int>(memory.targets->size()))
+      r.fail(fmt::format("position {}, expected {}", position, memory.targets->size()));
+    else if (!memory.problems.contains(id)) r.fail(fmt::format("unknown problem '{}'", id));
+    if (r.status()) memory.targets->push_back(std::move(id));
+    return r.status();
+  });
 }
 
 // One items row: rowid, position, id, kind, category, item_order, source,
@@ -300,29 +308,29 @@ Status read_items(sql::Connection& db, Memory& memory) {
   std::map<std::string, Item*> by_id;
   for (Item& item : memory.items) by_id.emplace(item.id, &item);
   s = for_each_row(db, "SELECT rowid, item_id, label FROM item_labels ORDER BY item_id, position",
-                      [&](sql::Statement& q) {
-                        RowReader r(q, fmt::format("{}: item_labels row {}", db.path(), q.integer64(0)));
-                        std::string id = r.text(1, "item_id");
-                        std::string label = r.text(2, "label");
-                        auto item = by_id.find(id);
-                        if (r.status() && item == by_id.end()) r.fail(fmt::format("no item has the id '{}'", id));
-                        if (r.status()) item->second->labels.push_back(std::move(label));
-                        return r.status();
-                      });
+                   [&](sql::Statement& q) {
+                     RowReader r(q, fmt::format("{}: item_labels row {}", db.path(), q.integer64(0)));
+                     std::string id = r.text(1, "item_id");
+                     std::string label = r.text(2, "label");
+                     auto item = by_id.find(id);
+                     if (r.status() && item == by_id.end()) r.fail(fmt::format("no item has the id '{}'", id));
+                     if (r.status()) item->second->labels.push_back(std::move(label));
+                     return r.status();
+                   });
   if (!s) return s;
-  s = for_each_row(
-      db, "SELECT rowid, item_id, at, speedup, gpu, evaluator, reference_retimed FROM item_measurements "
-          "ORDER BY item_id, position",
-      [&](sql::Statement& q) {
-        RowReader r(q, fmt::format("{}: item_measurements row {}", db.path(), q.integer64(0)));
-        std::string id = r.text(1, "item_id");
-        Measurement m{r.text(2, "at"), r.real(3, "speedup"), r.text(4, "gpu"), r.text(5, "evaluator"),
-                      r.flag(6, "reference_retimed")};
-        auto item = by_id.find(id);
-        if (r.status() && item == by_id.end()) r.fail(fmt::format("no item has the id '{}'", id));
-        if (r.status()) item->second->measurements.push_back(std::move(m));
-        return r.status();
-      });
+  s = for_each_row(db,
+                   "SELECT rowid, item_id, at, speedup, gpu, evaluator, reference_retimed FROM item_measurements "
+                   "ORDER BY item_id, position",
+                   [&](sql::Statement& q) {
+                     RowReader r(q, fmt::format("{}: item_measurements row {}", db.path(), q.integer64(0)));
+                     std::string id = r.text(1, "item_id");
+                     Measurement m{r.text(2, "at"), r.real(3, "speedup"), r.text(4, "gpu"), r.text(5, "evaluator"),
+                                   r.flag(6, "reference_retimed")};
+                     auto item = by_id.find(id);
+                     if (r.status() && item == by_id.end()) r.fail(fmt::format("no item has the id '{}'", id));
+                     if (r.status()) item->second->measurements.push_back(std::move(m));
+                     return r.status();
+                   });
   if (!s) return s;
   s = for_each_row(
       db, "SELECT rowid, item_id, reader, experiment, problems, difference FROM item_values ORDER BY item_id, reader",
@@ -336,30 +344,30 @@ Status read_items(sql::Connection& db, Memory& memory) {
         return r.status();
       });
   if (!s) return s;
-  return for_each_row(
-      db,
-      "SELECT rowid, item_id, at, action, reason, from_state, to_state, speedup_before, speedup_after "
-      "FROM item_history ORDER BY item_id, position",
-      [&](sql::Statement& q) {
-        RowReader r(q, fmt::format("{}: item_history row {}", db.path(), q.integer64(0)));
-        std::string id = r.text(1, "item_id");
-        HistoryEntry h;
-        h.date = r.text(2, "at");
-        h.action = r.text(3, "action");
-        h.reason = r.text(4, "reason");
-        std::string from = r.text(5, "from_state"), to = r.text(6, "to_state");
-        h.speedup_before = r.optional_real(7, "speedup_before");
-        h.speedup_after = r.optional_real(8, "speedup_after");
-        auto item = by_id.find(id);
-        if (r.status() && item == by_id.end()) r.fail(fmt::format("no item has the id '{}'", id));
-        auto parsed_from = item_state_from_name(from), parsed_to = item_state_from_name(to);
-        if (r.status() && (!parsed_from || !parsed_to)) r.fail(fmt::format("unknown state '{}' or '{}'", from, to));
-        if (!r.status()) return r.status();
-        h.from = *parsed_from;
-        h.to = *parsed_to;
-        item->second->history.push_back(std::move(h));
-        return Status::success();
-      });
+  return for_each_row(db,
+                      "SELECT rowid, item_id, at, action, reason, from_state, to_state, speedup_before, speedup_after "
+                      "FROM item_history ORDER BY item_id, position",
+                      [&](sql::Statement& q) {
+                        RowReader r(q, fmt::format("{}: item_history row {}", db.path(), q.integer64(0)));
+                        std::string id = r.text(1, "item_id");
+                        HistoryEntry h;
+                        h.date = r.text(2, "at");
+                        h.action = r.text(3, "action");
+                        h.reason = r.text(4, "reason");
+                        std::string from = r.text(5, "from_state"), to = r.text(6, "to_state");
+                        h.speedup_before = r.optional_real(7, "speedup_before");
+                        h.speedup_after = r.optional_real(8, "speedup_after");
+                        auto item = by_id.find(id);
+                        if (r.status() && item == by_id.end()) r.fail(fmt::format("no item has the id '{}'", id));
+                        auto parsed_from = item_state_from_name(from), parsed_to = item_state_from_name(to);
+                        if (r.status() && (!parsed_from || !parsed_to))
+                          r.fail(fmt::format("unknown state '{}' or '{}'", from, to));
+                        if (!r.status()) return r.status();
+                        h.from = *parsed_from;
+                        h.to = *parsed_to;
+                        item->second->history.push_back(std::move(h));
+                        return Status::success();
+                      });
 }
 
 // Where each problem baseline came from: rowid, reader_id, problem_id, origin,

@@ -23,9 +23,8 @@ const std::string kSeedPath = std::string(KMEM_TEST_DATA_DIR) + "/seed/memory-st
 class DatabaseTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("kmem_db_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() / ("kmem_db_test_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     auto seed = load_memory(kSeedPath);
@@ -202,8 +201,8 @@ TEST_F(DatabaseTest, StatesProvenanceAndHistoryRoundTrip) {
   Item& kernel = memory.items.back();
   kernel.state = ItemState::kRetired;
   kernel.provenance = Provenance{"episode:e/r/none/L1_001/0", "r", "sha256:ab", "NVIDIA H200", "2026-12-04T08:00:00Z"};
-  kernel.history = {HistoryEntry{"2026-12-04T09:00:00Z", "retire", "fails now", ItemState::kActive,
-                                 ItemState::kRetired, 1.5, std::nullopt}};
+  kernel.history = {HistoryEntry{"2026-12-04T09:00:00Z", "retire", "fails now", ItemState::kActive, ItemState::kRetired,
+                                 1.5, std::nullopt}};
   std::string pid = memory.baselines.begin()->second.problems.begin()->first;
   memory.baselines.begin()->second.provenance[pid] = Provenance{"experiment:x", "", "v", "cpu", "d"};
   ASSERT_TRUE(db->replace(memory));

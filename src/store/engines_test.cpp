@@ -68,8 +68,8 @@ TEST_P(EngineTest, StatesProvenanceAndHistoryRoundTrip) {
   Item& kernel = memory.items.back();
   kernel.state = ItemState::kRetired;
   kernel.provenance = Provenance{"episode:e/r/none/L1_001/0", "r", "sha256:ab", "NVIDIA H200", "2026-12-04T08:00:00Z"};
-  kernel.history = {HistoryEntry{"2026-12-04T09:00:00Z", "retire", "fails now", ItemState::kActive,
-                                 ItemState::kRetired, 1.5, std::nullopt}};
+  kernel.history = {HistoryEntry{"2026-12-04T09:00:00Z", "retire", "fails now", ItemState::kActive, ItemState::kRetired,
+                                 1.5, std::nullopt}};
   kernel.speedup = 0.1 + 0.2;  // a double that needs all its digits
   std::string pid = memory.baselines.begin()->second.problems.begin()->first;
   memory.baselines.begin()->second.provenance[pid] = Provenance{"experiment:x", "", "v", "cpu", "d"};

@@ -17,7 +17,8 @@ namespace kmem {
 namespace {
 
 std::string utc_now() {
-  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
+  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}",
+                     fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
 }
 
 Error unknown_experiment(const std::string& path, const std::string& id) {
@@ -43,11 +44,14 @@ Status write_turn(store::sql::Statement& insert, long long episode, const Turn& 
 Status write_evaluation(store::sql::Statement& insert, long long episode, const Turn& t) {
   insert.bind(1, static_cast<int>(episode)).bind(2, t.index).bind(3, t.candidate).bind(4, t.verdict);
   insert.bind(5, t.message).bind(6, t.detail).bind(7, t.log_tail);
-  if (t.reference_ms) insert.bind(8, *t.reference_ms); else insert.bind_null(8);
-  if (t.candidate_ms) insert.bind(9, *t.candidate_ms); else insert.bind_null(9);
+  if (t.reference_ms) insert.bind(8, *t.reference_ms);
+  else insert.bind_null(8);
+  if (t.candidate_ms) insert.bind(9, *t.candidate_ms);
+  else insert.bind_null(9);
   insert.bind(10, t.speedup).bind(11, t.score).bind(12, t.max_abs_error).bind(13, t.max_rel_error);
   insert.bind(14, nlohmann::json(t.flags).dump()).bind(15, t.eval_s);
-  if (t.compile_ms) insert.bind(16, *t.compile_ms); else insert.bind_null(16);
+  if (t.compile_ms) insert.bind(16, *t.compile_ms);
+  else insert.bind_null(16);
   if (Status s = insert.run(); !s) return s.error().wrap(fmt::format("evaluation of turn {}", t.index));
   return Status::success();
 }
@@ -67,10 +71,13 @@ Status write_episode(store::sql::Connection& db, const std::string& experiment, 
   insert->bind(6, problem.category).bind(7, problem.level).bind(8, o.model).bind(9, o.device).bind(10, o.max_turns);
   insert->bind(11, o.end).bind(12, o.submitted ? 1 : 0).bind(13, o.correct ? 1 : 0).bind(14, o.score);
   insert->bind(15, o.speedup);
-  if (o.best_turn) insert->bind(16, *o.best_turn); else insert->bind_null(16);
+  if (o.best_turn) insert->bind(16, *o.best_turn);
+  else insert->bind_null(16);
   insert->bind(17, o.best_speedup).bind(18, o.best_candidate).bind(19, o.memory_text);
   insert->bind(20, nlohmann::json(o.shown_item_ids).dump()).bind(21, prompt_json(o.prompt)).bind(22, o.error);
-  insert->bind(23, o.wall_s).bind(24, static_cast<int>(o.prompt_tokens)).bind(25, static_cast<int>(o.completion_tokens));
+  insert->bind(23, o.wall_s)
+      .bind(24, static_cast<int>(o.prompt_tokens))
+      .bind(25, static_cast<int>(o.completion_tokens));
   insert->bind(26, utc_now());
   auto inserted = insert->step();  // the new row's id; no row when the key was there
   if (!inserted) return inserted.error();
@@ -103,8 +110,8 @@ Status Database::begin_experiment(const std::string& id, const std::string& spec
     auto existing = experiment_spec(id);
     if (existing) {
       if (*existing == spec_json) return Status::success();
-      return Error(fmt::format("{}: experiment '{}' already exists with a different spec (give the new one another name)",
-                               db.path(), id));
+      return Error(fmt::format(
+          "{}: experiment '{}' already exists with a different spec (give the new one another name)", db.path(), id));
     }
     auto insert = db.prepare("INSERT INTO experiments(id, spec, created_at) VALUES (?, ?, ?)");
     if (!insert) return insert.error();
@@ -123,13 +130,14 @@ Result<std::string> Database::experiment_spec(const std::string& id) const {
 }
 
 Result<std::set<EpisodeKey>> Database::recorded_episodes(const std::string& experiment) const {
-  auto query = impl_->connection->prepare(
-      "SELECT reader, policy, problem_id, sample FROM episodes WHERE experiment_id = ?");
+  auto query =
+      impl_->connection->prepare("SELECT reader, policy, problem_id, sample FROM episodes WHERE experiment_id = ?");
   if (!query) return query.error();
   query->bind(1, experiment);
   std::set<EpisodeKey> keys;
-  Status s = query->each_row(
-      [&](store::sql::Statement& q) { keys.insert(EpisodeKey{q.text(0), q.text(1), q.text(2), q.integer(3)}); });
+  Status s = query->each_row([&](store::sql::Statement& q) {
+    keys.insert(EpisodeKey{q.text(0), q.text(1), q.text(2), q.integer(3)});
+  });
   if (!s) return s.error();
   return keys;
 }
@@ -137,11 +145,9 @@ Result<std::set<EpisodeKey>> Database::recorded_episodes(const std::string& expe
 Result<bool> Database::record_episode(const std::string& experiment, const EpisodeKey& key, const Problem& problem,
                                       const EpisodeOutcome& outcome) {
   bool stored = false;
-  Status s = store::in_transaction(*impl_->connection, [&] {
-    return write_episode(*impl_->connection, experiment, key, problem, outcome, stored);
-  });
-  if (!s)
-    return s.error().wrap(fmt::format("episode {}/{}/{}/{}", key.reader, key.policy, key.problem, key.sample));
+  Status s = store::in_transaction(
+      *impl_->connection, [&] { return write_episode(*impl_->connection, experiment, key, problem, outcome, stored); });
+  if (!s) return s.error().wrap(fmt::format("episode {}/{}/{}/{}", key.reader, key.policy, key.problem, key.sample));
   return stored;
 }
 
@@ -214,7 +220,8 @@ Result<std::vector<LearnedEpisode>> Database::learning_episodes(const std::strin
     LearnedEpisode& e = out[index.at(key_of(q))];
     e.device = q.text(4);
     auto ids = nlohmann::json::parse(q.text(5), nullptr, false);
-    if (!ids.is_array()) return Error(fmt::format("{}: episode {}: shown_item_ids is not a list", path(), e.episode.key.problem));
+    if (!ids.is_array())
+      return Error(fmt::format("{}: episode {}: shown_item_ids is not a list", path(), e.episode.key.problem));
     for (const auto& id : ids)
       if (id.is_string()) e.shown_item_ids.push_back(id.get<std::string>());
     return Status::success();

@@ -231,7 +231,9 @@ class SqlJobQueue final : public JobQueue {
     if (!update) return update.error();
     bind(*update);
     int first = static_cast<int>(std::count(set.begin(), set.end(), '?')) + 1;
-    update->bind(first, static_cast<long long>(lease.job_id)).bind(first + 1, lease.owner).bind(first + 2, lease.attempt);
+    update->bind(first, static_cast<long long>(lease.job_id))
+        .bind(first + 1, lease.owner)
+        .bind(first + 2, lease.attempt);
     auto row = update->step();
     if (!row) return row.error();
     return *row;

@@ -107,8 +107,8 @@ TEST_P(JobQueueTest, AnExpiredLeaseIsClaimedAgainAndTheFormerHolderIsRefused) {
   EXPECT_EQ(b.job.id, a.job.id);
   EXPECT_EQ(b.lease.attempt, 2);
   EXPECT_EQ(b.job.attempts, 2);
-  for (auto refused : {q->heartbeat(a.lease), q->complete(a.lease, R"({"by":"a"})"), q->fail(a.lease, "a"),
-                       q->release(a.lease)}) {
+  for (auto refused :
+       {q->heartbeat(a.lease), q->complete(a.lease, R"({"by":"a"})"), q->fail(a.lease, "a"), q->release(a.lease)}) {
     ASSERT_TRUE(refused) << refused.error().message();
     EXPECT_FALSE(*refused);
   }

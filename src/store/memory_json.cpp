@@ -1,11 +1,11 @@
 // Reads and writes the kmem-memory-store/1 JSON format, validating every entry.
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "kmem/store.h"
 #include "kmem/item_kind.h"
+#include "kmem/store.h"
 #include "util/json_fields.h"
 #include "util/strict_json.h"
 
@@ -17,11 +17,11 @@ using OrderedJson = nlohmann::ordered_json;
 
 constexpr const char* kFormat = "kmem-memory-store/1";
 
-#define KMEM_TRY_ASSIGN(target, expr)       \
-  do {                                      \
-    auto kmem_r = (expr);                   \
+#define KMEM_TRY_ASSIGN(target, expr)        \
+  do {                                       \
+    auto kmem_r = (expr);                    \
     if (!kmem_r.ok()) return kmem_r.error(); \
-    target = std::move(kmem_r.value());     \
+    target = std::move(kmem_r.value());      \
   } while (0)
 
 Status parse_readers(const util::JsonFields& top, Memory& memory) {
@@ -89,7 +89,8 @@ Result<ItemState> parse_state(const util::JsonFields& f, const char* key) {
   std::string name;
   KMEM_TRY_ASSIGN(name, f.string(key));
   auto state = item_state_from_name(name);
-  if (!state) return f.error(fmt::format("field '{}': unknown state '{}' (expected candidate, active or retired)", key, name));
+  if (!state)
+    return f.error(fmt::format("field '{}': unknown state '{}' (expected candidate, active or retired)", key, name));
   return *state;
 }
 
@@ -264,7 +265,8 @@ Result<Memory> parse_memory_json(std::string_view text, const std::string& sourc
   std::string format;
   KMEM_TRY_ASSIGN(format, top.string("format"));
   if (format != kFormat) return top.error(fmt::format("format is '{}', expected '{}'", format, kFormat));
-  if (Status s = top.only({"format", "author", "score_cap", "readers", "targets", "problems", "items", "baselines"}); !s)
+  if (Status s = top.only({"format", "author", "score_cap", "readers", "targets", "problems", "items", "baselines"});
+      !s)
     return s.error();
 
   Memory memory;
@@ -303,10 +305,8 @@ std::string memory_to_json(const Memory& memory) {
       j["source"] = item.source;
       j["speedup"] = item.speedup;
     }
-    if (item.kind == ItemKind::kKernel)
-      j["code"] = item.code;
-    else
-      j["text"] = item.text;
+    if (item.kind == ItemKind::kKernel) j["code"] = item.code;
+    else j["text"] = item.text;
     if (item.text_no_numbers) j["text_no_numbers"] = *item.text_no_numbers;
     j["labels"] = item.labels;
     if (item.state != ItemState::kActive) j["state"] = item_state_name(item.state);
@@ -314,8 +314,11 @@ std::string memory_to_json(const Memory& memory) {
     if (!item.history.empty()) {
       j["history"] = OrderedJson::array();
       for (const HistoryEntry& h : item.history) {
-        OrderedJson e = {{"date", h.date}, {"action", h.action}, {"reason", h.reason},
-                         {"from", item_state_name(h.from)}, {"to", item_state_name(h.to)}};
+        OrderedJson e = {{"date", h.date},
+                         {"action", h.action},
+                         {"reason", h.reason},
+                         {"from", item_state_name(h.from)},
+                         {"to", item_state_name(h.to)}};
         if (h.speedup_before) e["speedup_before"] = *h.speedup_before;
         if (h.speedup_after) e["speedup_after"] = *h.speedup_after;
         j["history"].push_back(std::move(e));
@@ -324,8 +327,11 @@ std::string memory_to_json(const Memory& memory) {
     if (!item.measurements.empty()) {
       j["measurements"] = OrderedJson::array();
       for (const Measurement& m : item.measurements)
-        j["measurements"].push_back({{"date", m.date}, {"speedup", m.speedup}, {"gpu", m.gpu},
-                                     {"evaluator", m.evaluator}, {"reference_retimed", m.reference_retimed}});
+        j["measurements"].push_back({{"date", m.date},
+                                     {"speedup", m.speedup},
+                                     {"gpu", m.gpu},
+                                     {"evaluator", m.evaluator},
+                                     {"reference_retimed", m.reference_retimed}});
     }
     if (!item.values.empty()) {
       j["values"] = OrderedJson::object();

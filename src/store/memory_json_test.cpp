@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -37,18 +37,19 @@ Memory edge_case_memory() {
   m.problems["L3_123"] = {"L3_123", 3, 123, "Odd", "network"};
   m.targets = std::vector<std::string>{"L3_123", "L1_008"};  // not sorted: order is kept
 
-  Item lesson{"lesson:0", ItemKind::kLesson, {"environment", "prohibition"}, "", 3, "", 0.0, "Line1\nLine2 \"q\"",
-              std::nullopt, ""};
+  Item lesson{
+      "lesson:0", ItemKind::kLesson, {"environment", "prohibition"}, "", 3, "", 0.0, "Line1\nLine2 \"q\"", std::nullopt,
+      ""};
   Item pitfall{"pitfall:norm:0", ItemKind::kPitfall, {}, "norm", -1, "", 0.0, "Use 1.5x", "Use it", ""};
-  Item recipe{"recipe:x", ItemKind::kRecipe, {"correctness"}, "matmul", 2, "L1_008", 0.1 + 0.2, "Tile {sp}",
-              std::nullopt, ""};
+  Item recipe{"recipe:x", ItemKind::kRecipe, {"correctness"}, "matmul",     2,
+              "L1_008",   0.1 + 0.2,         "Tile {sp}",     std::nullopt, ""};
   Item recipe_no_order{"recipe:y", ItemKind::kRecipe, {}, "attention", std::nullopt, "L2_028", 1e-300, "t", "t2", ""};
-  Item kernel{"kernel:L1_008", ItemKind::kKernel, {}, "matmul", std::nullopt, "L1_008", 123456.789123456789, "",
-              std::nullopt, "import torch\n\tclass ModelNew: pass\n"};
+  Item kernel{"kernel:L1_008", ItemKind::kKernel,   {}, "matmul",     std::nullopt,
+              "L1_008",        123456.789123456789, "", std::nullopt, "import torch\n\tclass ModelNew: pass\n"};
   kernel.state = ItemState::kCandidate;
   kernel.provenance = Provenance{"eval:r.jsonl#j1", "alice", "sha256:0f", "NVIDIA H200", "2026-12-04T08:00:00Z"};
-  kernel.history = {HistoryEntry{"2026-12-04T08:00:00Z", "reverify", "faster", ItemState::kActive,
-                                 ItemState::kActive, 1.0, 2.0}};
+  kernel.history = {
+      HistoryEntry{"2026-12-04T08:00:00Z", "reverify", "faster", ItemState::kActive, ItemState::kActive, 1.0, 2.0}};
   m.items = {lesson, pitfall, recipe, recipe_no_order, kernel};
   m.baselines["alice"].problems = {{"L1_008", 2.0 / 3.0}, {"L2_028", 0.0}};
   m.baselines["alice"].groups = {{"L1|matmul", 1.0 / 7.0}};
@@ -167,7 +168,8 @@ std::vector<BadCase> bad_cases() {
       {"not an object", "[1, 2]", {"JSON object"}},
       {"wrong format", mutate([](Json& d) { d["format"] = "kmem-memory-store/2"; }), {"format", "store/2"}},
       {"missing format", mutate([](Json& d) { d.erase("format"); }), {"missing field 'format'"}},
-      {"unknown kind", mutate([](Json& d) { d["items"][1]["kind"] = "trick"; }),
+      {"unknown kind",
+       mutate([](Json& d) { d["items"][1]["kind"] = "trick"; }),
        {"items[1]", "pitfall:norm:0", "unknown kind 'trick'"}},
       {"missing text", mutate([](Json& d) { d["items"][0].erase("text"); }), {"items[0]", "lesson:0", "'text'"}},
       {"missing order", mutate([](Json& d) { d["items"][1].erase("order"); }), {"pitfall:norm:0", "'order'"}},
@@ -180,55 +182,78 @@ std::vector<BadCase> bad_cases() {
       {"text not string", mutate([](Json& d) { d["items"][0]["text"] = 3; }), {"lesson:0", "'text'", "string"}},
       {"labels not list", mutate([](Json& d) { d["items"][0]["labels"] = "environment"; }), {"lesson:0", "labels"}},
       {"label not string", mutate([](Json& d) { d["items"][0]["labels"] = {1}; }), {"lesson:0", "labels"}},
-      {"unknown label", mutate([](Json& d) { d["items"][1]["labels"] = {"correctness", "style"}; }),
+      {"unknown label",
+       mutate([](Json& d) {
+         d["items"][1]["labels"] = {"correctness", "style"};
+       }),
        {"pitfall:norm:0", "unknown label 'style'"}},
-      {"unknown field", mutate([](Json& d) { d["items"][2]["speed_up"] = 2.0; }),
+      {"unknown field",
+       mutate([](Json& d) { d["items"][2]["speed_up"] = 2.0; }),
        {"recipe:x", "unknown field 'speed_up' for a recipe"}},
-      {"field of another kind", mutate([](Json& d) { d["items"][4]["text"] = "t"; }),
+      {"field of another kind",
+       mutate([](Json& d) { d["items"][4]["text"] = "t"; }),
        {"kernel:L1_008", "unknown field 'text' for a kernel", "code"}},
-      {"unknown state", mutate([](Json& d) { d["items"][4]["state"] = "pending"; }),
+      {"unknown state",
+       mutate([](Json& d) { d["items"][4]["state"] = "pending"; }),
        {"kernel:L1_008", "unknown state 'pending'"}},
-      {"provenance without origin", mutate([](Json& d) { d["items"][4]["provenance"].erase("origin"); }),
+      {"provenance without origin",
+       mutate([](Json& d) { d["items"][4]["provenance"].erase("origin"); }),
        {"kernel:L1_008", "provenance", "'origin'"}},
-      {"history entry without reason", mutate([](Json& d) { d["items"][4]["history"][0].erase("reason"); }),
+      {"history entry without reason",
+       mutate([](Json& d) { d["items"][4]["history"][0].erase("reason"); }),
        {"kernel:L1_008", "history[0]", "'reason'"}},
-      {"baseline provenance of no value", mutate([](Json& d) { d["baselines"]["bob"]["provenance"]["L1_008"] = {{"origin", "x"}}; }),
+      {"baseline provenance of no value",
+       mutate([](Json& d) {
+         d["baselines"]["bob"]["provenance"]["L1_008"] = {{"origin", "x"}};
+       }),
        {"baselines.bob", "provenance.L1_008"}},
-      {"category on a lesson", mutate([](Json& d) { d["items"][0]["category"] = "conv"; }),
+      {"category on a lesson",
+       mutate([](Json& d) { d["items"][0]["category"] = "conv"; }),
        {"lesson:0", "unknown field 'category' for a lesson"}},
       {"speedup string", mutate([](Json& d) { d["items"][2]["speedup"] = "2.5"; }), {"recipe:x", "'speedup'"}},
       {"speedup NaN literal", nan_literal, {"malformed JSON"}},
       {"speedup overflow", huge, {"malformed JSON", "1e999"}},
-      {"baseline string", mutate([](Json& d) { d["baselines"]["alice"]["problems"]["L1_008"] = "1"; }),
+      {"baseline string",
+       mutate([](Json& d) { d["baselines"]["alice"]["problems"]["L1_008"] = "1"; }),
        {"baselines.alice", "L1_008"}},
-      {"baseline null", mutate([](Json& d) { d["baselines"]["alice"]["groups"]["L1|matmul"] = nullptr; }),
+      {"baseline null",
+       mutate([](Json& d) { d["baselines"]["alice"]["groups"]["L1|matmul"] = nullptr; }),
        {"baselines.alice", "L1|matmul"}},
-      {"duplicate item", mutate([](Json& d) { d["items"][3]["id"] = "recipe:x"; }),
+      {"duplicate item",
+       mutate([](Json& d) { d["items"][3]["id"] = "recipe:x"; }),
        {"items[3]", "duplicate item id 'recipe:x'"}},
       {"duplicate problem", duplicate_problem, {"problems.L1_008", "duplicate"}},
       {"duplicate reader", duplicate_reader, {"readers.alice", "duplicate"}},
       {"unknown source", mutate([](Json& d) { d["items"][2]["source"] = "L9_999"; }), {"recipe:x", "'L9_999'"}},
-      {"kernel unknown source", mutate([](Json& d) { d["items"][4]["source"] = "L1_009"; }),
+      {"kernel unknown source",
+       mutate([](Json& d) { d["items"][4]["source"] = "L1_009"; }),
        {"kernel:L1_008", "'L1_009'"}},
       {"unknown target", mutate([](Json& d) { d["targets"][1] = "L1_001"; }), {"targets[1]", "L1_001"}},
       {"duplicate target", mutate([](Json& d) { d["targets"][1] = "L3_123"; }), {"targets[1]", "duplicate"}},
-      {"baseline unknown reader", mutate([](Json& d) { d["baselines"]["carol"] = d["baselines"]["bob"]; }),
+      {"baseline unknown reader",
+       mutate([](Json& d) { d["baselines"]["carol"] = d["baselines"]["bob"]; }),
        {"baselines.carol", "unknown reader"}},
-      {"baseline unknown problem", mutate([](Json& d) { d["baselines"]["bob"]["problems"]["L1_001"] = 1.0; }),
+      {"baseline unknown problem",
+       mutate([](Json& d) { d["baselines"]["bob"]["problems"]["L1_001"] = 1.0; }),
        {"baselines.bob", "L1_001", "unknown problem"}},
-      {"bad group key", mutate([](Json& d) { d["baselines"]["bob"]["groups"]["matmul"] = 1.0; }),
+      {"bad group key",
+       mutate([](Json& d) { d["baselines"]["bob"]["groups"]["matmul"] = 1.0; }),
        {"baselines.bob", "groups.matmul"}},
-      {"id wrong number", mutate([](Json& d) { d["problems"]["L1_008"]["number"] = 9; }),
+      {"id wrong number",
+       mutate([](Json& d) { d["problems"]["L1_008"]["number"] = 9; }),
        {"problems.L1_008", "L1_009"}},
-      {"id not zero padded", mutate([](Json& d) {
+      {"id not zero padded",
+       mutate([](Json& d) {
          d["problems"]["L3_5"] = {{"level", 3}, {"number", 5}, {"name", "N"}, {"category", "network"}};
        }),
        {"problems.L3_5", "L3_005"}},
       {"id wrong level", mutate([](Json& d) { d["problems"]["L2_028"]["level"] = 1; }), {"problems.L2_028"}},
-      {"empty problem category", mutate([](Json& d) { d["problems"]["L2_028"]["category"] = ""; }),
+      {"empty problem category",
+       mutate([](Json& d) { d["problems"]["L2_028"]["category"] = ""; }),
        {"problems.L2_028", "category"}},
       {"author not a reader", mutate([](Json& d) { d["author"] = "carol"; }), {"author", "carol"}},
-      {"reader without display", mutate([](Json& d) { d["readers"]["bob"].erase("display"); }),
+      {"reader without display",
+       mutate([](Json& d) { d["readers"]["bob"].erase("display"); }),
        {"readers.bob", "display"}},
       {"items not a list", mutate([](Json& d) { d["items"] = Json::object(); }), {"'items'"}},
   };

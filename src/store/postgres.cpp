@@ -5,10 +5,9 @@
 #include <fmt/format.h>
 #include <libpq-fe.h>
 
-#include <pqxx/pqxx>
-
 #include <cstdlib>
 #include <optional>
+#include <pqxx/pqxx>
 #include <vector>
 
 namespace kmem::store::postgres {
@@ -19,7 +18,16 @@ namespace {
 constexpr long long kStoreWriteLock = 0x6b6d656d;  // "kmem"
 
 // Type OIDs of the built-in types (PostgreSQL's catalog pg_type).
-enum : Oid { kBool = 16, kBytea = 17, kInt8 = 20, kInt2 = 21, kInt4 = 23, kFloat4 = 700, kFloat8 = 701, kNumeric = 1700 };
+enum : Oid {
+  kBool = 16,
+  kBytea = 17,
+  kInt8 = 20,
+  kInt2 = 21,
+  kInt4 = 23,
+  kFloat4 = 700,
+  kFloat8 = 701,
+  kNumeric = 1700
+};
 
 // libpq's messages end with a newline.
 std::string trimmed(const char* message) {
@@ -185,12 +193,12 @@ class Connection final : public sql::Connection {
   }
 
   Status set_schema_version(int version) override {
-    return exec(fmt::format(
-        "CREATE TABLE IF NOT EXISTS kmem_schema (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), "
-        "version INTEGER NOT NULL); "
-        "INSERT INTO kmem_schema(singleton, version) VALUES (1, {}) "
-        "ON CONFLICT (singleton) DO UPDATE SET version = excluded.version",
-        version));
+    return exec(
+        fmt::format("CREATE TABLE IF NOT EXISTS kmem_schema (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), "
+                    "version INTEGER NOT NULL); "
+                    "INSERT INTO kmem_schema(singleton, version) VALUES (1, {}) "
+                    "ON CONFLICT (singleton) DO UPDATE SET version = excluded.version",
+                    version));
   }
 
   // Runs `query` (a call on a pqxx::nontransaction) in this session; a

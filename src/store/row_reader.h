@@ -29,7 +29,7 @@ class RowReader {
   std::optional<int> optional_integer(int column, const char* name);
   double real(int column, const char* name);  // REAL or INTEGER, finite
   std::optional<double> optional_real(int column, const char* name);
-  bool flag(int column, const char* name);    // INTEGER 0 or 1
+  bool flag(int column, const char* name);  // INTEGER 0 or 1
 
   // Records a failure of the row's content (the first one is kept).
   void fail(const std::string& what);

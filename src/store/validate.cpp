@@ -1,17 +1,18 @@
 // validate_memory: every rule a Memory must keep (docs/store.md), in one
 // place, for every path into a store: a JSON import, a database read and
 // Database::replace of a Memory built in code.
+#include "store/validate.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <array>
+#include <cmath>
 #include <set>
 
+#include "kmem/item_kind.h"
 #include "kmem/limits.h"
 #include "kmem/store.h"
-#include "kmem/item_kind.h"
-#include "store/validate.h"
 
 namespace kmem {
 namespace {

@@ -2,14 +2,13 @@
 #include "util/file.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-
-#include <fmt/format.h>
 
 namespace kmem::util {
 namespace {
@@ -106,7 +105,9 @@ Result<std::string> read_file(const std::string& path, std::size_t max_bytes) {
   Descriptor fd;
   auto size = open_regular(path, fd);
   if (!size) return size.error();
-  auto too_large = [&] { return Error(fmt::format("{}: larger than the {} bytes a file may hold here", path, max_bytes)); };
+  auto too_large = [&] {
+    return Error(fmt::format("{}: larger than the {} bytes a file may hold here", path, max_bytes));
+  };
   if (*size > max_bytes) return too_large();
   bool more = false;
   auto text = read_up_to(path, fd, max_bytes, more);

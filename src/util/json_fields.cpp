@@ -101,7 +101,8 @@ Status JsonFields::only(const std::vector<std::string>& allowed, std::string_vie
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
       std::string expected;
       for (const std::string& a : allowed) expected += (expected.empty() ? "" : ", ") + a;
-      return error(fmt::format("unknown field '{}'{}{} (expected {})", key, owner.empty() ? "" : " for ", owner, expected));
+      return error(
+          fmt::format("unknown field '{}'{}{} (expected {})", key, owner.empty() ? "" : " for ", owner, expected));
     }
   return Status::success();
 }

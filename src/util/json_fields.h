@@ -8,11 +8,10 @@
 #pragma once
 
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "kmem/result.h"
 
@@ -33,7 +32,7 @@ class JsonFields {
   // The value of a required field, typed; an absent (or null) field is
   // "missing field 'key'", a mistyped one "field 'key' must be ...".
   Result<std::string> string(std::string_view key) const;
-  Result<int> integer(std::string_view key) const;  // within the range of int
+  Result<int> integer(std::string_view key) const;    // within the range of int
   Result<double> finite(std::string_view key) const;  // a number, not inf or nan
   Result<bool> boolean(std::string_view key) const;
   Result<const nlohmann::json*> object(std::string_view key) const;

@@ -25,7 +25,7 @@ std::size_t utf8_sequence(std::string_view s) {
   }
   if (b >= 0xF0 && b <= 0xF4) {
     if (!continuation(1) || !continuation(2) || !continuation(3)) return 0;
-    if (b == 0xF0 && byte(1) < 0x90) return 0;  // overlong
+    if (b == 0xF0 && byte(1) < 0x90) return 0;   // overlong
     if (b == 0xF4 && byte(1) >= 0x90) return 0;  // above U+10FFFF
     return 4;
   }

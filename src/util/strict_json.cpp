@@ -109,7 +109,8 @@ Result<Json> parse_strict_json(std::string_view text, const std::string& source_
     return Error(fmt::format("{}: malformed JSON: {}", source_name, printable(what)));
   }
   if (!guard.duplicate().empty())
-    return Error(fmt::format("{}: {}: duplicate key (a key may appear once per object)", source_name, guard.duplicate()));
+    return Error(
+        fmt::format("{}: {}: duplicate key (a key may appear once per object)", source_name, guard.duplicate()));
   return doc;
 }
 

@@ -4,8 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <filesystem>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 
 #include "kmem/limits.h"
@@ -67,7 +67,8 @@ TEST_F(FileTest, RefusesAFileBeyondTheLimit) {
 
 TEST(JsonFields, TypedReadsNameTheField) {
   auto doc = parse_strict_json(R"({"s": "x", "i": 3, "big": 4294967296, "d": 1.5, "b": true, "o": {}, "l": ["a"],
-                                   "n": null, "mixed": ["a", 1]})", "f.json");
+                                   "n": null, "mixed": ["a", 1]})",
+                               "f.json");
   ASSERT_TRUE(doc);
   JsonFields f(*doc, "f.json: top");
   EXPECT_EQ(*f.string("s"), "x");
@@ -112,10 +113,12 @@ TEST(Limits, NumbersAndTexts) {
   for (double bad : std::initializer_list<double>{0.0, -1.0, 1e308, limits::kMaxSpeedup * 1.0000001, INFINITY, NAN})
     EXPECT_FALSE(limits::check_speedup(bad)) << bad;
   EXPECT_EQ(limits::check_speedup(-1).error().message(), "speedup -1 is not > 0 and at most 1000000");
-  for (double bad : std::initializer_list<double>{0.0, -1.0, INFINITY, NAN, 2e6}) EXPECT_FALSE(limits::check_score_cap(bad)) << bad;
+  for (double bad : std::initializer_list<double>{0.0, -1.0, INFINITY, NAN, 2e6})
+    EXPECT_FALSE(limits::check_score_cap(bad)) << bad;
   EXPECT_TRUE(limits::check_baseline(0.0, 10.0));
   EXPECT_TRUE(limits::check_baseline(10.0, 10.0));
-  for (double bad : std::initializer_list<double>{-7.0, -0.0, 10.5, NAN, INFINITY}) EXPECT_FALSE(limits::check_baseline(bad, 10.0)) << bad;
+  for (double bad : std::initializer_list<double>{-7.0, -0.0, 10.5, NAN, INFINITY})
+    EXPECT_FALSE(limits::check_baseline(bad, 10.0)) << bad;
   EXPECT_TRUE(limits::check_utf8("plain \xC3\xA9 \xE6\xBC\xA2 \xF0\x9F\x98\x80"));
   for (const char* bad : {"\xFF", "\xC0\xAF", "\xE0\x80\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xC3", "\xE6\xBC"})
     EXPECT_FALSE(limits::check_utf8(bad)) << bad;

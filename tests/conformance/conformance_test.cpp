@@ -77,7 +77,8 @@ TEST_P(Conformance, EveryTextRendersByteExact) {
           ++matched;
         } else if (total - matched <= 5) {
           report << where << ":\n"
-                 << (text.ok() ? first_difference(expected.get<std::string>(), *text) : "  " + text.error().message() + "\n");
+                 << (text.ok() ? first_difference(expected.get<std::string>(), *text)
+                               : "  " + text.error().message() + "\n");
         }
       }
     }

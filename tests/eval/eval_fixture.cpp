@@ -26,8 +26,7 @@ EvalOptions test_options(const std::string& device) {
 
 std::string fixture_path(const std::string& relative) { return std::string(KMEM_EVAL_TESTS_DIR) + "/" + relative; }
 
-EvalOutcome evaluate_fixture(const std::string& problem, const std::string& candidate,
-                             const EvalOptions& options) {
+EvalOutcome evaluate_fixture(const std::string& problem, const std::string& candidate, const EvalOptions& options) {
   return evaluate({candidate, fixture_path(problem), fixture_path(candidate)}, options);
 }
 

@@ -12,8 +12,7 @@ namespace kmem::test {
 EvalOptions test_options(const std::string& device);
 
 // Evaluates tests/eval/<candidate> against tests/eval/<problem>.
-EvalOutcome evaluate_fixture(const std::string& problem, const std::string& candidate,
-                             const EvalOptions& options);
+EvalOutcome evaluate_fixture(const std::string& problem, const std::string& candidate, const EvalOptions& options);
 
 std::string fixture_path(const std::string& relative);
 

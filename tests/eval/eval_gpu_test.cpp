@@ -16,8 +16,8 @@ namespace {
 bool cuda_available() {
   static const bool available = [] {
     if (!std::filesystem::exists("/dev/nvidiactl")) return false;  // quick answer, no torch import
-    std::string probe = default_python() +
-                        " -c 'import sys, torch; sys.exit(0 if torch.cuda.is_available() else 1)' >/dev/null 2>&1";
+    std::string probe =
+        default_python() + " -c 'import sys, torch; sys.exit(0 if torch.cuda.is_available() else 1)' >/dev/null 2>&1";
     int status = std::system(probe.c_str());
     return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
   }();

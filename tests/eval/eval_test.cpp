@@ -154,12 +154,18 @@ void expect_good_problem_after(const std::string& bad, const std::string& said, 
 // forged_timing check.
 TEST(EvalCpu, EveryRuntimeClassOfTheHarnessGetsItsVerdict) {
   const std::map<std::string, std::string> expected = {
-      {"c1_randn_formatter", "timed_output_mismatch"},  {"c1_randn_unbound_put", "timed_output_mismatch"},
-      {"c1_seed_hook", "timed_output_mismatch"},        {"c2_detach_unbound", "timed_output_mismatch"},
-      {"c2_clone_contiguous", "timed_output_mismatch"}, {"c2_cpu_getitem_copy", "timed_output_mismatch"},
-      {"c3_closure_swap", "forged_timing"},             {"c3_native_pyrun", "forbidden_native_call"},
-      {"c3_channel_rewrite", "forged_timing"},          {"c4_mutate_timed_only", "input_mutation"},
-      {"c4_permute_in_blocks", "timed_output_mismatch"}, {"c4_paired_errors", "timed_output_mismatch"},
+      {"c1_randn_formatter", "timed_output_mismatch"},
+      {"c1_randn_unbound_put", "timed_output_mismatch"},
+      {"c1_seed_hook", "timed_output_mismatch"},
+      {"c2_detach_unbound", "timed_output_mismatch"},
+      {"c2_clone_contiguous", "timed_output_mismatch"},
+      {"c2_cpu_getitem_copy", "timed_output_mismatch"},
+      {"c3_closure_swap", "forged_timing"},
+      {"c3_native_pyrun", "forbidden_native_call"},
+      {"c3_channel_rewrite", "forged_timing"},
+      {"c4_mutate_timed_only", "input_mutation"},
+      {"c4_permute_in_blocks", "timed_output_mismatch"},
+      {"c4_paired_errors", "timed_output_mismatch"},
   };
   std::vector<EvalJob> jobs = {{"honest", fixture_path(kProblem), fixture_path("candidates/pass.py")}};
   for (const auto& [name, verdict] : expected)
@@ -244,9 +250,7 @@ TEST(EvalCpu, HangIsKilledAtTheRunLimit) {
   EXPECT_EQ(o.verdict, "timeout");
 }
 
-TEST(EvalCpu, InPlaceChangeOfAnInputIsInputMutation) {
-  EXPECT_EQ(cpu_eval("mutation.py").verdict, "input_mutation");
-}
+TEST(EvalCpu, InPlaceChangeOfAnInputIsInputMutation) { EXPECT_EQ(cpu_eval("mutation.py").verdict, "input_mutation"); }
 
 TEST(EvalCpu, CompiledButUnusedKernelIsNoCustomKernel) {
   auto o = cpu_eval("unused_kernel.py");
@@ -330,8 +334,8 @@ std::vector<nlohmann::json> read_results(const std::filesystem::path& path) {
 int run_batch(const std::filesystem::path& jobs, const std::filesystem::path& out,
               const std::filesystem::path& summary) {
   std::string command = std::string(KMEM_BINARY) + " eval --device cpu --trials 2 --iters 3 --warmup 1" +
-                        " --parallel 2 --cache-dir " + KMEM_EVAL_TEST_CACHE + " --jobs " + jobs.string() +
-                        " --out " + out.string() + " >" + summary.string() + " 2>/dev/null";
+                        " --parallel 2 --cache-dir " + KMEM_EVAL_TEST_CACHE + " --jobs " + jobs.string() + " --out " +
+                        out.string() + " >" + summary.string() + " 2>/dev/null";
   return std::system(command.c_str());
 }
 
@@ -348,7 +352,8 @@ TEST(EvalBatch, ResultsAreAppendedAndARerunSkipsFinishedIds) {
   auto jobs = folder / "jobs.jsonl";
   auto out = folder / "results.jsonl";
   auto job = [&](const std::string& id, const std::string& candidate) {
-    return nlohmann::json{{"id", id}, {"problem", tests + "/problems/scale_add.py"},
+    return nlohmann::json{{"id", id},
+                          {"problem", tests + "/problems/scale_add.py"},
                           {"candidate", std::filesystem::relative(tests + "/candidates/" + candidate, folder)}}
         .dump();
   };
@@ -394,15 +399,17 @@ TEST(EvalBatch, JobsInFlightWhenTheEvaluatorDiedAreNotRunIntoTheSameCrash) {
   auto jobs = folder / "jobs.jsonl";
   auto out = folder / "results.jsonl";
   auto job = [&](const std::string& id, const std::string& candidate) {
-    return nlohmann::json{{"id", id}, {"problem", tests + "/problems/scale_add.py"},
-                          {"candidate", tests + "/candidates/" + candidate}}
+    return nlohmann::json{
+        {"id", id}, {"problem", tests + "/problems/scale_add.py"}, {"candidate", tests + "/candidates/" + candidate}}
         .dump();
   };
   std::ofstream(jobs) << job("alone", "mismatch.py") << "\n" << job("among", "shape.py") << "\n";
   // As a run that died left it: both started, "alone" last and by itself,
   // and a line the crash cut short.
-  std::ofstream(out.string() + ".inflight") << R"({"id": "among", "alone": false})" << "\n"
-                                            << R"({"id": "alone", "alone": true})" << "\n"
+  std::ofstream(out.string() + ".inflight") << R"({"id": "among", "alone": false})"
+                                            << "\n"
+                                            << R"({"id": "alone", "alone": true})"
+                                            << "\n"
                                             << R"({"id": "among", "al)";
   auto summary = folder / "summary.txt";
   ASSERT_EQ(run_batch(jobs, out, summary), 0) << read_text(summary);

@@ -119,13 +119,19 @@ TEST(Sandbox, AttacksOnTheOrchestratorTheCacheAndTheNetworkFail) {
   // The candidates that look at files do so as they are imported and are
   // honest otherwise: each ran to its verdict on its outputs (no custom
   // kernel), so its look found nothing, in a root where torch still works.
-  for (const char* id : {"read_etc_shadow", "read_home_dotfiles", "read_outside_folders", "working_directory",
-                         "dev_shm_writes"})
+  for (const char* id :
+       {"read_etc_shadow", "read_home_dotfiles", "read_outside_folders", "working_directory", "dev_shm_writes"})
     EXPECT_EQ(outcomes[id].verdict, "no_custom_kernel") << id << ": " << outcomes[id].detail << outcomes[id].log;
-  for (const char* sleeper : {"sleep\0" "4241", "sleep\0" "4242", "sleep\0" "4243"})
+  for (const char* sleeper : {"sleep\0"
+                              "4241",
+                              "sleep\0"
+                              "4242",
+                              "sleep\0"
+                              "4243"})
     EXPECT_TRUE(processes_with(std::string(sleeper, 10)).empty()) << "left running: " << sleeper;
   for (const auto& entry : fs::directory_iterator("/dev/shm"))
-    EXPECT_NE(entry.path().filename().string().rfind("kmem-sandbox-test", 0), 0u) << "left in /dev/shm: " << entry.path();
+    EXPECT_NE(entry.path().filename().string().rfind("kmem-sandbox-test", 0), 0u)
+        << "left in /dev/shm: " << entry.path();
   EXPECT_EQ(read_all(sentinel), stored);
   EXPECT_FALSE(fs::exists(cache + "/reference/forged.json"));
   for (const char* folder : {"/builds/planted", "/torch_extensions/planted", "/triton/planted"})

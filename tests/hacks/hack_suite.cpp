@@ -9,9 +9,9 @@
 // not there.
 //
 //   hack_suite --kmem build/kmem --suite tests/hacks --device cpu|cuda [--parallel N]
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>

@@ -41,7 +41,10 @@ class MemoryGenerator {
       Problem p;
       p.level = integer(limits::kMinLevel, limits::kMaxLevel);
       p.number = integer(limits::kMinProblemNumber, limits::kMaxProblemNumber);
-      p.id = "L" + std::to_string(p.level) + "_" + std::string(p.number < 10 ? "00" : p.number < 100 ? "0" : "") +
+      p.id = "L" + std::to_string(p.level) + "_" +
+             std::string(p.number < 10    ? "00"
+                         : p.number < 100 ? "0"
+                                          : "") +
              std::to_string(p.number);
       p.name = name();
       p.category = pick<std::string>({"matmul", "conv", "norm", "x", identifier(false)});
@@ -73,7 +76,8 @@ class MemoryGenerator {
     Item item;
     item.id = id;
     item.kind = pick({ItemKind::kLesson, ItemKind::kPitfall, ItemKind::kRecipe, ItemKind::kKernel});
-    for (int l = integer(0, 3); l > 0; --l) item.labels.push_back(pick<std::string>({"prohibition", "correctness", "environment"}));
+    for (int l = integer(0, 3); l > 0; --l)
+      item.labels.push_back(pick<std::string>({"prohibition", "correctness", "environment"}));
     bool provenance = item.kind == ItemKind::kRecipe || item.kind == ItemKind::kKernel;
     if (!provenance || coin()) item.order = pick({0, 1, -1, integer(-1000, 1000), 2147483647, -2147483647 - 1});
     if (item.kind != ItemKind::kLesson) {
@@ -84,10 +88,8 @@ class MemoryGenerator {
       item.source = problems[integer(0, static_cast<int>(problems.size()) - 1)];
       item.speedup = pick({1.0, limits::kMaxSpeedup, 5e-324, real(0.01, 40.0), std::exp(real(-20, 13.8))});
     }
-    if (item.kind == ItemKind::kKernel)
-      item.code = text();
-    else
-      item.text = text();
+    if (item.kind == ItemKind::kKernel) item.code = text();
+    else item.text = text();
     if (coin()) item.text_no_numbers = text();
     return item;
   }
@@ -102,15 +104,16 @@ class MemoryGenerator {
     return out;
   }
   std::string name() {
-    static const std::vector<std::string> kPieces = {"a", "Z", " ", "\xC3\xA9", "\xE6\xBC\xA2", "\xF0\x9F\x98\x80",
-                                                     "\"", "\\", "{", "}", "%", "_", "0.5"};
+    static const std::vector<std::string> kPieces = {
+        "a", "Z", " ", "\xC3\xA9", "\xE6\xBC\xA2", "\xF0\x9F\x98\x80", "\"", "\\", "{", "}", "%", "_", "0.5"};
     std::string out;
     for (int n = integer(1, 10); n > 0; --n) out += kPieces[integer(0, static_cast<int>(kPieces.size()) - 1)];
     return out;
   }
   std::string text() {
-    static const std::vector<std::string> kPieces = {"word ", "\n", "\t", "{sp}", "{x}", "1.5x ", "\xC3\xA9", "\xF0\x9F\x98\x80",
-                                                     "\"q\"", "\\", "```", "\r\n", "%s", "<b>"};
+    static const std::vector<std::string> kPieces = {
+        "word ", "\n", "\t",  "{sp}", "{x}", "1.5x ", "\xC3\xA9", "\xF0\x9F\x98\x80",
+        "\"q\"", "\\", "```", "\r\n", "%s",  "<b>"};
     std::string out;
     for (int n = integer(0, 20); n > 0; --n) out += kPieces[integer(0, static_cast<int>(kPieces.size()) - 1)];
     return out;
@@ -203,29 +206,40 @@ TEST_F(RoundTripTest, TheSeedRoundTripsThroughTheDatabase) {
 // import of its export (where JSON can carry it) and by replace.
 TEST_F(RoundTripTest, GeneratedFaultsAreRefusedOnEveryPathIn) {
   std::vector<std::pair<const char*, std::function<bool(Memory&)>>> faults = {
-      {"speedup <= 0", [](Memory& m) {
+      {"speedup <= 0",
+       [](Memory& m) {
          for (Item& i : m.items)
            if (i.kind == ItemKind::kRecipe || i.kind == ItemKind::kKernel) return i.speedup = -i.speedup, true;
          return false;
        }},
-      {"speedup beyond kMaxSpeedup", [](Memory& m) {
+      {"speedup beyond kMaxSpeedup",
+       [](Memory& m) {
          for (Item& i : m.items)
            if (i.kind == ItemKind::kKernel) return i.speedup = limits::kMaxSpeedup * 1.5, true;
          return false;
        }},
-      {"baseline above the cap", [](Memory& m) {
+      {"baseline above the cap",
+       [](Memory& m) {
          for (auto& [r, b] : m.baselines)
            if (!b.problems.empty()) return b.problems.begin()->second = m.score_cap * 2, true;
          return false;
        }},
       {"score cap 0", [](Memory& m) { return m.score_cap = 0, true; }},
       {"score cap beyond kMaxScoreCap", [](Memory& m) { return m.score_cap = limits::kMaxScoreCap * 2, true; }},
-      {"problem id with level 0", [](Memory& m) {
+      {"problem id with level 0",
+       [](Memory& m) {
          return m.problems["L0_001"] = Problem{"L0_001", 0, 1, "n", "c"}, true;
        }},
-      {"problem number 0", [](Memory& m) { return m.problems["L1_000"] = Problem{"L1_000", 1, 0, "n", "c"}, true; }},
-      {"empty reader id", [](Memory& m) { return m.readers[""] = Reader{"", "d"}, true; }},
-      {"reader id with a control character", [](Memory& m) {
+      {"problem number 0",
+       [](Memory& m) {
+         return m.problems["L1_000"] = Problem{"L1_000", 1, 0, "n", "c"}, true;
+       }},
+      {"empty reader id",
+       [](Memory& m) {
+         return m.readers[""] = Reader{"", "d"}, true;
+       }},
+      {"reader id with a control character",
+       [](Memory& m) {
          return m.readers["a\tb"] = Reader{"a\tb", "d"}, true;
        }},
       {"display with a newline", [](Memory& m) { return m.readers.begin()->second.display = "a\nb", true; }},
