@@ -50,7 +50,7 @@ LUA
 # "Requests/sec", p50 and p99 (ms) of one wrk run.
 measure() {
   local out
-  out=$(wrk -t2 -c"$connections" -d"${seconds}s" --latency -H "Authorization: Bearer $secret" "$@")
+  out=$(wrk -t"${KMEM_WRK_THREADS:-2}" -c"$connections" -d"${seconds}s" --latency -H "Authorization: Bearer $secret" "$@")
   local rps p50 p99
   rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
   p50=$(awk '$1 == "50%" {print $2}' <<<"$out")
@@ -71,7 +71,7 @@ inproc=$(python3 -c "print(f'{1e9 / $inproc_ns:.0f}')")
 ratio=$(python3 -c "print(f'{$render_rps / $inproc:.3f}')")
 
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) (at the end), commit $(git -C "$root" rev-parse --short HEAD)"
-echo "wrk: 2 threads, $connections connections, ${seconds} s each; server: --threads $connections, audit log on"
+echo "wrk: ${KMEM_WRK_THREADS:-2} threads, $connections connections, ${seconds} s each; server: --threads $connections, audit log on"
 echo "render  (GET $render_path): $render_rps requests/s, p50 $render_p50, p99 $render_p99, non-2xx $render_bad"
 echo "check   (POST /v1/check, docs/quickstart/reply.md): $check_rps requests/s, p50 $check_p50, p99 $check_p99, non-2xx $check_bad"
 echo "in-process render (render_bench BM_RenderOne): $inproc renders/s; served / in-process: $ratio"
