@@ -251,13 +251,29 @@ INSTANTIATE_TEST_SUITE_P(Engines, WorkerCommandTest,
                          ::testing::Values(store::Engine::kSqlite, store::Engine::kPostgres), store::engine_name);
 
 // A PostgreSQL restart while a worker evaluates and a submitter waits: both
-// reconnect and the outcome is stored once.
+// reconnect and the outcome is stored once. The server is this test's own
+// (scripts/test_postgres.sh), so that no other test sees it go away.
 TEST(WorkerRestartTest, WorkersAndSubmittersSurviveADatabaseRestart) {
-  const char* server_dir = std::getenv("KMEM_TEST_PG_DIR");
-  if (std::getenv("KMEM_TEST_PG_URL") == nullptr || server_dir == nullptr)
-    GTEST_SKIP() << "no throw-away PostgreSQL server: KMEM_TEST_PG_URL and KMEM_TEST_PG_DIR (scripts/test.sh)";
-  store::TestDatabase db(store::Engine::kPostgres);
-  fs::path dir = db.scratch();
+  if (std::getenv("KMEM_TEST_PG_URL") == nullptr)
+    GTEST_SKIP() << "no PostgreSQL server binaries in use: KMEM_TEST_PG_URL (scripts/test.sh)";
+  const std::string script = std::string(KMEM_SOURCE_DIR) + "/scripts/test_postgres.sh";
+  fs::path dir = test::fresh_test_dir("kmem_pg_restart");
+  const std::string server = (dir / "server").string();
+  auto started = test::run_command(script + " start " + server, dir / "start.err");
+  struct Stop {  // the server, then the test's folder
+    std::string command;
+    fs::path dir;
+    ~Stop() {
+      (void)std::system(command.c_str());
+      fs::remove_all(dir);
+    }
+  } stop{script + " stop " + server + " >/dev/null 2>&1", dir};
+  ASSERT_EQ(started.exit_code, 0) << started.err;
+  const std::string marker = "KMEM_TEST_PG_URL='";
+  size_t from = started.out.find(marker);
+  ASSERT_NE(from, std::string::npos) << started.out;
+  from += marker.size();
+  const std::string url = started.out.substr(from, started.out.find('\'', from) - from);
   fs::path file = dir / "jobs.jsonl";
   std::ofstream(file) << Json{{"id", "slow"},
                               {"problem", kTests + "/problems/scale_add.py"},
@@ -265,14 +281,13 @@ TEST(WorkerRestartTest, WorkersAndSubmittersSurviveADatabaseRestart) {
                              .dump()
                       << "\n";
   Process submitter(std::string(KMEM_BINARY) + " eval --jobs " + file.string() + " --out " +
-                        (dir / "out.jsonl").string() + " --queue --db '" + db.url() + "'" + kEvalOptions,
+                        (dir / "out.jsonl").string() + " --queue --db '" + url + "'" + kEvalOptions,
                     dir / "submit.log");
-  Process w(std::string(KMEM_BINARY) + " worker --db '" + db.url() +
+  Process w(std::string(KMEM_BINARY) + " worker --db '" + url +
                 "' --device cpu --name w --lease 30 --cache-dir " KMEM_EVAL_TEST_CACHE,
             dir / "w.log");
   ASSERT_TRUE(w.wait_for("claimed", 120s)) << w.log();
-  auto restart = test::run_command(std::string(KMEM_SOURCE_DIR) + "/scripts/test_postgres.sh restart " + server_dir,
-                                   dir / "restart.err");
+  auto restart = test::run_command(script + " restart " + server, dir / "restart.err");
   ASSERT_EQ(restart.exit_code, 0) << restart.err;
   ASSERT_EQ(submitter.wait(600s), 0) << submitter.log() << w.log();
   EXPECT_NE(w.log().find("stored"), std::string::npos) << w.log();
