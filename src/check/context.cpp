@@ -567,32 +567,37 @@ TSNode Context::argument_list(TSNode call) const {
   return arguments;
 }
 
-TSNode Context::positional_argument(TSNode call, uint32_t index) const {
-  const Grammar& g = grammar_;
-  TSNode arguments = argument_list(call);
+namespace {
+
+// The first named child of `arguments` (an argument list, or a null node)
+// that `pick(child, its symbol)` takes; a null node when none does.
+template <typename Pick>
+TSNode first_argument(TSNode arguments, Pick pick) {
   if (ts_node_is_null(arguments)) return TSNode{};
   uint32_t n = ts_node_named_child_count(arguments);
   for (uint32_t i = 0; i < n; ++i) {
     TSNode a = ts_node_named_child(arguments, i);
-    TSSymbol symbol = ts_node_symbol(a);
-    if (ts_node_is_extra(a) || symbol == g.keyword_argument || symbol == g.list_splat || symbol == g.dictionary_splat)
-      continue;
-    if (index-- == 0) return a;
+    if (pick(a, ts_node_symbol(a))) return a;
   }
   return TSNode{};
 }
 
+}  // namespace
+
+TSNode Context::positional_argument(TSNode call, uint32_t index) const {
+  const Grammar& g = grammar_;
+  return first_argument(argument_list(call), [&](TSNode a, TSSymbol symbol) {
+    if (ts_node_is_extra(a) || symbol == g.keyword_argument || symbol == g.list_splat || symbol == g.dictionary_splat)
+      return false;
+    return index-- == 0;
+  });
+}
+
 TSNode Context::unpacked_argument(TSNode call) const {
   const Grammar& g = grammar_;
-  TSNode arguments = argument_list(call);
-  if (ts_node_is_null(arguments)) return TSNode{};
-  uint32_t n = ts_node_named_child_count(arguments);
-  for (uint32_t i = 0; i < n; ++i) {
-    TSNode a = ts_node_named_child(arguments, i);
-    TSSymbol symbol = ts_node_symbol(a);
-    if (symbol == g.list_splat || symbol == g.dictionary_splat) return a;
-  }
-  return TSNode{};
+  return first_argument(argument_list(call), [&](TSNode, TSSymbol symbol) {
+    return symbol == g.list_splat || symbol == g.dictionary_splat;
+  });
 }
 
 std::string written(std::string_view text) {
