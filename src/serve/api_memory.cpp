@@ -113,17 +113,27 @@ void Api::render(Call& call) {
     return send_error(call.res, 400,
                       fmt::format("query parameter 'policy': unknown policy '{}' (choose from: {})", *policy_name,
                                   choices(snapshot->pack.policies)));
-  auto target = render_problem(*snapshot, *problem);
-  if (!target) return send_error(call.res, 404, "query parameter 'problem': " + target.error().message());
-  auto text = kmem::render(snapshot->index, snapshot->pack, policy->second, *reader, *target);
-  if (!text) return send_error(call.res, 500, text.error().message());
-  std::vector<std::string> items = shown_item_ids(snapshot->index, snapshot->pack, policy->second, *reader, *target);
-  std::string header;
-  for (const std::string& id : items) header += (header.empty() ? "" : ",") + id;
-  call.res.set_header("Kmem-Items", header);
-  send_json(
-      call.res,
-      {{"problem", target->id}, {"reader", *reader}, {"policy", *policy_name}, {"text", *text}, {"items", items}});
+  // A problem of the memory renders the same until the snapshot changes:
+  // its answer is kept (a problem file is read afresh each time).
+  const bool cacheable = snapshot->memory.problems.contains(*problem);
+  const std::string key = *problem + '\n' + *reader + '\n' + *policy_name;
+  auto answer = cacheable ? snapshot->renders.find(key) : nullptr;
+  if (!answer) {
+    auto target = render_problem(*snapshot, *problem);
+    if (!target) return send_error(call.res, 404, "query parameter 'problem': " + target.error().message());
+    auto text = kmem::render(snapshot->index, snapshot->pack, policy->second, *reader, *target);
+    if (!text) return send_error(call.res, 500, text.error().message());
+    std::vector<std::string> items = shown_item_ids(snapshot->index, snapshot->pack, policy->second, *reader, *target);
+    RenderCache::Answer made;
+    for (const std::string& id : items) made.items_header += (made.items_header.empty() ? "" : ",") + id;
+    made.body =
+        json{{"problem", target->id}, {"reader", *reader}, {"policy", *policy_name}, {"text", *text}, {"items", items}}
+            .dump(-1, ' ', false, json::error_handler_t::replace);
+    answer = std::make_shared<const RenderCache::Answer>(std::move(made));
+    if (cacheable) snapshot->renders.put(key, answer);
+  }
+  call.res.set_header("Kmem-Items", answer->items_header);
+  send_json_text(call.res, answer->body);
 }
 
 std::unique_ptr<Checker> Api::take_checker() {

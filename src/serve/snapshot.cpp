@@ -8,6 +8,18 @@
 
 namespace kmem::serve {
 
+std::shared_ptr<const RenderCache::Answer> RenderCache::find(const std::string& key) const {
+  std::shared_lock hold(mutex_);
+  auto found = answers_.find(key);
+  return found == answers_.end() ? nullptr : found->second;
+}
+
+void RenderCache::put(const std::string& key, std::shared_ptr<const Answer> answer) const {
+  std::unique_lock hold(mutex_);
+  if (answers_.size() >= kMaxAnswers) answers_.clear();
+  answers_.emplace(key, std::move(answer));
+}
+
 FileStamp stamp_of(const std::string& path) {
   FileStamp stamp;
   struct stat st {};

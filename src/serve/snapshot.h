@@ -8,13 +8,34 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
+#include <unordered_map>
 
 #include "kmem/memory.h"
 #include "kmem/result.h"
 #include "kmem/types.h"
 
 namespace kmem::serve {
+
+// The answers of GET /v1/render for the problems of one snapshot, by
+// problem, reader and policy: a snapshot never changes, so neither do they.
+// Bounded: once full it starts again empty.
+class RenderCache {
+ public:
+  struct Answer {
+    std::string body;          // the JSON response
+    std::string items_header;  // Kmem-Items: the ids of the items shown
+  };
+  static constexpr size_t kMaxAnswers = 4096;
+
+  std::shared_ptr<const Answer> find(const std::string& key) const;
+  void put(const std::string& key, std::shared_ptr<const Answer> answer) const;
+
+ private:
+  mutable std::shared_mutex mutex_;
+  mutable std::unordered_map<std::string, std::shared_ptr<const Answer>> answers_;
+};
 
 struct Snapshot {
   Snapshot(Memory m, Pack p) : memory(std::move(m)), pack(std::move(p)), index(memory) {}
@@ -24,6 +45,7 @@ struct Snapshot {
   const Memory memory;
   const Pack pack;
   const MemoryIndex index;  // refers to `memory`
+  const RenderCache renders;
 };
 
 // A file's identity for change detection: modification time and size of the
