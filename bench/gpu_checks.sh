@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # The GPU checks CI cannot run, in one go on a machine with a CUDA device
 # (docs/benchmarks.md, "On a GPU"): the seed's 44 kernels through `kmem eval
-# --parallel 8` with an empty cache (cold) and again (warm), the evaluator's
-# GPU tests, the CUDA hack suite, and the same 44 jobs timed as KernelBench
-# times them (bench/kernelbench_compare.py). Every output lands in OUT.
+# --parallel 8` with an empty cache (cold) and again (warm, GPU memory
+# sampled), the same 44 submitted through the Python client to `kmem serve`
+# and drained by one `kmem worker` (served), the evaluator's GPU tests, the
+# CUDA hack suite, the same 44 jobs timed as KernelBench times them
+# (bench/kernelbench_compare.py), the seed replay experiment with its HTML
+# report (replay), and a learning run of two experiments
+# (scripts/learning_run.py). Every output lands in OUT.
 #   bench/gpu_checks.sh BUILD_DIR KERNELBENCH_CHECKOUT OUT [STEP ...]
-# STEP: batch, gputest, hacks, kernelbench (default: all four, in that order).
-# Each step has a time limit of its own (KMEM_GPU_STEP_S, default 300 s).
+# STEP: batch, served, gputest, hacks, kernelbench, replay, learning
+# (default: the first five, in that order). Each step has a time limit of
+# its own (KMEM_GPU_STEP_S, default 300 s). KMEM_TUNE_* variables (docs/cli.md)
+# apply to every step: KMEM_TUNE_COMPILE_BASELINE=0 leaves out the
+# torch.compile baseline.
 set -uo pipefail
 if [ $# -lt 3 ]; then
   sed -n '2,10p' "$0" >&2
@@ -16,7 +23,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$1" && pwd) kernelbench=$(cd "$2" && pwd) out=$3
 shift 3
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(batch gputest hacks kernelbench)
+[ ${#steps[@]} -gt 0 ] || steps=(batch served gputest hacks kernelbench)
 limit=${KMEM_GPU_STEP_S:-300}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -29,9 +36,41 @@ for step in "${steps[@]}"; do
   case $step in
     batch)
       for run in cold warm; do
+        [ $run = warm ] && { nvidia-smi --query-gpu=timestamp,memory.used --format=csv,noheader -lms 250 \
+          > "$out/gpu_memory.csv" & sampler=$!; }
         /usr/bin/time -f "$run: %e s" timeout "$limit" "$build/kmem" eval --device cuda --parallel 8 \
           --jobs "$out/seed/jobs.jsonl" --out "$out/$run.jsonl" 2>&1 | tail -6
-      done ;;
+      done
+      kill "$sampler" 2>/dev/null
+      sort -t, -k2 -n "$out/gpu_memory.csv" | tail -1 | sed 's/^/warm batch, most GPU memory used: /' ;;
+    served)
+      rm -f "$out/served.db"
+      problems=$kernelbench
+      [ -d "$kernelbench/KernelBench" ] && problems=$kernelbench/KernelBench
+      "$build/kmem" serve --queue "$out/served.db" --insecure-local --port 18420 --kernelbench "$problems" \
+        --device cuda > "$out/serve.log" 2>&1 &
+      server=$!
+      "$build/kmem" worker --store "$out/served.db" --device cuda --parallel 8 > "$out/worker.log" 2>&1 &
+      worker=$!
+      sleep 1
+      timeout "$limit" python3 "$root/bench/served_batch.py" "$out/seed/jobs.jsonl" "$problems" \
+        http://127.0.0.1:18420 "" "$out/served.jsonl"
+      kill "$worker" "$server"; wait "$worker" "$server" 2>/dev/null
+      tail -3 "$out/worker.log" ;;
+    replay)
+      python3 "$root/scripts/seed_replay.py" --kernelbench "$kernelbench" --out "$out/replay" >/dev/null
+      "$build/kmem-scripted-endpoint" "$out/replay/script.json" --port 8765 > /dev/null &
+      endpoint=$!
+      rm -f "$out/replay/results.db"
+      /usr/bin/time -f "replay: %e s" timeout "$limit" "$build/kmem" experiment run "$out/replay/spec.json" \
+        --results "$out/replay/results.db" --quiet --work-dir "$out/replay/work"
+      kill "$endpoint"
+      "$build/kmem" experiment report seed-replay --results "$out/replay/results.db" \
+        --html "$out/seed-replay.html" | tee "$out/replay.txt" ;;
+    learning)
+      timeout "$limit" python3 "$root/scripts/learning_run.py" --kmem "$build/kmem" \
+        --endpoint "$build/kmem-scripted-endpoint" --kernelbench "$kernelbench" --out "$out/learning" \
+        --problems 20 --device cuda 2>&1 | tail -40 ;;
     gputest)
       (cd "$root" && timeout "$limit" "$build/eval_gpu_test" 2>&1 | tail -12) ;;
     hacks)
@@ -60,7 +99,7 @@ else:
     print("no job timed by both (run the batch step first)")
 PY
       ;;
-    *) echo "unknown step $step (batch, gputest, hacks, kernelbench)" >&2 ;;
+    *) echo "unknown step $step (batch, served, gputest, hacks, kernelbench, replay, learning)" >&2 ;;
   esac
 done
 echo "=== end $(date +%T)"

@@ -128,6 +128,10 @@ Result<EvalRequest> read_eval_request(const EvalJob& job);
 // without the sandbox carries the flag `unsandboxed`).
 std::string eval_payload_json(const EvalRequest& request, const EvalOptions& options);
 
+// The options of `options` that a payload carries, as one text: jobs whose
+// texts are equal may be evaluated in one batch.
+std::string verdict_options_key(const EvalOptions& options);
+
 // Parses a kEval payload back: the request, and `base` (the worker's options)
 // with the payload's options applied. Errors name the field.
 struct EvalPayload {

@@ -1,52 +1,70 @@
 // The loop of `kmem worker` (docs/scale-out.md): claims evaluation jobs from
-// the queue of a kmem database, evaluates each with the library's
-// evaluator while renewing its lease, and stores the outcome exactly once.
+// the queue of a kmem database, up to a batch at a time, evaluates them
+// together with the library's evaluator (`eval.parallel` candidates in
+// flight) while renewing their leases, and stores each outcome exactly once,
+// as soon as it is known.
 // A lost database (a server restart, a network cut) is opened again and the
 // loop goes on; a lease lost meanwhile means another worker has the job, so
 // this one's outcome is dropped.
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <mutex>
-#include <optional>
 #include <string>
+#include <vector>
 
 #include "kmem/eval.h"
 #include "kmem/queue.h"
 
 namespace kmem {
 
+// Evaluates `jobs` with `options`, calling `on_result` once per job as it
+// finishes (from one thread at a time): evaluate_batch of kmem/eval.h.
+using BatchEvaluator = std::function<void(const std::vector<EvalJob>& jobs, const EvalOptions& options,
+                                          const std::function<void(const EvalOutcome&)>& on_result)>;
+
 struct WorkerOptions {
-  std::string db;               // SQLite path or PostgreSQL URL
-  std::string name;             // the lease owner: unique among workers (host:pid)
-  EvalOptions eval;             // the worker's device, interpreter and caches
-  QueueOptions queue;           // lease length, attempts
+  std::string db;      // SQLite path or PostgreSQL URL
+  std::string name;    // the lease owner: unique among workers (host:pid)
+  EvalOptions eval;    // the worker's device, interpreter, caches and candidates in flight (parallel)
+  QueueOptions queue;  // lease length, attempts
+  // Jobs claimed at once and evaluated as one batch (jobs whose verdict
+  // options differ run as batches of their own, one after another); 0:
+  // four times eval.parallel.
+  int batch = 0;
+  // Once a job is claimed, how long to go on claiming while the queue is
+  // empty, so that a batch being submitted is evaluated whole.
+  double gather_s = 0.5;
   double poll_s = 1.0;          // idle: seconds between claims
   double heartbeat_s = 0;       // seconds between heartbeats; 0: a third of the lease
   double reconnect_s = 1.0;     // seconds between attempts to reach a lost database
   bool exit_when_idle = false;  // return once no job is claimable (drain the queue)
-  // Evaluates one job; evaluate() of kmem/eval.h unless a test gives a fake.
-  std::function<EvalOutcome(const EvalJob&, const EvalOptions&)> evaluate;
+  BatchEvaluator evaluate;      // evaluate_batch unless a test gives a fake
   // One line per event (claimed, finished, lease lost, database lost).
   std::function<void(const std::string&)> log;
 };
 
-// What the worker holds now, for a signal handler that must give it back.
-class CurrentLease {
+// The claims the worker holds now, for a signal handler that must give them back.
+class CurrentLeases {
  public:
-  void set(std::optional<Lease> lease) {
+  void add(const Lease& lease) {
     std::lock_guard lock(mutex_);
-    lease_ = std::move(lease);
+    leases_.push_back(lease);
   }
-  std::optional<Lease> get() const {
+  void remove(std::int64_t job_id) {
     std::lock_guard lock(mutex_);
-    return lease_;
+    std::erase_if(leases_, [&](const Lease& l) { return l.job_id == job_id; });
+  }
+  std::vector<Lease> all() const {
+    std::lock_guard lock(mutex_);
+    return leases_;
   }
 
  private:
   mutable std::mutex mutex_;
-  std::optional<Lease> lease_;
+  std::vector<Lease> leases_;
 };
 
 struct WorkerTally {
@@ -55,11 +73,12 @@ struct WorkerTally {
   int failed = 0;     // jobs failed (an unreadable payload)
 };
 
-// Runs until `stop` is set (checked between jobs and while waiting) or, with
-// exit_when_idle, until the queue holds nothing claimable. `writes` is held
-// around each completion so that a signal never cuts one short. Returns
-// what it did; an error only when the database cannot be opened at start.
-Result<WorkerTally> run_worker(const WorkerOptions& options, const std::atomic<bool>& stop, CurrentLease& current,
+// Runs until `stop` is set (checked between batches and while waiting) or,
+// with exit_when_idle, until the queue holds nothing claimable. `writes` is
+// held around each completion so that a signal never cuts one short.
+// Returns what it did; an error only when the database cannot be opened at
+// start.
+Result<WorkerTally> run_worker(const WorkerOptions& options, const std::atomic<bool>& stop, CurrentLeases& current,
                                std::mutex& writes);
 
 }  // namespace kmem

@@ -1,8 +1,9 @@
 // `kmem worker --store URL --device cpu|cuda|cuda:N`: drains the job queue of a
-// kmem database (docs/scale-out.md), one job at a time, on one device; run
-// one per GPU, on as many machines as reach the database. On SIGINT or
-// SIGTERM it gives its job back to the queue (the next worker claims it at
-// once) and ends every process it started.
+// kmem database (docs/scale-out.md), a batch of jobs at a time with
+// `--parallel` candidates in flight, on one device; run one per GPU, on as
+// many machines as reach the database. On SIGINT or SIGTERM it gives its
+// jobs back to the queue (the next worker claims them at once) and ends
+// every process it started.
 #include "kmem/worker.h"
 
 #include <fmt/format.h>
@@ -70,19 +71,23 @@ int run(WorkerArgs& args) {
   o.log = say;
 
   std::atomic<bool> stop = false;
-  CurrentLease current;
+  CurrentLeases current;
   InterruptGuard guard([&](int signal) {
-    // A job cut short goes back to the queue now rather than when its lease ends.
-    if (auto lease = current.get()) {
-      auto queue = JobQueue::open(o.db, o.queue);
-      bool released = queue && (*queue)->release(*lease).ok();
-      say(fmt::format("{}: job {} {}", strsignal(signal), lease->job_id,
-                      released ? "given back to the queue" : "left to its lease's expiry"));
-    } else {
+    // Jobs cut short go back to the queue now rather than when their leases end.
+    auto leases = current.all();
+    if (leases.empty()) {
       say(fmt::format("{}: stopped", strsignal(signal)));
+      return;
+    }
+    auto queue = JobQueue::open(o.db, o.queue);
+    for (const Lease& lease : leases) {
+      bool released = queue && (*queue)->release(lease).ok();
+      say(fmt::format("{}: job {} {}", strsignal(signal), lease.job_id,
+                      released ? "given back to the queue" : "left to its lease's expiry"));
     }
   });
-  say(fmt::format("{} on {}, lease {} s", o.name, e.device, o.queue.lease_s));
+  say(fmt::format("{} on {}, {} candidate{} in flight, batches of up to {} jobs, lease {} s", o.name, e.device,
+                  e.parallel, e.parallel == 1 ? "" : "s", o.batch > 0 ? o.batch : 4 * e.parallel, o.queue.lease_s));
   auto tally = run_worker(o, stop, current, guard.writes());
   if (!tally) return report_error("worker", tally.error());
   say(fmt::format("queue drained: {} outcome{} stored, {} dropped, {} failed", tally->completed,
@@ -98,10 +103,18 @@ void add_worker_command(CLI::App& app, CommandSet& commands) {
   auto* cmd = app.add_subcommand("worker", "Evaluate the jobs of a database's queue (docs/scale-out.md)");
   cmd->footer(
       "Exit codes: 0 the queue was drained (--exit-when-idle), 2 usage error or the database unreachable "
-      "at start, 128+N stopped by signal N (its job given back to the queue).");
+      "at start, 128+N stopped by signal N (its jobs given back to the queue).");
   cmd->add_option("--store,--db", args->db, "kmem database: postgresql://... (many machines) or an SQLite file")
       ->required();
   cmd->add_option("--device", args->device, "cpu, cuda or cuda:N (one worker per GPU)")->capture_default_str();
+  cmd->add_option("--parallel", o.eval.parallel, "candidates in flight at once, as kmem eval --parallel")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  cmd->add_option("--batch", o.batch, "jobs claimed at once and evaluated together (default: 4 x --parallel)")
+      ->check(CLI::Range(1, 4096));
+  cmd->add_option("--gather", o.gather_s, "seconds to go on claiming for a batch while the queue is empty")
+      ->check(CLI::Range(0.0, 60.0))
+      ->capture_default_str();
   cmd->add_option("--name", o.name, "this worker's name in leases (default: host:pid)");
   cmd->add_option("--lease", o.queue.lease_s, "seconds a claim holds a job without a heartbeat")
       ->check(CLI::Range(1.0, 86400.0))

@@ -26,22 +26,32 @@ Result<EvalRequest> read_eval_request(const EvalJob& job) {
   return request;
 }
 
+namespace {
+
+// The options a payload carries: those that decide a verdict.
+Json verdict_options(const EvalOptions& o) {
+  return {{"tolerance", o.tolerance},
+          {"trials", o.trials},
+          {"warmup", o.warmup},
+          {"iters", o.iters},
+          {"build_timeout_s", o.build_timeout_s},
+          {"run_timeout_s", o.run_timeout_s},
+          {"memory_limit_mb", o.memory_limit_mb}};
+}
+
+}  // namespace
+
 std::string eval_payload_json(const EvalRequest& request, const EvalOptions& o) {
   Json j = {
       {"id", request.id},
       {"problem", {{"name", request.problem_name}, {"source", request.problem_source}}},
       {"candidate", {{"name", request.candidate_name}, {"source", request.candidate_source}}},
-      {"options",
-       {{"tolerance", o.tolerance},
-        {"trials", o.trials},
-        {"warmup", o.warmup},
-        {"iters", o.iters},
-        {"build_timeout_s", o.build_timeout_s},
-        {"run_timeout_s", o.run_timeout_s},
-        {"memory_limit_mb", o.memory_limit_mb}}},
+      {"options", verdict_options(o)},
   };
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
+
+std::string verdict_options_key(const EvalOptions& options) { return verdict_options(options).dump(); }
 
 namespace {
 

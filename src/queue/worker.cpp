@@ -4,11 +4,15 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <map>
 #include <thread>
 
 namespace kmem {
@@ -49,9 +53,53 @@ Status write_whole(const fs::path& path, const std::string& text) {
   return Status::success();
 }
 
+// A claimed job on its way through a batch.
+struct HeldJob {
+  Lease lease;
+  EvalRequest request;
+  std::string options_key;  // verdict_options_key of its options
+  EvalOptions options;
+  fs::path claim_folder;
+  EvalJob staged;
+  bool held = true;  // false once its lease was lost: the outcome will be dropped
+  bool done = false;
+};
+
+// Outcomes handed from the evaluating thread to the worker's loop.
+class Mailbox {
+ public:
+  void post(const EvalOutcome& outcome) {
+    std::lock_guard hold(mutex_);
+    outcomes_.push_back(outcome);
+    arrived_.notify_one();
+  }
+  void close() {
+    std::lock_guard hold(mutex_);
+    closed_ = true;
+    arrived_.notify_one();
+  }
+  // Waits until an outcome arrives, the mailbox is closed or `until`; takes
+  // what arrived. `closed` says whether nothing more will come.
+  std::vector<EvalOutcome> wait(std::chrono::steady_clock::time_point until, bool& closed) {
+    std::unique_lock hold(mutex_);
+    arrived_.wait_until(hold, until, [&] { return !outcomes_.empty() || closed_; });
+    std::vector<EvalOutcome> taken(std::make_move_iterator(outcomes_.begin()),
+                                   std::make_move_iterator(outcomes_.end()));
+    outcomes_.clear();
+    closed = closed_ && taken.empty();
+    return taken;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable arrived_;
+  std::deque<EvalOutcome> outcomes_;
+  bool closed_ = false;
+};
+
 class Worker {
  public:
-  Worker(const WorkerOptions& options, const std::atomic<bool>& stop, CurrentLease& current, std::mutex& writes)
+  Worker(const WorkerOptions& options, const std::atomic<bool>& stop, CurrentLeases& current, std::mutex& writes)
       : o_(options), stop_(stop), current_(current), writes_(writes) {}
 
   Status start() {
@@ -63,33 +111,30 @@ class Worker {
 
   WorkerTally run() {
     while (!stop_) {
-      JobQueue* queue = reach();
-      if (queue == nullptr) break;
-      auto claimed = queue->claim(o_.name, {JobKind::kEval});
-      if (!claimed) {
-        lost(claimed.error());
-        continue;
-      }
-      if (!*claimed) {
+      if (reach() == nullptr) break;
+      std::vector<ClaimedJob> claimed = claim_batch();
+      if (claimed.empty()) {
+        if (!queue_) continue;  // lost while claiming: reached again above
         if (o_.exit_when_idle) break;
         pause(o_.poll_s);
         continue;
       }
-      process(**claimed);
+      process(claimed);
     }
     return tally_;
   }
 
  private:
+  using Clock = std::chrono::steady_clock;
+
   void log(const std::string& line) const {
     if (o_.log) o_.log(line);
   }
 
   // Sleeps up to `seconds`, waking early when stopped.
   void pause(double seconds) const {
-    auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-    while (!stop_ && std::chrono::steady_clock::now() < until)
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    auto until = Clock::now() + std::chrono::duration<double>(seconds);
+    while (!stop_ && Clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
 
   // The queue, opened again after it was lost; nullptr once stopped.
@@ -112,6 +157,33 @@ class Worker {
     pause(o_.reconnect_s);
   }
 
+  // Up to a batch of jobs: once one is claimed, claims go on for o_.gather_s
+  // while the queue is empty (a batch may still be being submitted).
+  std::vector<ClaimedJob> claim_batch() {
+    std::vector<ClaimedJob> claimed;
+    Clock::time_point gather_until;
+    int most = o_.batch > 0 ? o_.batch : 4 * std::max(1, o_.eval.parallel);
+    while (!stop_ && static_cast<int>(claimed.size()) < most) {
+      auto next = queue_->claim(o_.name, {JobKind::kEval});
+      if (!next) {
+        lost(next.error());  // the claims made so far are evaluated; their heartbeats reach it again
+        break;
+      }
+      if (*next) {
+        current_.add((*next)->lease);
+        if (claimed.empty())
+          gather_until =
+              Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.gather_s));
+        claimed.push_back(std::move(**next));
+        continue;
+      }
+      if (claimed.empty() || Clock::now() >= gather_until) break;
+      std::this_thread::sleep_for(
+          std::min<Clock::duration>(std::chrono::milliseconds(50), gather_until - Clock::now()));
+    }
+    return claimed;
+  }
+
   // The job's files in the worker's cache: the problem under a name made of
   // its text's hash (shared by every job of the problem), the candidate in a
   // folder of this claim's own.
@@ -124,59 +196,119 @@ class Worker {
     claim_folder = cache / "queue" / "claims" / fmt::format("{}-{}-{}", getpid(), lease.job_id, lease.attempt);
     fs::path candidate = claim_folder / safe_file_name(request.candidate_name, "candidate.py");
     if (Status s = write_whole(candidate, request.candidate_source); !s) return s.error();
-    return EvalJob{request.id, problem.string(), candidate.string()};
+    // Named by the claim: jobs of one batch may share a submitter's id.
+    return EvalJob{fmt::format("job-{}", lease.job_id), problem.string(), candidate.string()};
   }
 
-  // Evaluates the claimed job while renewing its lease, then stores the outcome.
-  void process(const ClaimedJob& claimed) {
-    const Lease& lease = claimed.lease;
-    current_.set(lease);
-    auto payload = parse_eval_payload(claimed.job.payload, o_.eval);
-    fs::path claim_folder;
-    Result<EvalJob> staged = payload ? stage(payload->request, lease, claim_folder) : Result<EvalJob>(payload.error());
-    if (!staged) {
-      log(fmt::format("job {}: {}", lease.job_id, staged.error().message()));
-      finish(
-          lease, [&](JobQueue& q) { return q.fail(lease, staged.error().message()); }, "failure");
-      current_.set(std::nullopt);
-      return;
-    }
-    log(fmt::format("job {} ({}) claimed, attempt {}", lease.job_id, payload->request.id, lease.attempt));
-    auto evaluate =
-        o_.evaluate ? o_.evaluate : [](const EvalJob& j, const EvalOptions& eo) { return kmem::evaluate(j, eo); };
-    EvalOptions options = payload->options;
-    auto running = std::async(std::launch::async, [&] { return evaluate(*staged, options); });
-    double every = o_.heartbeat_s > 0 ? o_.heartbeat_s : o_.queue.lease_s / 3;
-    bool held = true;
-    while (running.wait_for(std::chrono::duration<double>(every)) != std::future_status::ready) {
-      if (!held) continue;
-      if (!queue_) {  // one try per beat: the evaluation goes on meanwhile
-        auto queue = JobQueue::open(o_.db, o_.queue);
-        if (!queue) continue;
-        queue_ = std::move(*queue);
-        log("database reached again");
+  // Stages the claimed jobs (failing those whose payload cannot be read)
+  // and evaluates them, one batch per set of verdict options.
+  void process(std::vector<ClaimedJob>& claimed) {
+    std::vector<HeldJob> jobs;
+    for (ClaimedJob& c : claimed) {
+      const Lease& lease = c.lease;
+      auto payload = parse_eval_payload(c.job.payload, o_.eval);
+      HeldJob job{lease, {}, "", o_.eval, {}, {}};
+      Result<EvalJob> staged =
+          payload ? stage(payload->request, lease, job.claim_folder) : Result<EvalJob>(payload.error());
+      if (!staged) {
+        log(fmt::format("job {}: {}", lease.job_id, staged.error().message()));
+        finish(
+            lease, [&](JobQueue& q) { return q.fail(lease, staged.error().message()); }, "failure");
+        current_.remove(lease.job_id);
+        continue;
       }
-      auto beat = queue_->heartbeat(lease);
+      log(fmt::format("job {} ({}) claimed, attempt {}", lease.job_id, payload->request.id, lease.attempt));
+      job.request = std::move(payload->request);
+      job.options = payload->options;
+      job.options_key = verdict_options_key(job.options);
+      job.staged = std::move(*staged);
+      jobs.push_back(std::move(job));
+    }
+    std::vector<std::string> keys;
+    for (const HeldJob& job : jobs)
+      if (std::find(keys.begin(), keys.end(), job.options_key) == keys.end()) keys.push_back(job.options_key);
+    for (const std::string& key : keys) evaluate_group(jobs, key);
+  }
+
+  // Evaluates the jobs whose options are `key` as one batch, renewing the
+  // leases of every job still held meanwhile and storing each outcome as it
+  // comes.
+  void evaluate_group(std::vector<HeldJob>& jobs, const std::string& key) {
+    std::vector<EvalJob> batch;
+    std::map<std::string, HeldJob*> by_id;
+    EvalOptions options;
+    for (HeldJob& job : jobs) {
+      if (job.options_key != key) continue;
+      batch.push_back(job.staged);
+      by_id[job.staged.id] = &job;
+      options = job.options;
+    }
+    BatchEvaluator evaluate = o_.evaluate ? o_.evaluate : [](const auto& j, const auto& eo, const auto& on_result) {
+      evaluate_batch(j, eo, on_result);
+    };
+    Mailbox mailbox;
+    auto running = std::async(std::launch::async, [&] {
+      evaluate(batch, options, [&](const EvalOutcome& outcome) { mailbox.post(outcome); });
+      mailbox.close();
+    });
+    auto every = std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(o_.heartbeat_s > 0 ? o_.heartbeat_s : o_.queue.lease_s / 3));
+    auto next_beat = Clock::now() + every;
+    for (bool closed = false; !closed;) {
+      for (EvalOutcome& outcome : mailbox.wait(next_beat, closed)) {
+        auto found = by_id.find(outcome.job.id);
+        if (found != by_id.end() && !found->second->done) store(*found->second, std::move(outcome));
+      }
+      if (Clock::now() >= next_beat) {
+        heartbeat(jobs);
+        next_beat = Clock::now() + every;
+      }
+    }
+    running.get();
+    for (auto& [id, job] : by_id)
+      if (!job->done) store(*job, rejected_outcome(job->staged, "evaluator_error", "the evaluator gave no outcome"));
+  }
+
+  // Renews the lease of every job not done; a job whose lease was taken over
+  // is no longer held (its outcome will be dropped).
+  void heartbeat(std::vector<HeldJob>& jobs) {
+    if (!queue_) {  // one try per beat: the evaluations go on meanwhile
+      auto queue = JobQueue::open(o_.db, o_.queue);
+      if (!queue) return;
+      queue_ = std::move(*queue);
+      log("database reached again");
+    }
+    for (HeldJob& job : jobs) {
+      if (job.done || !job.held) continue;
+      auto beat = queue_->heartbeat(job.lease);
       if (!beat) {
-        log(fmt::format("job {}: heartbeat failed ({})", lease.job_id, beat.error().message()));
+        log(fmt::format("job {}: heartbeat failed ({})", job.lease.job_id, beat.error().message()));
         queue_.reset();
-      } else if (!*beat) {
-        held = false;
-        log(fmt::format("job {}: lease lost (another worker has the job); this outcome will be dropped", lease.job_id));
+        return;
+      }
+      if (!*beat) {
+        job.held = false;
+        log(fmt::format("job {}: lease lost (another worker has the job); this outcome will be dropped",
+                        job.lease.job_id));
       }
     }
-    EvalOutcome outcome = running.get();
-    outcome.job = EvalJob{payload->request.id, payload->request.problem_name, payload->request.candidate_name};
+  }
+
+  // Stores the outcome of `job` under the submitter's names, unless its lease was lost.
+  void store(HeldJob& job, EvalOutcome outcome) {
+    job.done = true;
+    outcome.job = EvalJob{job.request.id, job.request.problem_name, job.request.candidate_name};
     std::error_code ec;
-    fs::remove_all(claim_folder, ec);
-    if (held) {
+    fs::remove_all(job.claim_folder, ec);
+    const Lease& lease = job.lease;
+    if (job.held) {
       std::string json = outcome_json(outcome);
       finish(
           lease, [&](JobQueue& q) { return q.complete(lease, json); }, outcome.verdict);
     } else {
       ++tally_.dropped;
     }
-    current_.set(std::nullopt);
+    current_.remove(lease.job_id);
   }
 
   // Stores the end of a job (`store` returns whether the lease still held),
@@ -207,7 +339,7 @@ class Worker {
 
   const WorkerOptions& o_;
   const std::atomic<bool>& stop_;
-  CurrentLease& current_;
+  CurrentLeases& current_;
   std::mutex& writes_;
   std::unique_ptr<JobQueue> queue_;
   WorkerTally tally_;
@@ -215,7 +347,7 @@ class Worker {
 
 }  // namespace
 
-Result<WorkerTally> run_worker(const WorkerOptions& options, const std::atomic<bool>& stop, CurrentLease& current,
+Result<WorkerTally> run_worker(const WorkerOptions& options, const std::atomic<bool>& stop, CurrentLeases& current,
                                std::mutex& writes) {
   Worker worker(options, stop, current, writes);
   if (Status s = worker.start(); !s) return s.error();

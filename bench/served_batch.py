@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Submits a jobs file (`kmem eval --jobs` format) to `kmem serve` through the
+Python client, all at once, then waits for every outcome; writes them as a
+results file and prints the wall time from the first submission to the last
+outcome, to compare with `kmem eval --jobs` on the same machine
+(docs/benchmarks.md, "Served").
+
+    bench/served_batch.py JOBS KERNELBENCH URL TOKEN OUT.jsonl
+
+Problems are sent as paths inside KERNELBENCH (the server's --kernelbench)."""
+import argparse
+import collections
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "python", "kmem_client", "src"))
+from kmem_client import Client, KmemError  # noqa: E402
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("jobs")
+    parser.add_argument("kernelbench", help="the server's --kernelbench folder")
+    parser.add_argument("url")
+    parser.add_argument("token", help="a write token's secret ('' with --insecure-local)")
+    parser.add_argument("out")
+    parser.add_argument("--timeout", type=float, default=1800, help="seconds to wait for all outcomes")
+    args = parser.parse_args()
+
+    client = Client(args.url, args.token or None)
+    folder = os.path.dirname(os.path.abspath(args.jobs))
+    kernelbench = os.path.abspath(args.kernelbench)
+    if os.path.isdir(os.path.join(kernelbench, "KernelBench")):  # a checkout: its problems are in KernelBench/
+        kernelbench = os.path.join(kernelbench, "KernelBench")
+    jobs = [json.loads(line) for line in open(args.jobs) if line.strip()]
+    started = time.monotonic()
+    submitted = []
+    for job in jobs:
+        problem = os.path.relpath(os.path.join(folder, job["problem"]), kernelbench)
+        with open(os.path.join(folder, job["candidate"])) as f:
+            source = f.read()
+        kind = "python" if job["candidate"].endswith(".py") else "reply"  # as kmem eval takes a candidate
+        submitted.append(client.submit_evaluation(problem, source, kind, id=job["id"]))
+    submit_s = time.monotonic() - started
+    verdicts = collections.Counter()
+    with open(args.out, "w") as out:
+        for job in submitted:
+            try:
+                outcome = job.result(timeout=max(1.0, args.timeout - (time.monotonic() - started)))
+            except (KmemError, TimeoutError) as error:
+                verdicts["failed: " + str(error)] += 1
+                continue
+            verdicts[outcome.verdict] += 1
+            out.write(json.dumps(outcome.raw) + "\n")
+    wall = time.monotonic() - started
+    print(f"{len(jobs)} jobs through {args.url}: submitted in {submit_s:.2f} s, all outcomes in {wall:.1f} s; "
+          + ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items())))
+    return 0 if verdicts.get("pass", 0) == len(jobs) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Learns in one experiment and renders what it learned in a second, with the
+scripted endpoint as the agent (docs/learning.md, "Learning across
+experiments"):
+
+ 1. a database of the seed memory in which the `kernel` items of the first
+    N problems that have one are retired (so what comes back is learned);
+ 2. experiment `learn-first`: those problems under the given policies, the
+    agent answering each with the seed's kernel for it (a single SUBMIT);
+ 3. `kmem ingest learn-first`: the passing kernels enter as candidates;
+    `kmem reverify` measures them again with the references re-timed, so
+    they are reproduced; `kmem items promote` makes them active (those
+    whose measurements disagree are measured a third time first);
+ 4. experiment `learn-second`: the same problems and policies on the
+    changed memory; `kmem items value learn-second` says which learned
+    items its memory texts showed, and how each did.
+
+    scripts/learning_run.py --kmem build/kmem --endpoint build/kmem-scripted-endpoint \\
+        --kernelbench KernelBench --out /tmp/learn --problems 20 --device cuda
+
+Prints each step's wall time and writes summary.json in --out; exits 1 when
+no learned item was shown in the second experiment."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(args, refusals=False):
+    """Runs a kmem command, echoing it; returns its stdout. Exits on failure,
+    unless `refusals`: then returns None where kmem refused (its line printed)."""
+    print("$ " + " ".join(args), flush=True)
+    done = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if done.returncode not in (0, 1):
+        if refusals:
+            print(done.stderr.strip(), flush=True)
+            return None
+        sys.exit(f"{args[0]} {args[1]}: exit {done.returncode}: {done.stderr.strip()}")
+    return done.stdout
+
+
+def write_json(path, value):
+    with open(path, "w") as f:
+        json.dump(value, f, indent=1)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kmem", default=os.path.join(ROOT, "build", "kmem"))
+    parser.add_argument("--endpoint", default=os.path.join(ROOT, "build", "kmem-scripted-endpoint"),
+                        help="the kmem-scripted-endpoint program")
+    parser.add_argument("--kernelbench", required=True, help="KernelBench checkout (holds level1/ ...)")
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--store", default=os.path.join(ROOT, "data", "seed", "memory-store.json"))
+    parser.add_argument("--problems", type=int, default=20, help="how many problems (the first with a seed kernel)")
+    parser.add_argument("--policies", default="none,show_all")
+    parser.add_argument("--device", default="cuda")
+    parser.add_argument("--port", type=int, default=8766)
+    parser.add_argument("--eval-parallel", type=int, default=8)
+    args = parser.parse_args()
+
+    os.makedirs(args.out, exist_ok=True)
+    kmem = os.path.abspath(args.kmem)
+    db = os.path.join(args.out, "memory.db")
+    results = os.path.join(args.out, "results.db")
+    for path in (db, results):
+        if os.path.exists(path):
+            os.remove(path)
+    with open(args.store) as f:
+        store = json.load(f)
+    kernels = sorted((i for i in store["items"] if i["kind"] == "kernel"), key=lambda i: i["source"])
+    chosen = sorted({k["source"] for k in kernels})[:args.problems]
+    kernels = [k for k in kernels if k["source"] in chosen]
+    timings = {}
+
+    def step(name, call):
+        began = time.monotonic()
+        value = call()
+        timings[name] = round(time.monotonic() - began, 1)
+        print(f"== {name}: {timings[name]} s", flush=True)
+        return value
+
+    run([kmem, "import", args.store, "--store", db])
+    for k in kernels:
+        run([kmem, "items", "retire", k["id"], "--reason", "learned again by learning_run.py", "--store", db])
+    replies = [{"when": f"KernelBench problem {k['source']},",
+                "content": f"```python\n{k['code'].rstrip()}\n```\nACTION: SUBMIT\n"} for k in kernels]
+    write_json(os.path.join(args.out, "script.json"),
+               {"format": "kmem-scripted-endpoint/1", "mode": "turns", "replies": replies})
+    base_url = f"http://127.0.0.1:{args.port}/v1"
+    for name in ("learn-first", "learn-second"):
+        write_json(os.path.join(args.out, name + ".json"), {
+            "format": "kmem-experiment/1", "name": name, "kernelbench": os.path.abspath(args.kernelbench),
+            "problems": chosen, "readers": [{"id": "learner", "endpoint": base_url, "model": "scripted",
+                                             "retries": 0}],
+            "policies": args.policies.split(","), "samples": 1, "device": args.device, "max_turns": 1,
+            "concurrency": 16, "eval_parallel": args.eval_parallel})
+    endpoint = subprocess.Popen([args.endpoint, os.path.join(args.out, "script.json"), "--port", str(args.port)],
+                                stdout=subprocess.DEVNULL)
+    try:
+        time.sleep(0.5)
+        experiment = [kmem, "experiment", "run", "--results", results, "--store", db, "--quiet",
+                      "--work-dir", os.path.join(args.out, "work")]
+        step("learn-first", lambda: run(experiment + [os.path.join(args.out, "learn-first.json")]))
+        step("ingest", lambda: run([kmem, "ingest", "learn-first", "--store", db, "--results", results]))
+        reverify = [kmem, "reverify", "--store", db, "--kernelbench", args.kernelbench, "--kind", "kernel",
+                    "--device", args.device]
+        step("reverify", lambda: run(reverify))
+        candidates = json.loads(run([kmem, "items", "list", "--store", db, "--state", "candidate", "--kind",
+                                     "kernel", "--json"]))
+
+        def promote_all(ids):
+            """Promotes each item; returns those kmem refused (not reproduced yet)."""
+            return [i for i in ids if run([kmem, "items", "promote", i, "--reason", "reproduced by reverify",
+                                           "--store", db], refusals=True) is None]
+
+        waiting = promote_all([item["id"] for item in candidates])
+        if waiting:  # a third measurement for those whose two disagreed
+            step("reverify again", lambda: run(reverify))
+            waiting = promote_all(waiting)
+        promoted = [item["id"] for item in candidates if item["id"] not in waiting]
+        step("learn-second", lambda: run(experiment + [os.path.join(args.out, "learn-second.json")]))
+    finally:
+        endpoint.terminate()
+        endpoint.wait()
+    values = json.loads(run([kmem, "items", "value", "learn-second", "--results", results, "--store", db,
+                             "--json"]))
+    rows = values if isinstance(values, list) else values.get("items", [])
+    shown = sorted({row["item"] for row in rows if row.get("item") in promoted})
+    report = run([kmem, "experiment", "report", "learn-second", "--results", results,
+                  "--html", os.path.join(args.out, "learn-second.html")])
+    summary = {"problems": chosen, "retired_seed_kernels": [k["id"] for k in kernels],
+               "candidates": [i["id"] for i in candidates], "promoted": promoted,
+               "learned_items_shown_in_second": shown, "seconds": timings}
+    write_json(os.path.join(args.out, "summary.json"), summary)
+    print(report)
+    print(f"{len(chosen)} problems: {len(candidates)} kernels learned, {len(promoted)} promoted, "
+          f"{len(shown)} shown in learn-second; seconds {timings}")
+    return 0 if shown else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

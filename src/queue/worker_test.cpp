@@ -1,0 +1,224 @@
+// The worker's loop with a fake batch evaluator, on a real queue (SQLite, and
+// PostgreSQL where scripts/test.sh started one): jobs are claimed in
+// batches, evaluated together, each outcome stored once as it comes, leases
+// renewed while a batch runs, and jobs of other verdict options kept apart.
+#include "kmem/worker.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include "kmem/queue.h"
+#include "store/test_database.h"
+
+namespace kmem {
+namespace {
+
+using store::Engine;
+using store::TestDatabase;
+
+// The payload of a job named `id` whose candidate says `text`.
+std::string payload(const std::string& id, const std::string& text, int trials = 5) {
+  EvalOptions options;
+  options.trials = trials;
+  return eval_payload_json({id, "p.py", "x = 1\n", id + ".py", text}, options);
+}
+
+// What the fake evaluator was given, batch by batch.
+struct Calls {
+  std::mutex mutex;
+  std::vector<std::vector<std::string>> batches;  // the jobs' candidate files, per call
+  std::vector<int> trials;                        // the options' trials, per call
+};
+
+class WorkerTest : public testing::TestWithParam<Engine> {
+ protected:
+  void SetUp() override {
+    if (std::string why = TestDatabase::unavailable(GetParam()); !why.empty()) GTEST_SKIP() << why;
+    db_ = std::make_unique<TestDatabase>(GetParam());
+    auto queue = JobQueue::open(db_->url());
+    ASSERT_TRUE(queue) << queue.error().message();
+    queue_ = std::move(*queue);
+    cache_ = std::filesystem::temp_directory_path() / ("kmem_worker_test_" + std::to_string(getpid()));
+    options_.db = db_->url();
+    options_.name = "w1";
+    options_.eval.cache_dir = cache_.string();
+    options_.eval.parallel = 2;
+    options_.exit_when_idle = true;
+    options_.gather_s = 0.05;
+    options_.poll_s = 0.05;
+  }
+  void TearDown() override { std::filesystem::remove_all(cache_); }
+
+  std::vector<std::int64_t> enqueue(const std::vector<std::string>& payloads) {
+    auto ids = queue_->enqueue(JobKind::kEval, payloads, "b");
+    EXPECT_TRUE(ids) << ids.error().message();
+    return ids ? *ids : std::vector<std::int64_t>{};
+  }
+
+  // A fake that passes every job after `delay`, one outcome at a time.
+  BatchEvaluator passing(Calls& calls, std::chrono::milliseconds delay = {}) {
+    return [&calls, delay](const std::vector<EvalJob>& jobs, const EvalOptions& options,
+                           const std::function<void(const EvalOutcome&)>& on_result) {
+      {
+        std::lock_guard hold(calls.mutex);
+        std::vector<std::string> files;
+        for (const auto& job : jobs) files.push_back(std::filesystem::path(job.candidate).filename().string());
+        calls.batches.push_back(files);
+        calls.trials.push_back(options.trials);
+      }
+      for (const auto& job : jobs) {
+        std::this_thread::sleep_for(delay);
+        EvalOutcome outcome = rejected_outcome(job, "pass", "");
+        outcome.speedup = 2.0;
+        on_result(outcome);
+      }
+    };
+  }
+
+  Result<WorkerTally> run() {
+    std::atomic<bool> stop = false;
+    CurrentLeases current;
+    std::mutex writes;
+    return run_worker(options_, stop, current, writes);
+  }
+
+  std::unique_ptr<TestDatabase> db_;
+  std::unique_ptr<JobQueue> queue_;
+  std::filesystem::path cache_;
+  WorkerOptions options_;
+};
+
+TEST_P(WorkerTest, ClaimsABatchAndStoresEveryOutcomeOnceUnderTheSubmittersNames) {
+  auto ids = enqueue({payload("a", "A"), payload("b", "B"), payload("c", "C")});
+  Calls calls;
+  options_.evaluate = passing(calls);
+  auto tally = run();
+  ASSERT_TRUE(tally) << tally.error().message();
+  EXPECT_EQ(tally->completed, 3);
+  ASSERT_EQ(calls.batches.size(), 1u);  // one batch: 3 jobs <= 4 x parallel
+  EXPECT_EQ(calls.batches[0], (std::vector<std::string>{"a.py", "b.py", "c.py"}));
+  auto jobs = queue_->jobs(ids);
+  ASSERT_TRUE(jobs);
+  for (size_t i = 0; i < jobs->size(); ++i) {
+    const QueuedJob& job = (*jobs)[i];
+    EXPECT_EQ(job.state, JobState::kDone);
+    auto outcome = *parse_outcome_json(job.outcome, "outcome");
+    EXPECT_EQ(outcome.verdict, "pass");
+    EXPECT_EQ(outcome.job.id, std::string(1, static_cast<char>('a' + i)));
+    EXPECT_EQ(outcome.job.candidate, outcome.job.id + ".py");
+  }
+}
+
+TEST_P(WorkerTest, ABatchHoldsAtMostBatchJobs) {
+  std::vector<std::string> payloads;
+  for (int i = 0; i < 5; ++i) payloads.push_back(payload("j" + std::to_string(i), "X"));
+  enqueue(payloads);
+  Calls calls;
+  options_.evaluate = passing(calls);
+  options_.batch = 2;
+  auto tally = run();
+  ASSERT_TRUE(tally);
+  EXPECT_EQ(tally->completed, 5);
+  ASSERT_EQ(calls.batches.size(), 3u);
+  EXPECT_EQ(calls.batches[0].size(), 2u);
+  EXPECT_EQ(calls.batches[2].size(), 1u);
+}
+
+TEST_P(WorkerTest, JobsOfOtherVerdictOptionsAreEvaluatedApart) {
+  enqueue({payload("a", "A", 5), payload("b", "B", 3), payload("c", "C", 5)});
+  Calls calls;
+  options_.evaluate = passing(calls);
+  auto tally = run();
+  ASSERT_TRUE(tally);
+  EXPECT_EQ(tally->completed, 3);
+  ASSERT_EQ(calls.batches.size(), 2u);
+  EXPECT_EQ(calls.batches[0], (std::vector<std::string>{"a.py", "c.py"}));
+  EXPECT_EQ(calls.trials, (std::vector<int>{5, 3}));
+}
+
+TEST_P(WorkerTest, EachOutcomeIsStoredAsSoonAsItIsKnown) {
+  auto ids = enqueue({payload("a", "A"), payload("b", "B")});
+  Calls calls;
+  std::atomic<bool> first_stored_before_second = false;
+  options_.evaluate = [&](const std::vector<EvalJob>& jobs, const EvalOptions&,
+                          const std::function<void(const EvalOutcome&)>& on_result) {
+    on_result(rejected_outcome(jobs[0], "pass", ""));
+    // The worker stores the first outcome while this batch goes on.
+    auto reader = JobQueue::open(db_->url());
+    for (int i = 0; i < 200 && !first_stored_before_second; ++i) {
+      auto seen = (*reader)->jobs({ids[0]});
+      first_stored_before_second = seen && (*seen)[0].state == JobState::kDone;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    on_result(rejected_outcome(jobs[1], "mismatch", ""));
+  };
+  auto tally = run();
+  ASSERT_TRUE(tally);
+  EXPECT_TRUE(first_stored_before_second);
+  EXPECT_EQ(tally->completed, 2);
+}
+
+TEST_P(WorkerTest, LeasesAreRenewedWhileABatchRuns) {
+  options_.queue.lease_s = 1;
+  options_.heartbeat_s = 0.1;
+  auto ids = enqueue({payload("a", "A"), payload("b", "B")});
+  Calls calls;
+  // Each outcome comes after 1.5 leases: without heartbeats another claimer would take the jobs.
+  options_.evaluate = passing(calls, std::chrono::milliseconds(1500));
+  std::atomic<bool> taken = false;
+  std::thread rival([&] {
+    QueueOptions rival_options;
+    rival_options.lease_s = 1;
+    auto rival_queue = JobQueue::open(db_->url(), rival_options);
+    for (int i = 0; i < 25; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      auto claimed = (*rival_queue)->claim("rival", {JobKind::kEval});
+      if (claimed && *claimed) taken = true;
+    }
+  });
+  auto tally = run();
+  rival.join();
+  ASSERT_TRUE(tally);
+  EXPECT_FALSE(taken);
+  EXPECT_EQ(tally->completed, 2);
+  EXPECT_EQ(tally->dropped, 0);
+}
+
+TEST_P(WorkerTest, AJobTheEvaluatorGaveNoOutcomeForIsAnEvaluatorError) {
+  auto ids = enqueue({payload("a", "A"), payload("b", "B")});
+  options_.evaluate = [](const std::vector<EvalJob>& jobs, const EvalOptions&,
+                         const std::function<void(const EvalOutcome&)>& on_result) {
+    on_result(rejected_outcome(jobs[1], "pass", ""));
+  };
+  auto tally = run();
+  ASSERT_TRUE(tally);
+  EXPECT_EQ(tally->completed, 2);
+  auto jobs = queue_->jobs(ids);
+  ASSERT_TRUE(jobs);
+  EXPECT_EQ(parse_outcome_json((*jobs)[0].outcome, "outcome")->verdict, "evaluator_error");
+  EXPECT_EQ(parse_outcome_json((*jobs)[1].outcome, "outcome")->verdict, "pass");
+}
+
+TEST_P(WorkerTest, AnUnreadablePayloadFailsItsJobAlone) {
+  auto ids = enqueue({R"({"id": "broken"})", payload("b", "B")});
+  Calls calls;
+  options_.evaluate = passing(calls);
+  auto tally = run();
+  ASSERT_TRUE(tally);
+  EXPECT_EQ(tally->failed, 1);
+  EXPECT_EQ(tally->completed, 1);
+  auto jobs = queue_->jobs(ids);
+  ASSERT_TRUE(jobs);
+  EXPECT_EQ((*jobs)[0].state, JobState::kFailed);
+  EXPECT_NE((*jobs)[0].error.find("problem"), std::string::npos) << (*jobs)[0].error;
+  EXPECT_EQ((*jobs)[1].state, JobState::kDone);
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, WorkerTest, testing::Values(Engine::kSqlite, Engine::kPostgres), store::engine_name);
+
+}  // namespace
+}  // namespace kmem
