@@ -15,6 +15,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "native_harness.h"
 #include "sandbox.h"
 
 namespace kmem::eval {
@@ -46,6 +47,12 @@ class ZygoteTest : public ::testing::Test {
     run_dir_ = folder_ + "/work/run-test";
     fs::create_directories(run_dir_);
     options_.sandbox = !find_bwrap().empty();
+    // The workers load kmem's native harness as they warm up; the launcher
+    // builds it before it starts a zygote, so the tests that start one
+    // directly do too (when another test is building it at the same time,
+    // the rename into place keeps both right).
+    auto built = build_native_harness(options_, folder_ + "/harness.log");
+    ASSERT_TRUE(built) << built.error().message();
   }
   void TearDown() override { fs::remove_all(folder_); }
 
