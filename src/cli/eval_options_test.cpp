@@ -31,6 +31,17 @@ TEST(EvalOptions, CompletingFillsTheDefaultsTheTuningAndTheChoices) {
   EXPECT_FALSE(options.sandbox);
 }
 
+TEST(EvalOptions, TheWorkersFolderIsAbsoluteEvenWhenNamedRelatively) {
+  // The candidate workers run in their jobs' scratch folders, where a
+  // relative name would find no kmem_worker.
+  ASSERT_EQ(setenv("KMEM_PYTHON_DIR", "relative-python", 1), 0);
+  EvalOptions options;
+  bool completed = static_cast<bool>(complete_eval_options({"cpu", true}, fake({}), options));
+  unsetenv("KMEM_PYTHON_DIR");
+  ASSERT_TRUE(completed);
+  EXPECT_EQ(options.python_dir, std::filesystem::absolute("relative-python").string());
+}
+
 TEST(EvalOptions, ABadTuningValueIsAnErrorNamingTheVariable) {
   EvalOptions options;
   Status completed = complete_eval_options({}, fake({{"KMEM_TUNE_DEVICE_SETUPS", "many"}}), options);

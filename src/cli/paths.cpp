@@ -29,12 +29,17 @@ fs::path install_root() {
   return {};
 }
 
+// Always absolute: the workers run elsewhere (a candidate in its job's
+// scratch folder), so a relative name would name nothing there.
 std::string located(const char* variable, const char* folder) {
   const char* value = std::getenv(variable);
-  if (value != nullptr && *value != '\0') return value;
   fs::path root = install_root();
-  // Without a root the relative name is kept, so errors still name the file looked for.
-  return (root.empty() ? fs::path(folder) : root / folder).string();
+  fs::path found = value != nullptr && *value != '\0' ? fs::path(value)
+                   : root.empty()                     ? fs::path(folder)  // errors still name the folder looked for
+                                                      : root / folder;
+  std::error_code ec;
+  fs::path absolute = fs::absolute(found, ec);
+  return (ec ? found : absolute).string();
 }
 
 }  // namespace
