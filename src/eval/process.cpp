@@ -27,7 +27,7 @@ std::string ExitStatus::describe() const {
   return "exited with code " + std::to_string(code);
 }
 
-static std::vector<std::string> merged_environment(const std::vector<std::string>& extra) {
+std::vector<std::string> merged_environment(const std::vector<std::string>& extra) {
   std::map<std::string, std::string> entries;
   for (char** e = environ; *e != nullptr; ++e) {
     std::string entry(*e);
@@ -117,7 +117,8 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnSpec& spec)
   // async-signal-safe calls (this runs in a multi-threaded program).
   std::vector<std::string> argv_strings = spec.argv;
   argv_strings[0] = find_program(argv_strings[0]);
-  std::vector<std::string> env_strings = merged_environment(spec.environment);
+  std::vector<std::string> env_strings =
+      spec.inherit_environment ? merged_environment(spec.environment) : spec.environment;
   std::vector<char*> argv = c_strings(argv_strings);
   std::vector<char*> envp = c_strings(env_strings);
   auto streams = ChildStreams::open(spec.log_path);

@@ -17,9 +17,14 @@ namespace kmem::eval {
 
 using Clock = std::chrono::steady_clock;
 
+// The parent's environment (KEY=VALUE) with `extra` added to it or replacing
+// its entries of the same names.
+std::vector<std::string> merged_environment(const std::vector<std::string>& extra);
+
 struct SpawnSpec {
   std::vector<std::string> argv;
   std::vector<std::string> environment;  // KEY=VALUE, added to (or replacing in) the parent's
+  bool inherit_environment = true;       // false: exactly `environment`, nothing of the parent's
   std::string log_path;                  // receives the child's stderr
   std::vector<int> cpus;                 // CPU affinity; empty: the parent's
   int extra_fd = -1;                     // handed to the child as its fd 3; -1: none

@@ -1,6 +1,7 @@
 // A child's pipes as the orchestrator uses them: writing to a child that is
 // gone fails instead of killing the orchestrator with SIGPIPE, and a line
-// the child wrote in time is read even by a caller that comes late.
+// the child wrote in time is read even by a caller that comes late; a child
+// sees the parent's environment only when it inherits it.
 #include "process.h"
 
 #include <gtest/gtest.h>
@@ -16,9 +17,8 @@ namespace {
 
 class ChildProcessTest : public ::testing::Test {
  protected:
-  std::unique_ptr<ChildProcess> start(const std::string& script) {
-    SpawnSpec spec;
-    spec.argv = {"sh", "-c", script};
+  std::unique_ptr<ChildProcess> start(const std::string& script, SpawnSpec spec = {}) {
+    spec.argv = {"/bin/sh", "-c", script};
     auto name = "kmem-process-test-" + std::to_string(getpid()) + "-" + std::to_string(logs_.size());
     spec.log_path = (std::filesystem::temp_directory_path() / name).string();
     logs_.push_back(spec.log_path);
@@ -60,6 +60,25 @@ TEST_F(ChildProcessTest, AChildThatWritesOnWithoutANewlineStillTimesOut) {
   ASSERT_TRUE(child);
   std::string line;
   EXPECT_EQ(child->read_line(Clock::now() + std::chrono::milliseconds(200), line), ChildProcess::Read::kTimeout);
+}
+
+TEST_F(ChildProcessTest, AChildThatInheritsNoEnvironmentSeesOnlyItsOwn) {
+  ASSERT_EQ(setenv("KMEM_PROCESS_TEST_SECRET", "hunter2", 1), 0);
+  SpawnSpec own;
+  own.environment = {"ONLY=this"};
+  own.inherit_environment = false;
+  auto child = start("env | sort | tr '\\n' ' '; echo", own);
+  SpawnSpec inherited;
+  inherited.environment = {"ONLY=that"};
+  auto merged = start("echo $KMEM_PROCESS_TEST_SECRET $ONLY", inherited);
+  unsetenv("KMEM_PROCESS_TEST_SECRET");
+  ASSERT_TRUE(child && merged);
+  std::string line;
+  ASSERT_EQ(child->read_line(Clock::now() + std::chrono::seconds(10), line), ChildProcess::Read::kLine);
+  EXPECT_EQ(line.find("KMEM_PROCESS_TEST_SECRET"), std::string::npos) << line;
+  EXPECT_NE(line.find("ONLY=this"), std::string::npos) << line;
+  ASSERT_EQ(merged->read_line(Clock::now() + std::chrono::seconds(10), line), ChildProcess::Read::kLine);
+  EXPECT_EQ(line, "hunter2 that");
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <string_view>
 #include <tuple>
 
 #include "process.h"
@@ -126,6 +127,34 @@ Result<std::vector<std::string>> sandbox_command(const std::string& bwrap, const
   return argv;
 }
 
+// The variables a sandboxed candidate sees (sandbox_visible_environment);
+// a name ending in '*' stands for every name that begins with the rest.
+static constexpr std::string_view kVisibleVariables[] = {
+    // The interpreter and the worker.
+    "PATH", "HOME", "LANG", "LANGUAGE", "TZ", "LC_*", "PYTHON*", "KMEM_SANDBOX_*", "KMEM_SECCOMP_*", "KMEM_HARNESS_DIR",
+    // Compilers and the libraries they and torch load.
+    "CC", "CXX", "CUDACXX", "CFLAGS", "CXXFLAGS", "LDFLAGS", "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH",
+    "LIBRARY_PATH", "LD_LIBRARY_PATH", "MAX_JOBS", "NVCC_*", "OMP_*", "MKL_*",
+    // The GPU, torch and Triton.
+    "CUDA_*", "NVIDIA_*", "TORCH_*", "TRITON_*"};
+
+static bool visible_in_sandbox(std::string_view name) {
+  for (std::string_view visible : kVisibleVariables) {
+    if (visible.back() == '*' ? name.substr(0, visible.size() - 1) == visible.substr(0, visible.size() - 1)
+                              : name == visible)
+      return true;
+  }
+  return false;
+}
+
+std::vector<std::string> sandbox_visible_environment(const std::vector<std::string>& environment) {
+  std::vector<std::string> visible;
+  for (const auto& entry : environment) {
+    if (visible_in_sandbox(std::string_view(entry).substr(0, entry.find('=')))) visible.push_back(entry);
+  }
+  return visible;
+}
+
 static Status write_file(const std::string& path, const std::string& data) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << data;
@@ -192,6 +221,8 @@ Status sandbox_available(const EvalOptions& options) {
   if (!command) return Error("the candidate sandbox cannot start: " + command.error().message() + advice);
   SpawnSpec spec;
   spec.argv = std::move(*command);
+  spec.environment = eval::sandbox_visible_environment(eval::merged_environment({}));
+  spec.inherit_environment = false;
   // Inside: the namespaces each worker gets (PID and mount), as the zygote makes them.
   spec.argv.insert(spec.argv.end(), {"-c",
                                      "import ctypes, os, sys\n"

@@ -35,6 +35,13 @@ std::string find_bwrap();
 Result<std::vector<std::string>> sandbox_command(const std::string& bwrap, const EvalOptions& options,
                                                  const std::string& run_dir, const SandboxRoot& root);
 
+// Of `environment` (KEY=VALUE: the caller's with kmem's own settings for
+// its workers), the variables a sandboxed candidate sees: what the
+// interpreter, the compilers, CUDA, torch, Triton and the worker need
+// (docs/evaluator.md, "Sandbox"); everything else, the caller's secrets and
+// folders included, stays outside.
+std::vector<std::string> sandbox_visible_environment(const std::vector<std::string>& environment);
+
 // Writes the filters into `run_dir`, creates the cache's build folders and
 // returns the environment that tells the candidate zygote to confine its
 // workers (filter paths, build cache folders, whether /dev/shm is shared).

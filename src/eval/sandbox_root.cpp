@@ -141,8 +141,10 @@ Result<std::vector<std::string>> root_arguments(const SandboxRoot& root, const E
     if (name.rfind("nvidia", 0) == 0 || name == "dri")
       argv.insert(argv.end(), {"--dev-bind", entry.path().string(), entry.path().string()});
   }
+  // Shared memory of its own, the System V kind (shmget, message queues,
+  // semaphores) included, unless CUDA IPC of the inputs needs the machine's.
   if (shares_dev_shm(options)) argv.insert(argv.end(), {"--bind", "/dev/shm", "/dev/shm"});
-  else argv.insert(argv.end(), {"--tmpfs", "/dev/shm"});
+  else argv.insert(argv.end(), {"--tmpfs", "/dev/shm", "--unshare-ipc"});
   argv.insert(argv.end(), {"--tmpfs", "/tmp", "--tmpfs", "/run"});
   // After /tmp: an installation found there stays visible.
   for (const std::string& path : chosen_paths(root.paths, {options.cache_dir, run_dir}))

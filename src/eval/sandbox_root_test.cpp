@@ -1,5 +1,6 @@
 // The candidates' minimal root: which of the probe's paths are bound, what
-// bubblewrap is told, and the probe's own answer on this machine.
+// bubblewrap is told, the environment a candidate sees, and the probe's own
+// answer on this machine.
 #include "sandbox_root.h"
 
 #include <gtest/gtest.h>
@@ -9,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+
+#include "sandbox.h"
 
 namespace kmem::eval {
 namespace {
@@ -68,7 +71,9 @@ TEST_F(SandboxRootTest, TheRootBindsSystemFoldersReadOnlyAndNeverTheWholeMachine
   EXPECT_TRUE(has(*argv, {"--ro-bind", at("opt/python"), at("opt/python")}));
   EXPECT_TRUE(has(*argv, {"--dev", "/dev"}));
   EXPECT_TRUE(has(*argv, {"--tmpfs", "/dev/shm"}));
-  if (fs::exists("/etc/ld.so.cache")) EXPECT_TRUE(has(*argv, {"--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"}));
+  if (fs::exists("/etc/ld.so.cache")) {
+    EXPECT_TRUE(has(*argv, {"--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"}));
+  }
   EXPECT_FALSE(std::count(argv->begin(), argv->end(), "/etc/shadow"));
   // Users and groups are generated: root and the evaluator's own only.
   EXPECT_TRUE(has(*argv, {"--ro-bind", at("cache/work/run-1/passwd"), "/etc/passwd"}));
@@ -78,7 +83,7 @@ TEST_F(SandboxRootTest, TheRootBindsSystemFoldersReadOnlyAndNeverTheWholeMachine
   EXPECT_LE(std::count(text.begin(), text.end(), '\n'), 2) << text;
 }
 
-TEST_F(SandboxRootTest, DevShmIsSharedOnlyForCudaInputsByIpc) {
+TEST_F(SandboxRootTest, DevShmAndSystemVIpcAreSharedOnlyForCudaInputsByIpc) {
   EvalOptions options;
   options.cache_dir = at("cache");
   SandboxRoot root{"/usr/bin/python3", {}, {}};
@@ -90,6 +95,7 @@ TEST_F(SandboxRootTest, DevShmIsSharedOnlyForCudaInputsByIpc) {
     ASSERT_TRUE(argv);
     EXPECT_EQ(has(*argv, {"--bind", "/dev/shm", "/dev/shm"}), shared) << device << " " << ipc;
     EXPECT_EQ(has(*argv, {"--tmpfs", "/dev/shm"}), !shared) << device << " " << ipc;
+    EXPECT_EQ(std::count(argv->begin(), argv->end(), "--unshare-ipc"), shared ? 0 : 1) << device << " " << ipc;
   }
 }
 
@@ -113,6 +119,33 @@ TEST_F(SandboxRootTest, AProbeThatFailsIsAnErrorNamingTheProbe) {
   auto root = probe_sandbox_root(options, at("probe.log"));
   ASSERT_FALSE(root);
   EXPECT_NE(root.error().message().find("kmem_worker.sandbox_root"), std::string::npos) << root.error().message();
+}
+
+TEST(SandboxEnvironment, ACandidateSeesWhatBuildsAndRunsNeedAndNothingOfTheCallers) {
+  std::vector<std::string> caller{"PATH=/usr/bin",
+                                  "HOME=/tmp",
+                                  "AWS_SECRET_ACCESS_KEY=hunter2",
+                                  "OLDPWD=/home/user/project",
+                                  "USER=user",
+                                  "KMEM_CACHE_DIR=/home/user/.cache/kmem",
+                                  "KMEM_API_TOKEN=secret",
+                                  "CCACHE_DIR=/home/user/.ccache",
+                                  "CC=gcc",
+                                  "CXX=ccache g++",
+                                  "LC_ALL=C.UTF-8",
+                                  "PYTHONPATH=/opt/kmem/python",
+                                  "CUDA_VISIBLE_DEVICES=0",
+                                  "TORCH_EXTENSIONS_DIR=/tmp/kmem-build/torch_extensions",
+                                  "TRITON_CACHE_DIR=/tmp/kmem-build/triton",
+                                  "KMEM_SANDBOX_RUN_DIR=/cache/work/run-1",
+                                  "KMEM_SECCOMP_CONFINED=/cache/work/run-1/seccomp-confined.bpf"};
+  EXPECT_EQ(
+      sandbox_visible_environment(caller),
+      (std::vector<std::string>{"PATH=/usr/bin", "HOME=/tmp", "CC=gcc", "CXX=ccache g++", "LC_ALL=C.UTF-8",
+                                "PYTHONPATH=/opt/kmem/python", "CUDA_VISIBLE_DEVICES=0",
+                                "TORCH_EXTENSIONS_DIR=/tmp/kmem-build/torch_extensions",
+                                "TRITON_CACHE_DIR=/tmp/kmem-build/triton", "KMEM_SANDBOX_RUN_DIR=/cache/work/run-1",
+                                "KMEM_SECCOMP_CONFINED=/cache/work/run-1/seccomp-confined.bpf"}));
 }
 
 }  // namespace

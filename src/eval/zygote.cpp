@@ -62,6 +62,8 @@ Result<std::unique_ptr<Zygote>> Zygote::start(const std::string& role, const Eva
     if (!command) return command.error().wrap(role + " zygote");
     spec.argv.erase(spec.argv.begin());  // the interpreter: the root's, at the end of the command
     spec.argv.insert(spec.argv.begin(), command->begin(), command->end());
+    spec.environment = sandbox_visible_environment(merged_environment(spec.environment));
+    spec.inherit_environment = false;
   }
   spec.log_path = log_path;
   spec.extra_fd = pair[1];
