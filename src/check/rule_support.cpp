@@ -246,6 +246,17 @@ bool environment_mapping(const Context& c, TSNode node) {
   return name == "os.environ" || name == "os.environb";
 }
 
+// Whether the current node (a mapping) is only read where it stands: a
+// member or an item of it read, `in` it, a loop over it. Given to any call
+// (even `dict(...)`: the name may be rebound), it may be written.
+bool read_in_place(const Context& c) {
+  const Grammar& g = c.grammar();
+  static const TSSymbol kSubscript = python_symbol("subscript");
+  TSSymbol parent = c.parent_symbol();
+  return parent == g.attribute || parent == kSubscript || parent == g.comparison_operator ||
+         parent == g.for_statement || parent == g.for_in_clause;
+}
+
 }  // namespace
 
 std::vector<std::pair<TSNode, std::string>> environment_writes(const Context& c) {
@@ -278,6 +289,14 @@ std::vector<std::pair<TSNode, std::string>> environment_writes(const Context& c)
   if ((c.symbol() == g.attribute || c.symbol() == g.identifier) && written_to && !c.reference_name().empty() &&
       environment_mapping(c, c.node())) {
     add(TSNode{});
+    return writes;
+  }
+  // `os.environ` handed to other code (`operator.setitem(os.environ, ...)`,
+  // `MutableMapping.update(os.environ, ...)`, an alias): it may write any
+  // variable: only reading places keep it (read_in_place).
+  if ((c.symbol() == g.attribute || c.symbol() == g.identifier) && !c.reference_name().empty() &&
+      environment_mapping(c, c.node()) && !read_in_place(c)) {
+    writes.push_back({c.node(), "?"});
     return writes;
   }
   if (c.symbol() != g.call) return writes;

@@ -61,7 +61,11 @@ constexpr std::string_view kDynamicCodeNames[] = {"exec",
                                                   "numpy.f2py",
                                                   "numpy.distutils",
                                                   "numpy.testing.extbuild",
-                                                  "triton.runtime.build"};
+                                                  "triton.runtime.build",
+                                                  "torch.serialization",
+                                                  "torch.fx",
+                                                  "functools.singledispatch",
+                                                  "functools.singledispatchmethod"};
 // Python run, compiled or imported from native code, and the ways to the
 // interpreter's builtins (whence `__import__`): the built library's imports
 // are refused too (docs/evaluator.md, Native code), but the builtins are
@@ -272,6 +276,17 @@ void unknown_build_flags(const Context& c, std::vector<Finding>& out) {
   }
 }
 
+// Whether an annotation's text names a type: dotted names, subscripts of
+// them and `|`, `,`, spaces, quotes (`"torch.Tensor"`, `"list[ModelNew] | None"`),
+// no call and no dunder.
+bool names_a_type(std::string_view text) {
+  for (char ch : text)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) &&
+        std::string_view("_.[], |'\"").find(ch) == std::string_view::npos)
+      return false;
+  return text.find("__") == std::string_view::npos;
+}
+
 }  // namespace
 
 // Names CPython would read differently from the checker: it folds non-ASCII
@@ -301,6 +316,13 @@ void dynamic_code(const Context& c, std::vector<Finding>& out) {
   std::string_view defined = defined_name(c);
   if (listed(defined, kDynamicCodeDunders)) out.push_back({c.node(), std::string(defined)});
   match_strings(c, kNativePythonCalls, out);
+  // An annotation given as a string is evaluated by whatever reads the
+  // annotations (typing, functools, dataclasses, ...): a type's name, never
+  // code (`"(exec(...), int)[1]"`).
+  static const TSSymbol kAnnotation = python_symbol("type");
+  if (std::string_view literal; c.symbol() == g.string && c.parent_symbol() == kAnnotation &&
+                                (!c.string_literal(c.node(), &literal) || !names_a_type(literal)))
+    out.push_back({c.node(), "annotation " + written(c.text(c.node()))});
   // A macro that pastes tokens (`a ## b`) makes identifiers no text shows.
   if (c.symbol() != g.string && c.symbol() != g.concatenated_string) return;
   if (c.symbol() == g.string && c.parent_symbol() == g.concatenated_string) return;

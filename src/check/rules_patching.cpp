@@ -151,6 +151,48 @@ bool own_method_through_class(const Context& c, TSNode object, std::string_view 
          !c.facts().is_static_method(c.text(object), method);
 }
 
+// Whether the current node is evaluated in a class body itself (not inside
+// one of its functions), where a method's name is a plain function.
+bool in_class_body(const Context& c) {
+  const Grammar& g = c.grammar();
+  for (uint32_t up = 1;; ++up) {
+    TSNode scope = c.ancestor(up);
+    TSSymbol symbol = ts_node_symbol(scope);
+    if (symbol == g.class_definition) return true;
+    if (symbol == g.function_definition || symbol == g.lambda || symbol == g.module ||
+        ts_node_eq(scope, c.ancestor(up + 1)))
+      return false;
+  }
+}
+
+// A method taking `self` used by its bare name in a class body, where it is a
+// plain function whose first argument can be anything (`put(torch.Tensor, v)`
+// runs `self.detach = v` on torch.Tensor; `helpers = [put]` keeps it for
+// later). Its own definition, an alias in the class (`__call__ = forward`)
+// and `property(get, set)` keep it a method.
+bool method_as_plain_function(const Context& c) {
+  const Grammar& g = c.grammar();
+  if (c.symbol() != g.identifier || !c.facts().is_instance_method(c.text(c.node()))) return false;
+  TSSymbol parent = c.parent_symbol();
+  auto is_field = [&](TSFieldId id) { return ts_node_eq(field(c.parent(), id), c.node()); };
+  if ((parent == g.function_definition && is_field(g.field_name)) ||
+      (parent == g.attribute && is_field(g.field_attribute)) ||
+      (parent == g.keyword_argument && is_field(g.field_name)))
+    return false;
+  if (parent == g.assignment && is_field(g.field_right)) {
+    TSNode left = field(c.parent(), g.field_left);
+    if (!ts_node_is_null(left) && ts_node_symbol(left) == g.identifier) return false;
+  }
+  if (parent == g.argument_list) {  // property(get, set), unless `property` is the file's own
+    TSNode callee = field(c.ancestor(2), g.field_function);
+    if (!ts_node_is_null(callee) && ts_node_symbol(callee) == g.identifier && c.text(callee) == "property" &&
+        c.facts().binding("property").empty() && !c.facts().defines("property") &&
+        c.facts().bindings_of("property") == 0)
+      return false;
+  }
+  return in_class_body(c);
+}
+
 // A method called through its class with something other than the caller's
 // own `self` as its self (`Helper.put(torch.Tensor, v)`: the method's
 // `self.detach = v` then writes to torch.Tensor), a class passed as self to
@@ -158,6 +200,7 @@ bool own_method_through_class(const Context& c, TSNode object, std::string_view 
 // through the class (`put = Helper.put`), whose later self is out of sight.
 void class_as_self(const Context& c, std::vector<Finding>& out) {
   const Grammar& g = c.grammar();
+  if (method_as_plain_function(c)) out.push_back({c.node(), std::string(c.text(c.node())) + " as a plain function"});
   if (c.symbol() == g.call) {
     TSNode object;
     std::string_view method;

@@ -176,6 +176,46 @@ constexpr std::string_view kPrecisionSettings[] = {"fp32_precision", "set_float3
 constexpr std::string_view kFreeFlags[] = {"torch.backends.cudnn.benchmark", "torch.backends.cudnn.deterministic",
                                            "torch.backends.cudnn.enabled"};
 
+// Parts of a torch, numpy or Triton name that make it a reduced-precision
+// type, cast, table of types or setting wherever they appear in the name
+// (`torch.Tensor.half`, `torch.HalfStorage.dtype`, `numpy.typecodes`,
+// `torch.get_autocast_cpu_dtype`): exact parts, then parts containing one.
+constexpr std::string_view kPrecisionParts[] = {"half",    "chalf",      "complex32", "typecodes",
+                                                "sctypes", "sctypeDict", "typeDict"};
+constexpr std::string_view kPrecisionPartInfixes[] = {"Half",   "BFloat16", "bfloat16", "float16", "Float16", "float8",
+                                                      "Float8", "autocast", "fp16",     "bf16",    "tf32",    "TF32"};
+
+bool names_reduced_precision(std::string_view qualified) {
+  if (!qualified.starts_with("torch.") && !qualified.starts_with("numpy.") && !qualified.starts_with("triton."))
+    return false;
+  for (size_t start = qualified.find('.') + 1; start != 0; start = qualified.find('.', start) + 1) {
+    std::string_view part = qualified.substr(start, qualified.find('.', start) - start);
+    if (listed(part, kPrecisionParts)) return true;
+    for (std::string_view infix : kPrecisionPartInfixes)
+      if (part.find(infix) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+// Whether a type's name or numpy type code (`"float16"`, `"<e"`, `"=f2"`)
+// names a reduced-precision type, after a "torch.", "numpy." or "np." prefix
+// and a byte-order mark.
+bool reduced_precision_type_name(std::string_view name) {
+  for (std::string_view prefix : {"torch.", "numpy.", "np."})
+    if (name.starts_with(prefix)) name.remove_prefix(prefix.size());
+  if (name.size() > 1 && std::string_view("<>=|").find(name.front()) != std::string_view::npos) name.remove_prefix(1);
+  return listed(name, kPrecisionTypeNames) || name.starts_with("float8");
+}
+
+// The same for the one argument of a cast (`x.type("torch.cuda.HalfTensor")`,
+// `x.astype(">e")`), where a name containing a reduced type counts too.
+bool reduced_precision_cast_name(std::string_view name) {
+  if (reduced_precision_type_name(name)) return true;
+  for (std::string_view infix : {"Half", "BFloat16", "float16", "float8", "half"})
+    if (name.find(infix) != std::string_view::npos) return true;
+  return false;
+}
+
 // Whether `value` keeps fp32: the literal False (allow_tf32) or "ieee".
 bool keeps_fp32(const Context& c, TSNode value) {
   std::string_view literal;
@@ -246,10 +286,7 @@ bool type_named_by_string(const Context& c, std::string_view* literal) {
     std::string callee = c.qualified_name(field(c.ancestor(2), g.field_function));
     if (callee == "getattr" || callee == "hasattr") return false;
   }
-  std::string_view name = *literal;
-  for (std::string_view prefix : {"torch.", "numpy.", "np."})
-    if (name.starts_with(prefix)) name.remove_prefix(prefix.size());
-  return listed(name, kPrecisionTypeNames) || name.starts_with("float8");
+  return reduced_precision_type_name(*literal);
 }
 
 }  // namespace
@@ -276,7 +313,9 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
   if (setting) {
     if (reduced_precision_setting(c)) out.push_back({c.node(), reference});
   } else if (!assigned_false(c) && !only_compared(c)) {
+    size_t found = out.size();
     match_names(c, kPrecisionNames, out);
+    if (out.size() == found && names_reduced_precision(reference)) out.push_back({c.node(), reference});
   }
   for (std::string_view token : kPrecisionStrings)
     if (has_uncompared_identifier(c.native_text(), token)) out.push_back({c.node(), std::string(token)});
@@ -302,10 +341,7 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
       TSNode first = positional_argument(c, 0);
       std::string_view literal;
       if ((name == "type" || name == "to" || name == "astype" || name == "view") && !ts_node_is_null(first) &&
-          c.string_literal(first, &literal) &&
-          (literal.find("Half") != std::string_view::npos || literal.find("BFloat16") != std::string_view::npos ||
-           literal.find("float16") != std::string_view::npos || literal.find("float8") != std::string_view::npos ||
-           literal.find("half") != std::string_view::npos || literal == "f2" || literal == "<f2" || literal == "e"))
+          c.string_literal(first, &literal) && reduced_precision_cast_name(literal))
         out.push_back({first, std::string(literal)});
     }
   } else if (c.symbol() == g.keyword_argument) {

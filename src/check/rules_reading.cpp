@@ -20,9 +20,43 @@ constexpr std::string_view kFileReadCalls[] = {"fopen", "freopen", "open", "open
 constexpr std::string_view kFileReadStrings[] = {"std::ifstream", "std::fstream", "ifstream", "fstream"};
 
 // Functions that open a file by its path (first argument).
-constexpr std::string_view kFileOpeners[] = {
-    "open",       "os.open", "torch.from_file", "numpy.fromfile", "numpy.loadtxt", "numpy.genfromtxt", "os.listdir",
-    "os.scandir", "os.walk", "os.readlink",     "os.stat",        "os.lstat",      "os.fdopen"};
+constexpr std::string_view kFileOpeners[] = {"open",
+                                             "os.open",
+                                             "torch.from_file",
+                                             "numpy.fromfile",
+                                             "numpy.loadtxt",
+                                             "numpy.genfromtxt",
+                                             "numpy.fromregex",
+                                             "numpy.memmap",
+                                             "numpy.DataSource",
+                                             "numpy.lib.npyio",
+                                             "numpy.lib.format",
+                                             "os.listdir",
+                                             "os.scandir",
+                                             "os.walk",
+                                             "os.readlink",
+                                             "os.stat",
+                                             "os.lstat",
+                                             "os.fdopen",
+                                             "io.open",
+                                             "io.FileIO",
+                                             "codecs.open",
+                                             "pathlib.Path",
+                                             "pathlib.PosixPath",
+                                             "pathlib.PurePath",
+                                             "pathlib.PurePosixPath",
+                                             "fileinput.input",
+                                             "linecache.getline",
+                                             "linecache.getlines"};
+// Memory by address, unchecked: numpy's as_strided reads and writes past any
+// array's end, and an object's array interface hands numpy or torch any
+// pointer. Either reaches every byte of the process (the harness's sets,
+// slots and report included).
+constexpr std::string_view kRawMemoryNames[] = {"numpy.lib.stride_tricks.as_strided", "numpy.lib.stride_tricks",
+                                                "numpy.lib.array_utils", "numpy.core.multiarray",
+                                                "numpy._core.multiarray"};
+constexpr std::string_view kRawMemoryInterfaces[] = {"__array_interface__", "__cuda_array_interface__",
+                                                     "__array_struct__", "__dlpack__", "__dlpack_device__"};
 
 constexpr std::string_view kIntrospectionNames[] = {"gc",
                                                     "inspect",
@@ -98,7 +132,23 @@ constexpr std::string_view kSeedStrings[] = {
 
 void introspection(const Context& c, std::vector<Finding>& out) {
   match_names(c, kIntrospectionNames, out);
+  match_names(c, kRawMemoryNames, out);
   match_attributes(c, kIntrospectionAttributes, out);
+  // An array interface read, defined or named (`__array_interface__ = {...}`,
+  // a property of that name, `setattr(T, "__cuda_array_interface__", d)`).
+  match_attributes(c, kRawMemoryInterfaces, out);
+  if (std::string_view defined = defined_name(c); listed(defined, kRawMemoryInterfaces))
+    out.push_back({c.node(), std::string(defined)});
+  if (std::string_view literal;
+      c.symbol() == c.grammar().string && c.string_literal(c.node(), &literal) && listed(literal, kRawMemoryInterfaces))
+    out.push_back({c.node(), std::string(literal)});
+  // as_strided of anything but a tensor (torch's checks its storage's bounds).
+  if (TSNode object; c.symbol() == c.grammar().call) {
+    std::string_view method;
+    if (c.reads_attribute(field(c.node(), c.grammar().field_function), &object, &method) && method == "as_strided" &&
+        c.qualified_name(object).starts_with("numpy"))
+      out.push_back({c.node(), "numpy as_strided"});
+  }
   match_paths(c, kIntrospectionPaths, out);
   // Native code opening files by path.
   if (const std::string& text = c.native_text(); !text.empty()) {

@@ -1,4 +1,4 @@
-# expect: private_attribute
+# expect: precision_downcast
 import torch
 import torch.nn as nn
 
