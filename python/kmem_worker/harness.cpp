@@ -584,7 +584,7 @@ class Harness {
     tally.measured_ms += ms;
     int64_t missing = 0;
     if (strict_) {
-      std::vector<at::Tensor> values = checked(output);
+      std::vector<at::Tensor> values = checked(output, set);
       missing = launches_now() == before ? 1 : 0;
       // The previous call's outputs are kept alive until now, so an honest
       // output cannot be given their freed memory.
@@ -600,9 +600,13 @@ class Harness {
     return Outcome{ms, returned_ms, missing};
   }
 
-  // The output as plain tensors, checked by exact type and device; raises
-  // OutputRejected-like errors the Python side turns into their stages.
-  std::vector<at::Tensor> checked(const py::object& output) {
+  // The output as plain tensors, checked by exact type and device, in memory
+  // torch allocated (or the call's inputs') and carrying no attributes: an
+  // output over foreign memory (numpy, DLPack, an array interface) or with
+  // objects attached keeps Python objects of the candidate's whose release
+  // runs its code after the clock. Raises OutputRejected-like errors the
+  // Python side turns into their stages.
+  std::vector<at::Tensor> checked(const py::object& output, const CallSet& set) {
     PyObject* value = output.ptr();
     std::vector<PyObject*> items;
     PyTypeObject* type = Py_TYPE(value);
@@ -622,6 +626,22 @@ class Harness {
       if (!THPVariable_CheckExact(items[i]))
         throw OutputError("output_type", "output " + std::to_string(i) + " of a timed call is no plain torch.Tensor");
       values.push_back(THPVariable_Unpack(items[i]));
+      if (PyObject* attributes = PyObject_GenericGetDict(items[i], nullptr); attributes == nullptr) {
+        PyErr_Clear();
+      } else {
+        Py_ssize_t count = PyDict_Size(attributes);
+        Py_DECREF(attributes);
+        if (count > 0)
+          throw OutputError("output_type", "output " + std::to_string(i) + " of a timed call carries attributes");
+      }
+      const at::Tensor& value = values.back();
+      bool inputs_memory = std::any_of(set.begin(), set.end(), [&](const auto& input) {
+        return input.is_tensor && input.tensor.storage().is_alias_of(value.storage());
+      });
+      if (value.numel() > 0 && value.storage().allocator() == nullptr && !inputs_memory)
+        throw OutputError("output_type", "output " + std::to_string(i) +
+                                             " of a timed call lies in memory torch did not allocate (numpy, DLPack, "
+                                             "an array interface)");
     }
     for (size_t i = 0; i < values.size() && i < devices_.size(); ++i) {
       std::string type_name = values[i].device().is_cuda() ? "cuda" : values[i].device().is_cpu() ? "cpu" : "other";

@@ -40,6 +40,12 @@ def _torch_folder():
     return os.path.dirname(os.path.abspath(torch.__file__))
 
 
+# Every symbol bound at load and the relocated tables then read-only (full
+# RELRO): the harness's pointers to clock_gettime, getrandom and torch's
+# functions cannot be redirected by writing its memory.
+HARDENING = ("-Wl,-z,now", "-Wl,-z,relro")
+
+
 def _command(source, library):
     import torch
     root = _torch_folder()
@@ -50,7 +56,8 @@ def _command(source, library):
             "-DTORCH_EXTENSION_NAME=" + MODULE, "-I" + include,
             "-I" + os.path.join(include, "torch", "csrc", "api", "include"),
             "-I" + sysconfig.get_paths()["include"], source, "-o", library,
-            "-L" + libraries, "-Wl,-rpath," + libraries, "-lc10", "-ltorch", "-ltorch_cpu", "-ltorch_python", "-ldl"]
+            "-L" + libraries, "-Wl,-rpath," + libraries, "-lc10", "-ltorch", "-ltorch_cpu", "-ltorch_python", "-ldl",
+            *HARDENING]
 
 
 def library_path():
@@ -59,7 +66,7 @@ def library_path():
     digest = hashlib.sha256()
     with open(SOURCE, "rb") as source:
         digest.update(source.read())
-    for part in (_compiler(), sys.version, torch.__version__, str(torch.version.cuda), _torch_folder(),
+    for part in (_compiler(), *HARDENING, sys.version, torch.__version__, str(torch.version.cuda), _torch_folder(),
                  sysconfig.get_config_var("EXT_SUFFIX") or ""):
         digest.update(part.encode() + b"\0")
     return os.path.join(folder(), f"{MODULE}-{digest.hexdigest()[:24]}.so")
