@@ -68,10 +68,33 @@ bool assigned_false(const Context& c) {
          ts_node_symbol(right) == g.false_;
 }
 
+// Whether the current node is only tested: the condition of an `if`,
+// `elif`, `while` or `assert`, alone or under `not`, `and`, `or`
+// (`if torch.backends.cuda.matmul.allow_tf32: raise ...`).
+static bool only_tested(const Context& c) {
+  static const TSSymbol kIf = python_symbol("if_statement"), kElif = python_symbol("elif_clause"),
+                        kWhile = python_symbol("while_statement"), kAssert = python_symbol("assert_statement"),
+                        kNot = python_symbol("not_operator"), kBoolean = python_symbol("boolean_operator");
+  const Grammar& g = c.grammar();
+  TSNode below = c.node();
+  for (uint32_t up = 1; up < 8; ++up) {
+    TSNode above = c.ancestor(up);
+    TSSymbol s = ts_node_symbol(above);
+    if (s == kIf || s == kElif || s == kWhile)
+      return ts_node_eq(ts_node_child_by_field_name(above, "condition", 9), below);
+    if (s == kAssert) return ts_node_eq(ts_node_named_child(above, 0), below);
+    if (s != kNot && s != kBoolean && s != g.parenthesized_expression) return false;
+    below = above;
+  }
+  return false;
+}
+
 // Whether the current node is only compared with (`x.dtype == torch.half`,
-// `x.dtype in (torch.float16, torch.bfloat16)`): reading a dtype casts nothing.
+// `x.dtype in (torch.float16, torch.bfloat16)`) or tested: reading a dtype
+// or a flag casts nothing.
 bool only_compared(const Context& c) {
   const Grammar& g = c.grammar();
+  if (only_tested(c)) return true;
   for (uint32_t up = 1; up < 4; ++up) {
     TSSymbol s = ts_node_symbol(c.ancestor(up));
     if (s == g.comparison_operator) return true;
@@ -203,6 +226,11 @@ void match_paths(const Context& c, Names list, std::vector<Finding>& out) {
   TSSymbol s = c.symbol();
   if (s != g.string && s != g.concatenated_string && s != g.binary_operator && s != g.call) return;
   if (s == g.string && c.parent_symbol() == g.concatenated_string) return;
+  // A string standing alone as a statement (a docstring) is read by no one.
+  static const TSSymbol kStatement = python_symbol("expression_statement");
+  if ((s == g.string || s == g.concatenated_string) && c.parent_symbol() == kStatement &&
+      ts_node_named_child_count(c.parent()) == 1)
+    return;
   auto value = folded_string(c, c.node());
   if (!value) return;
   std::string_view text = *value;

@@ -68,6 +68,18 @@ void forbidden_import(const Context& c, std::vector<Finding>& out) {
   }
 }
 
+// Whether `object.name` is `self.__class__` read only for its name
+// (`self.__class__.__name__` in a message): a string, nothing to reach
+// through.
+static bool own_class_name(const Context& c, TSNode object, std::string_view name) {
+  const Grammar& g = c.grammar();
+  if (name != "__class__" || ts_node_symbol(object) != g.identifier || c.text(object) != "self" ||
+      !c.self_is_method_receiver() || c.parent_symbol() != g.attribute ||
+      !ts_node_eq(field(c.parent(), g.field_object), c.node()))
+    return false;
+  return c.text(field(c.parent(), g.field_attribute)) == "__name__";
+}
+
 // Private (`x._y`) and dunder attributes, except one's own private ones
 // (`self._cache`, `ctx._saved`) and the few dunders in kAllowedDunders;
 // dunders defined in a class body or at the top level other than those of
@@ -90,7 +102,8 @@ void private_attribute(const Context& c, std::vector<Finding>& out) {
   std::string_view name = c.text(attribute);
   if (!name.starts_with('_')) return;
   if (is_dunder(name)) {
-    if (!listed(name, kAllowedDunders)) out.push_back({attribute, std::string(name)});
+    if (!listed(name, kAllowedDunders) && !own_class_name(c, object, name))
+      out.push_back({attribute, std::string(name)});
     return;
   }
   if (ts_node_symbol(object) == g.identifier) {

@@ -191,6 +191,7 @@ bool names_reduced_precision(std::string_view qualified) {
   for (size_t start = qualified.find('.') + 1; start != 0; start = qualified.find('.', start) + 1) {
     std::string_view part = qualified.substr(start, qualified.find('.', start) - start);
     if (listed(part, kPrecisionParts)) return true;
+    if (part.starts_with("is_")) continue;  // a question (`torch.is_autocast_enabled`) changes nothing
     for (std::string_view infix : kPrecisionPartInfixes)
       if (part.find(infix) != std::string_view::npos) return true;
   }
