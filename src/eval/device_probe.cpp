@@ -34,7 +34,10 @@ Status cuda_available(const EvalOptions& options) {
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return Status::success();
   if (WIFEXITED(status) && WEXITSTATUS(status) == 3)
     return Error("--device cuda: no usable CUDA device (torch.cuda.is_available() is false under " + python + ")");
-  return Error("--device cuda: " + python + " cannot import torch to look for a CUDA device");
+  std::string ended = WIFSIGNALED(status) ? "was killed by signal " + std::to_string(WTERMSIG(status))
+                                          : "exited with code " + std::to_string(WEXITSTATUS(status));
+  return Error("--device cuda: " + python + " cannot import torch to look for a CUDA device (`import torch` " + ended +
+               ")");
 }
 
 }  // namespace kmem
