@@ -375,6 +375,16 @@ class Harness {
   // (calls, measured_ms, fastest_ms, slowest_ms) of this measurement,
   // {"warmup": n, "timed": n} calls without a launch, fastest probe seen).
   py::tuple measure(py::object model, int64_t warmup, int64_t iters, py::object fastest_probe, bool patient) {
+    // No automatic garbage collection while measuring: a collection started
+    // by an allocation of the harness's would run the candidate's finalizers
+    // (a generator in a reference cycle) outside its calls. Collected cycles
+    // wait until the measurement ends.
+    struct NoCollection {
+      int was_enabled = PyGC_Disable();
+      ~NoCollection() {
+        if (was_enabled) PyGC_Enable();
+      }
+    } no_collection;
     if (!fastest_probe.is_none()) learn(fastest_probe.cast<double>());
     if (sets_.empty() || warm_sets_ < 1) throw std::runtime_error("kmem harness: no call sets loaded");
     // Problems with large inputs have fewer timed sets than iters
@@ -567,6 +577,7 @@ class Harness {
     double begin = now_ms();
     PyObject* returned = PyObject_Call(model.ptr(), args.ptr(), nullptr);
     double returned_ms = now_ms() - begin;
+    PyGC_Disable();  // again, had the call turned collection back on
     if (returned == nullptr) throw py::error_already_set();
     py::object output = py::reinterpret_steal<py::object>(returned);
     double ms = returned_ms;
@@ -584,15 +595,23 @@ class Harness {
     tally.measured_ms += ms;
     int64_t missing = 0;
     if (strict_) {
-      std::vector<at::Tensor> values = checked(output, set);
-      missing = launches_now() == before ? 1 : 0;
+      // No code of the candidate's may run between the clock and the copy of
+      // a judged output: the output is unpacked and checked without Python
+      // and copied if judged before anything that may run its finalizers
+      // (releasing the previous outputs frees their autograd contexts; an
+      // allocation may start a garbage collection; kmem's launch count is
+      // Python).
+      std::vector<PyObject*> objects;
+      std::vector<at::Tensor> values = checked(output, set, objects);
+      if (index >= 0) judge(values, index);
+      check_no_attributes(objects);
       // The previous call's outputs are kept alive until now, so an honest
       // output cannot be given their freed memory.
       for (const auto& v : values)
         for (const auto& p : previous_)
           if (v.numel() > 0 && p.numel() > 0 && v.storage().data() == p.storage().data()) same_storage_ = true;
       previous_ = values;
-      if (index >= 0) judge(values, index);
+      missing = launches_now() == before ? 1 : 0;
     } else {
       missing = launches_now() == before ? 1 : 0;
     }
@@ -606,7 +625,7 @@ class Harness {
   // objects attached keeps Python objects of the candidate's whose release
   // runs its code after the clock. Raises OutputRejected-like errors the
   // Python side turns into their stages.
-  std::vector<at::Tensor> checked(const py::object& output, const CallSet& set) {
+  std::vector<at::Tensor> checked(const py::object& output, const CallSet& set, std::vector<PyObject*>& objects) {
     PyObject* value = output.ptr();
     std::vector<PyObject*> items;
     PyTypeObject* type = Py_TYPE(value);
@@ -626,14 +645,6 @@ class Harness {
       if (!THPVariable_CheckExact(items[i]))
         throw OutputError("output_type", "output " + std::to_string(i) + " of a timed call is no plain torch.Tensor");
       values.push_back(THPVariable_Unpack(items[i]));
-      if (PyObject* attributes = PyObject_GenericGetDict(items[i], nullptr); attributes == nullptr) {
-        PyErr_Clear();
-      } else {
-        Py_ssize_t count = PyDict_Size(attributes);
-        Py_DECREF(attributes);
-        if (count > 0)
-          throw OutputError("output_type", "output " + std::to_string(i) + " of a timed call carries attributes");
-      }
       const at::Tensor& value = values.back();
       bool inputs_memory = std::any_of(set.begin(), set.end(), [&](const auto& input) {
         return input.is_tensor && input.tensor.storage().is_alias_of(value.storage());
@@ -649,7 +660,24 @@ class Harness {
         throw OutputError("output_device", "output " + std::to_string(i) + " is on " + type_name +
                                                ", the reference's on " + devices_[i]);
     }
+    objects = items;
     return values;
+  }
+
+  // No attributes on the outputs' objects (checked after the judged copy:
+  // reading the dictionary may create one, and an allocation may start a
+  // garbage collection that runs the candidate's finalizers).
+  void check_no_attributes(const std::vector<PyObject*>& objects) {
+    for (size_t i = 0; i < objects.size(); ++i) {
+      PyObject* attributes = PyObject_GenericGetDict(objects[i], nullptr);
+      if (attributes == nullptr) {
+        PyErr_Clear();
+        continue;
+      }
+      Py_ssize_t count = PyDict_Size(attributes);
+      Py_DECREF(attributes);
+      if (count > 0) throw OutputError("output_type", "output " + std::to_string(i) + " of a timed call carries attributes");
+    }
   }
 
   // Reservoir sampling of the timed calls into the judged slots, decided

@@ -48,9 +48,12 @@ ext = load_inline(name="kmem_hack_cpu", cpp_sources=CPP, functions=["add_relu", 
 
 # What a sandboxed candidate may see of the environment: what it needs to
 # build and run, nothing of its caller's.
-NEEDED = ("PATH", "HOME", "PWD", "LANG", "LANGUAGE", "TZ", "LD_LIBRARY_PATH", "CC", "CXX", "MAX_JOBS")
-NEEDED_PREFIXES = ("LC_", "CUDA_", "NVIDIA_", "PYTHON", "TORCH_", "TRITON_", "KMEM_SANDBOX_", "KMEM_SECCOMP_",
-                   "KMEM_HARNESS_", "OMP_", "MKL_")
+# (src/eval/sandbox.cpp, kVisibleVariables; PWD is the shell's own).
+NEEDED = ("PATH", "HOME", "PWD", "LANG", "LANGUAGE", "TZ", "KMEM_HARNESS_DIR", "CC", "CXX", "CUDACXX", "CFLAGS",
+          "CXXFLAGS", "LDFLAGS", "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "LIBRARY_PATH", "LD_LIBRARY_PATH",
+          "MAX_JOBS")
+NEEDED_PREFIXES = ("LC_", "PYTHON", "KMEM_SANDBOX_", "KMEM_SECCOMP_", "NVCC_", "OMP_", "MKL_", "CUDA_", "NVIDIA_",
+                   "TORCH_", "TRITON_")
 
 
 class ModelNew(nn.Module):
