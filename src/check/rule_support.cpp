@@ -274,6 +274,28 @@ bool environment_mapping(const Context& c, TSNode node) {
   return name == "os.environ" || name == "os.environb";
 }
 
+// Whether the current node is written to: an assignment's, augmented
+// assignment's or loop's target (`for os.environ["X"] in ...`, in a
+// comprehension too), alone or inside a tuple or list of targets, or deleted.
+bool is_target(const Context& c) {
+  const Grammar& g = c.grammar();
+  static const TSSymbol kPatternList = python_symbol("pattern_list"), kTuplePattern = python_symbol("tuple_pattern"),
+                        kListPattern = python_symbol("list_pattern");
+  TSNode below = c.node();
+  for (uint32_t up = 1; up < 16; ++up) {
+    TSNode above = c.ancestor(up);
+    TSSymbol s = ts_node_symbol(above);
+    if (s == g.assignment || s == g.augmented_assignment || s == g.for_statement || s == g.for_in_clause)
+      return ts_node_eq(field(above, g.field_left), below);
+    if (s == g.delete_statement) return true;
+    if (s != kPatternList && s != kTuplePattern && s != kListPattern && s != g.tuple && s != g.list &&
+        s != g.parenthesized_expression)
+      return false;
+    below = above;
+  }
+  return false;
+}
+
 // Whether the current node (a mapping) is only read where it stands: a
 // member or an item of it read, `in` it, a loop over it. Given to any call
 // (even `dict(...)`: the name may be rebound), it may be written.
@@ -304,10 +326,7 @@ std::vector<std::pair<TSNode, std::string>> environment_writes(const Context& c)
     }
   };
   static const TSSymbol kSubscript = python_symbol("subscript");
-  TSSymbol parent = c.parent_symbol();
-  bool written_to = ((parent == g.assignment || parent == g.augmented_assignment) &&
-                     ts_node_eq(field(c.parent(), g.field_left), c.node())) ||
-                    parent == g.delete_statement;
+  bool written_to = is_target(c);
   if (c.symbol() == kSubscript) {
     TSNode value = ts_node_child_by_field_name(c.node(), "value", 5);
     if (written_to && environment_mapping(c, value)) add(ts_node_child_by_field_name(c.node(), "subscript", 9));

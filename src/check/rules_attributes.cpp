@@ -149,8 +149,9 @@ void foreign_targets(const Context& c, TSNode target, std::vector<Finding>& out)
 }
 
 // The first field of `format` (a str.format string) that reads a private or
-// dunder attribute (`{0.__globals__}`, `{m._x}`, nested in a format spec
-// too); empty when none does.
+// dunder attribute or a frame's, generator's or traceback's (`{0.__globals__}`,
+// `{m._x}`, `{g.gi_frame.f_locals}`, nested in a format spec too); empty
+// when none does.
 std::string private_format_field(std::string_view format) {
   for (size_t at = format.find('{'); at != std::string_view::npos; at = format.find('{', at + 1)) {
     if (at + 1 < format.size() && format[at + 1] == '{') {
@@ -159,8 +160,12 @@ std::string private_format_field(std::string_view format) {
     }
     size_t end = format.find_first_of("}!:{", at + 1);
     std::string_view name = format.substr(at + 1, end == std::string_view::npos ? end : end - at - 1);
-    for (size_t dot = name.find('.'); dot != std::string_view::npos; dot = name.find('.', dot + 1))
-      if (dot + 1 < name.size() && name[dot + 1] == '_') return "{" + std::string(name) + "}";
+    for (size_t dot = name.find('.'); dot != std::string_view::npos; dot = name.find('.', dot + 1)) {
+      std::string_view part = name.substr(dot + 1, name.find_first_of(".[", dot + 1) - dot - 1);
+      if (part.starts_with('_') || part.starts_with("f_") || part.starts_with("gi_") || part.starts_with("cr_") ||
+          part.starts_with("ag_") || part.starts_with("tb_"))
+        return "{" + std::string(name) + "}";
+    }
   }
   return {};
 }

@@ -35,6 +35,7 @@ constexpr std::string_view kThreadNames[] = {"threading.*",
                                              "torch.jit.fork",
                                              "torch.jit._fork",
                                              "torch.futures",
+                                             "torch.nn.parallel",
                                              "torch.distributed",
                                              "torch.utils.data",
                                              "os.kill",
@@ -177,9 +178,18 @@ void uses_threads(const Context& c, std::vector<Finding>& out) {
       ((has_identifier(text, "thread") && !has_identifier(text, "thread::hardware_concurrency")) ||
        has_call(text, "async")))
     out.push_back({c.node(), "thread (using namespace std)"});
+  // torch's own clone (`torch::clone(x)`, `at::clone(x)`) copies a tensor.
+  std::string unqualified = text;
+  for (std::string_view tensor_clone : {"torch::clone", "at::clone"})
+    for (size_t at = unqualified.find(tensor_clone); at != std::string::npos;
+         at = unqualified.find(tensor_clone, at + 1)) {
+      bool whole =
+          at == 0 || !(std::isalnum(static_cast<unsigned char>(unqualified[at - 1])) || unqualified[at - 1] == '_');
+      if (whole) unqualified.replace(at, tensor_clone.size(), "tensor_copy");
+    }
   for (std::string_view call : kProcessCalls) {
     bool word = listed(call, kProcessWords);
-    if (word ? has_function_use(text, call) : has_free_identifier(text, call))
+    if (word ? has_function_use(unqualified, call) : has_free_identifier(unqualified, call))
       out.push_back({c.node(), std::string(call)});
   }
   for (std::string_view instruction : kSyscallInstructions)

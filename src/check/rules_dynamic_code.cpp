@@ -57,6 +57,7 @@ constexpr std::string_view kDynamicCodeNames[] = {"exec",
                                                   "typing_extensions.ForwardRef",
                                                   "typing_extensions.evaluate_forward_ref",
                                                   "triton.language.inline_asm_elementwise",
+                                                  "triton.language.core.inline_asm_elementwise",
                                                   "sys.breakpointhook",
                                                   "numpy.f2py",
                                                   "numpy.distutils",
@@ -303,7 +304,34 @@ void non_ascii_name(const Context& c, std::vector<Finding>& out) {
     out.push_back({c.node(), "non-ASCII name '" + written(name) + "'"});
 }
 
+// Modules a library imports under its own name (`enum` imports builtins as
+// `bltns`, `re` imports `enum`), reached as its attributes: `re.enum.bltns.exec`
+// is the builtin exec whatever the name says.
+constexpr std::string_view kReachableModules[] = {
+    "builtins",  "bltns", "__builtins__", "six",    "sys",        "gc",        "inspect", "ctypes",
+    "importlib", "types", "enum",         "re",     "subprocess", "threading", "copyreg", "pickle",
+    "marshal",   "code",  "os",           "typing", "functools",  "operator",  "string"};
+// Submodules that are a package's own (`os.path`), not a module it imported.
+constexpr std::string_view kOwnSubmodules[] = {"os.path", "collections.abc", "importlib.util", "typing.re"};
+
+// The part of a qualified name after its head that names a module reached
+// through another module; empty when none does.
+static std::string_view module_through_module(std::string_view qualified) {
+  size_t head = qualified.find('.');
+  if (head == std::string_view::npos) return {};
+  std::string_view root = qualified.substr(0, head);
+  if (root == "torch" || root == "numpy" || root == "triton") return {};
+  for (size_t start = head + 1; start != 0; start = qualified.find('.', start) + 1) {
+    std::string_view part = qualified.substr(start, qualified.find('.', start) - start);
+    std::string_view prefix = qualified.substr(0, qualified.find('.', start));
+    if (listed(part, kReachableModules) && !listed(prefix, kOwnSubmodules)) return part;
+  }
+  return {};
+}
+
 void dynamic_code(const Context& c, std::vector<Finding>& out) {
+  if (std::string_view through = module_through_module(c.reference_name()); !through.empty())
+    out.push_back({c.node(), c.reference_name() + " (" + std::string(through) + " through another module)"});
   for (const auto& [at, key] : environment_writes(c))
     if (!listed(key, kEnvironmentAllowed) && !listed(key, kEnvironmentPrecision))
       out.push_back({at, "os.environ[" + written(key) + "]"});

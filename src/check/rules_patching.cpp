@@ -55,7 +55,15 @@ constexpr std::string_view kPatchingNames[] = {"builtins",
                                                "time.clock_settime*",
                                                "time.tzset",
                                                "sys.setswitchinterval",
-                                               "sys.setdlopenflags"};
+                                               "sys.setdlopenflags",
+                                               "torch.nn.modules.module.register_module_*",
+                                               "torch.nn.modules.module._global_*",
+                                               "copy.dispatch_table",
+                                               "copyreg",
+                                               "enum.global_enum",
+                                               "enum.global_enum_repr",
+                                               "enum.global_str",
+                                               "enum.global_flag_repr"};
 constexpr std::string_view kPatchingAttributes[] = {"__dict__",          "__setattr__",  "__delattr__",
                                                     "__getattribute__",  "__builtins__", "__torch_function__",
                                                     "__torch_dispatch__"};

@@ -58,6 +58,8 @@ constexpr std::string_view kPrecisionNames[] = {"torch.float16",
                                                 "torch.backends.mkldnn.allow_tf32",
                                                 "torch.backends.cudnn.flags",
                                                 "torch.backends.mkldnn.flags",
+                                                "torch.backends.cudnn.set_flags",
+                                                "torch.backends.mkldnn.set_flags",
                                                 "triton.language.dtype",
                                                 "triton.language.core.dtype",
                                                 "torch.chalf",
@@ -333,6 +335,13 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
   if (std::string_view literal; type_named_by_string(c, &literal)) out.push_back({node, std::string(literal)});
   if (c.symbol() == g.call) {
     if (default_precision_dot(c)) out.push_back({node, "tl.dot without input_precision=\"ieee\""});
+    // A numpy type named by a string built at run time (`np.dtype(chr(101))`,
+    // `np.dtype("f" + str(2))`): any type, fp16 included.
+    if (TSNode named = positional_argument(c, 0); c.callee_name() == "numpy.dtype" && !ts_node_is_null(named)) {
+      TSSymbol kind = ts_node_symbol(named);
+      if (kind != g.string && kind != g.identifier && kind != g.attribute)
+        out.push_back({named, "numpy.dtype(" + written(c.text(named)) + ")"});
+    }
     TSNode function = field(node, g.field_function);
     TSNode object;
     std::string_view name;

@@ -16,11 +16,19 @@ namespace kmem::check {
 namespace {
 
 // Native calls and types that read files by path (/proc among them).
-constexpr std::string_view kFileReadCalls[] = {"fopen", "freopen", "open", "openat", "opendir", "readlink"};
+constexpr std::string_view kFileReadCalls[] = {"fopen",  "fopen64", "freopen", "freopen64", "open",  "open64",
+                                               "openat", "openat2", "opendir", "readlink",  "chdir", "fchdir"};
 constexpr std::string_view kFileReadStrings[] = {"std::ifstream", "std::fstream", "ifstream", "fstream"};
 
 // Functions that open a file by its path (first argument).
 constexpr std::string_view kFileOpeners[] = {"open",
+                                             "os.fwalk",
+                                             "os.chdir",
+                                             "os.fchdir",
+                                             "torch.UntypedStorage.from_file",
+                                             "torch.TypedStorage.from_file",
+                                             "torch.FloatStorage.from_file",
+                                             "torch.ByteStorage.from_file",
                                              "os.open",
                                              "torch.from_file",
                                              "numpy.fromfile",
@@ -119,7 +127,10 @@ constexpr std::string_view kSeedNames[] = {"torch.manual_seed",
                                            "random.setstate",
                                            "numpy.random.seed",
                                            "numpy.random.get_state",
-                                           "numpy.random.set_state"};
+                                           "numpy.random.set_state",
+                                           "numpy.random.mtrand",
+                                           "torch.utils.checkpoint.get_device_states",
+                                           "torch.utils.checkpoint.set_device_states"};
 
 // Native access to torch's generators and their state.
 constexpr std::string_view kSeedStrings[] = {
