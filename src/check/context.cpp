@@ -315,6 +315,13 @@ TSNode FileFacts::constant_value(std::string_view name) const {
   return value->second;
 }
 
+TSNode FileFacts::bound_once(std::string_view name) const {
+  auto value = top_values_.find(name);
+  auto count = assignments_.find(name);
+  if (value == top_values_.end() || count == assignments_.end() || count->second != 1) return TSNode{};
+  return value->second;
+}
+
 TSNode FileFacts::string_constant(std::string_view name) const {
   const Grammar& g = python_grammar();
   auto value = top_values_.find(name);

@@ -49,6 +49,10 @@ class FileFacts {
   // string expression at the top level (`FORMAT = "{0}"`): a string cannot
   // change, however the name is used. A null node otherwise.
   TSNode string_constant(std::string_view name) const;
+  // The value a name is bound to by its only binding in the file, an
+  // assignment at the top level, whatever the value and its uses; a null
+  // node otherwise.
+  TSNode bound_once(std::string_view name) const;
   // How many assignments, loop targets and other bindings bind `name` (function
   // parameters are not counted).
   int bindings_of(std::string_view name) const;
