@@ -26,7 +26,7 @@ constexpr std::string_view kNamesStrings[] = {
 constexpr std::string_view kPrecision[] = {
     "import_statement", "import_from_statement", "identifier", "attribute",
     "string",           "concatenated_string",   "call",       "keyword_argument",
-    "subscript"};
+    "subscript",        "binary_operator"};
 constexpr std::string_view kImports[] = {"import_statement", "import_from_statement"};
 constexpr std::string_view kDynamicCode[] = {
     "import_statement",    "import_from_statement", "identifier",          "attribute",  "call",     "string",

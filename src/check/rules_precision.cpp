@@ -246,6 +246,25 @@ bool default_precision_dot(const Context& c) {
   return !keeps_fp32(c, positional_argument(c, 3));
 }
 
+// Whether the current node lies in a function decorated as a Triton kernel
+// (`@triton.jit`, `@triton.autotune(...)` over it, `@triton.heuristics`).
+bool in_triton_kernel(const Context& c) {
+  const Grammar& g = c.grammar();
+  for (uint32_t up = 1; up < 256; ++up) {
+    TSNode scope = c.ancestor(up);
+    if (ts_node_eq(scope, c.ancestor(up + 1))) return false;
+    if (ts_node_symbol(scope) != g.decorated_definition) continue;
+    for (uint32_t i = 0; i < ts_node_named_child_count(scope); ++i) {
+      TSNode decorator = ts_node_named_child(scope, i);
+      if (ts_node_symbol(decorator) != g.decorator || ts_node_named_child_count(decorator) == 0) continue;
+      TSNode expression = ts_node_named_child(decorator, 0);
+      if (ts_node_symbol(expression) == g.call) expression = field(expression, g.field_function);
+      if (c.qualified_name(expression).starts_with("triton.")) return true;
+    }
+  }
+  return false;
+}
+
 // A precision setting given by name (`torch.backends.cudnn.conv.fp32_precision
 // = "tf32"`, `torch.set_float32_matmul_precision("high")`): only "ieee" and
 // "highest" keep fp32.
@@ -333,6 +352,12 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
   const Grammar& g = c.grammar();
   TSNode node = c.node();
   if (std::string_view literal; type_named_by_string(c, &literal)) out.push_back({node, std::string(literal)});
+  // `a @ b` in a Triton kernel is tl.dot with Triton's default precision (TF32 for fp32).
+  if (c.symbol() == g.binary_operator && c.text(node).find('@') != std::string_view::npos) {
+    TSNode operator_node = ts_node_child_by_field_name(node, "operator", 8);
+    if (!ts_node_is_null(operator_node) && c.text(operator_node) == "@" && in_triton_kernel(c))
+      out.push_back({node, "@ in a Triton kernel (tl.dot at TF32)"});
+  }
   if (c.symbol() == g.call) {
     if (default_precision_dot(c)) out.push_back({node, "tl.dot without input_precision=\"ieee\""});
     // A numpy type named by a string built at run time (`np.dtype(chr(101))`,
