@@ -148,8 +148,18 @@ std::string native_tokens(std::string_view source) {
     }
     if (quote) {
       out.push_back(c);
-      if (c == '\\' && i + 1 < source.size()) out.push_back(source[++i]);
-      else if (c == quote) quote = 0;
+      if (c == '\\' && i + 1 < source.size()) {
+        out.push_back(source[++i]);
+      } else if (c == quote) {
+        // "cvt.rna.t" "f32": adjacent literals are one, as the compiler reads them.
+        size_t next = source.find_first_not_of(" \t\r\n", i + 1);
+        if (quote == '"' && next != std::string_view::npos && source[next] == '"') {
+          out.pop_back();
+          i = next + 1;
+          continue;
+        }
+        quote = 0;
+      }
       ++i;
       continue;
     }
