@@ -279,8 +279,6 @@ bool environment_mapping(const Context& c, TSNode node) {
 // comprehension too), alone or inside a tuple or list of targets, or deleted.
 bool is_target(const Context& c) {
   const Grammar& g = c.grammar();
-  static const TSSymbol kPatternList = python_symbol("pattern_list"), kTuplePattern = python_symbol("tuple_pattern"),
-                        kListPattern = python_symbol("list_pattern");
   TSNode below = c.node();
   for (uint32_t up = 1; up < 16; ++up) {
     TSNode above = c.ancestor(up);
@@ -288,9 +286,7 @@ bool is_target(const Context& c) {
     if (s == g.assignment || s == g.augmented_assignment || s == g.for_statement || s == g.for_in_clause)
       return ts_node_eq(field(above, g.field_left), below);
     if (s == g.delete_statement) return true;
-    if (s != kPatternList && s != kTuplePattern && s != kListPattern && s != g.tuple && s != g.list &&
-        s != g.parenthesized_expression)
-      return false;
+    if (!g.is_target_group(s)) return false;
     below = above;
   }
   return false;

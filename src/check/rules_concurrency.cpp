@@ -165,6 +165,18 @@ constexpr std::string_view kStreamStrings[] = {"cudaStreamCreate",
 // Flags of nvcc or the driver that put kernels on per-thread streams.
 constexpr std::string_view kStreamFlags[] = {"per-thread", "per_thread", "CUDA_API_PER_THREAD_DEFAULT_STREAM"};
 
+// `text` with torch's own clone (`torch::clone(x)`, `at::clone(x)`, which
+// copy a tensor) renamed, so that only the process clone is left to find.
+std::string without_tensor_clones(const std::string& text) {
+  std::string renamed = text;
+  for (std::string_view tensor_clone : {"torch::clone", "at::clone"})
+    for (size_t at = renamed.find(tensor_clone); at != std::string::npos; at = renamed.find(tensor_clone, at + 1)) {
+      bool whole = at == 0 || !(std::isalnum(static_cast<unsigned char>(renamed[at - 1])) || renamed[at - 1] == '_');
+      if (whole) renamed.replace(at, tensor_clone.size(), "tensor_copy");
+    }
+  return renamed;
+}
+
 }  // namespace
 
 void uses_threads(const Context& c, std::vector<Finding>& out) {
@@ -178,18 +190,11 @@ void uses_threads(const Context& c, std::vector<Finding>& out) {
       ((has_identifier(text, "thread") && !has_identifier(text, "thread::hardware_concurrency")) ||
        has_call(text, "async")))
     out.push_back({c.node(), "thread (using namespace std)"});
-  // torch's own clone (`torch::clone(x)`, `at::clone(x)`) copies a tensor.
-  std::string unqualified = text;
-  for (std::string_view tensor_clone : {"torch::clone", "at::clone"})
-    for (size_t at = unqualified.find(tensor_clone); at != std::string::npos;
-         at = unqualified.find(tensor_clone, at + 1)) {
-      bool whole =
-          at == 0 || !(std::isalnum(static_cast<unsigned char>(unqualified[at - 1])) || unqualified[at - 1] == '_');
-      if (whole) unqualified.replace(at, tensor_clone.size(), "tensor_copy");
-    }
   for (std::string_view call : kProcessCalls) {
     bool word = listed(call, kProcessWords);
-    if (word ? has_function_use(unqualified, call) : has_free_identifier(unqualified, call))
+    std::string renamed = call == "clone" ? without_tensor_clones(text) : std::string();
+    std::string_view judged = call == "clone" ? std::string_view(renamed) : std::string_view(text);
+    if (word ? has_function_use(judged, call) : has_free_identifier(judged, call))
       out.push_back({c.node(), std::string(call)});
   }
   for (std::string_view instruction : kSyscallInstructions)

@@ -334,7 +334,8 @@ static std::string_view module_through_module(std::string_view qualified) {
 // f-string whose fields are such names or numbers. A source built at run time
 // (`bytes([...]).decode()`) escapes every rule on native code.
 static bool readable_source(const Context& c, TSNode node, int depth = 0) {
-  static const TSSymbol kInteger = python_symbol("integer"), kFloat = python_symbol("float");
+  static const TSSymbol kInteger = python_symbol("integer"), kFloat = python_symbol("float"),
+                        kConversion = python_symbol("type_conversion"), kSpecifier = python_symbol("format_specifier");
   const Grammar& g = c.grammar();
   if (ts_node_is_null(node) || depth > 16) return false;
   TSSymbol s = ts_node_symbol(node);
@@ -348,7 +349,7 @@ static bool readable_source(const Context& c, TSNode node, int depth = 0) {
     for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
       TSNode part = ts_node_named_child(node, i);
       TSSymbol kind = ts_node_symbol(part);
-      if (kind == python_symbol("type_conversion") || kind == python_symbol("format_specifier")) continue;
+      if (kind == kConversion || kind == kSpecifier) continue;
       if (!readable_source(c, part, depth + 1)) return false;
     }
     return true;
