@@ -376,7 +376,11 @@ TEST(Check, TryFallback) {
   EXPECT_CODES(candidate("", "try:\n    y = kernel(x)\nexcept Exception:\n    y = torch.relu(x)\nreturn y"),
                "try_fallback");
   EXPECT_CODES(candidate("import contextlib", "with contextlib.suppress(Exception):\n    x = k(x)\nreturn x"),
+               "try_fallback");
+  EXPECT_CODES(candidate("from contextlib import suppress", "with suppress(Exception):\n    x = k(x)\nreturn x"),
                "try_fallback", "try_fallback");
+  // contextlib's contexts that swallow nothing are allowed.
+  EXPECT_CLEAN(candidate("import contextlib", "with contextlib.nullcontext():\n    x = k(x)\nreturn x"));
   // Guarding an optional import, and try/finally, are allowed.
   EXPECT_CLEAN(candidate("try:\n    import triton\nexcept ImportError:\n    triton = None"));
   EXPECT_CLEAN(candidate("", "try:\n    y = x\nfinally:\n    pass\nreturn y"));

@@ -391,6 +391,25 @@ bool has_half_type(std::string_view text) {
   });
 }
 
+bool has_type_use(std::string_view text, std::string_view name) {
+  return any_occurrence(text, name, [&](size_t at) {
+    size_t end = at + name.size();
+    char before = previous_char(text, at);
+    char after = next_char(text, end);
+    // `thread t(f)`, `thread(f)`, `thread{f}`: an object made; `<thread>`,
+    // `<thread,`: a template argument (`vector<thread>`).
+    if (identifier_char(after) || after == '(' || after == '{') return true;
+    if ((before == '<' || before == ',') && (after == '>' || after == ',')) return true;
+    // `#define T thread`, `using T = thread;`, `typedef thread T;`: named
+    // under another name.
+    size_t line = text.rfind('\n', at);
+    line = line == std::string_view::npos ? 0 : line + 1;
+    std::string_view head = text.substr(line, at - line);
+    return head.find("#") != std::string_view::npos || head.find("using") != std::string_view::npos ||
+           head.find("typedef") != std::string_view::npos;
+  });
+}
+
 bool has_function_use(std::string_view text, std::string_view name) {
   if (has_call(text, name)) return true;
   return any_word(text, name, [&](size_t at) {

@@ -58,6 +58,12 @@ bool has_member_call(std::string_view text, std::string_view name);
 // not as a variable (`int half = n / 2`).
 bool has_half_type(std::string_view text);
 
+// Whether `text` uses `name` as a type: an object made (`thread t(f)`,
+// `thread(f)`, `thread{f}`), a template argument (`vector<thread>`), or the
+// type named under another name (`#define`, `using`, `typedef`); not a
+// variable (`int thread = ...; if (thread < n) y[thread] = ...`).
+bool has_type_use(std::string_view text, std::string_view name);
+
 // Whether `text` calls the function `name`, takes its address (`&fork`),
 // names it in a `#define` or passes it to a macro (`CALL(fork)`), to call it
 // under another name.

@@ -23,7 +23,7 @@ constexpr std::string_view kAllowedImports[] = {
     "functools", "itertools", "operator",   "collections", "dataclasses", "enum",
     "abc",       "numbers",   "__future__", "os",          "sys",         "time",
     "threading", "numpy",     "warnings",   "re",          "string",      "copy",
-    "hashlib",   "textwrap",  "random",     "einops"};
+    "hashlib",   "textwrap",  "random",     "einops",      "logging",     "contextlib"};
 // Dunder attributes a candidate may read: `super().__init__`, `torch.__version__`.
 constexpr std::string_view kAllowedDunders[] = {"__init__", "__version__", "__name__", "__call__"};
 // Dunders a candidate may define: construction, context managers (their

@@ -185,10 +185,9 @@ void uses_threads(const Context& c, std::vector<Finding>& out) {
   if (text.empty()) return;
   match_strings(c, kThreadStrings, out);
   if (has_identifier(text, "std::thread", "hardware_concurrency")) out.push_back({c.node(), "std::thread"});
-  // `using namespace std;` then `thread t(...)` / `async(...)`.
-  if (has_identifier(text, "using namespace std") &&
-      ((has_identifier(text, "thread") && !has_identifier(text, "thread::hardware_concurrency")) ||
-       has_call(text, "async")))
+  // `using namespace std;` then `thread t(...)` / `async(...)`; a variable
+  // named `thread` (`int thread = blockIdx.x * ...`) is none.
+  if (has_identifier(text, "using namespace std") && (has_type_use(text, "thread") || has_call(text, "async")))
     out.push_back({c.node(), "thread (using namespace std)"});
   for (std::string_view call : kProcessCalls) {
     bool word = listed(call, kProcessWords);

@@ -17,6 +17,7 @@ namespace kmem::check {
 namespace {
 
 constexpr std::string_view kDynamicCodeNames[] = {"exec",
+                                                  "logging.config",
                                                   "eval",
                                                   "compile",
                                                   "__import__",

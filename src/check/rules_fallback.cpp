@@ -16,13 +16,25 @@ namespace kmem::check {
 namespace {
 
 constexpr std::string_view kFallbackNames[] = {"contextlib"};
+// Of contextlib, what swallows no exception: the module itself, a context
+// that does nothing, one closing a thing, one made from a generator (whose
+// own try/except and finally the rule judges).
+constexpr std::string_view kFallbackAllowed[] = {"contextlib.nullcontext", "contextlib.closing",
+                                                 "contextlib.contextmanager", "contextlib.asynccontextmanager"};
 
 }  // namespace
 
 // A try with an except clause, unless its body only imports (an optional
 // dependency guard); contextlib.suppress is the same thing.
 void try_fallback(const Context& c, std::vector<Finding>& out) {
-  match_names(c, kFallbackNames, out);
+  if (c.symbol() == c.grammar().import_statement || c.symbol() == c.grammar().import_from_statement) {
+    for (const ImportedName& name : c.imported_names())  // `import contextlib` itself swallows nothing
+      if (name.qualified != "contextlib" && name_in(name.qualified, kFallbackNames) &&
+          !name_in_exactly(name.qualified, kFallbackAllowed))
+        out.push_back({name.at, std::string(name.qualified)});
+  } else if (c.reference_name() != "contextlib") {
+    match_names(c, kFallbackNames, out, kFallbackAllowed);
+  }
   const Grammar& g = c.grammar();
   TSNode node = c.node();
   // `__exit__ = f`: an exit whose return value is out of sight.

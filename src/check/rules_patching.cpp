@@ -63,7 +63,14 @@ constexpr std::string_view kPatchingNames[] = {"builtins",
                                                "enum.global_enum",
                                                "enum.global_enum_repr",
                                                "enum.global_str",
-                                               "enum.global_flag_repr"};
+                                               "enum.global_flag_repr",
+                                               "logging.setLoggerClass",
+                                               "logging.setLogRecordFactory"};
+// Of torch.library, what defines a new operator of one's own (a name that
+// must not exist yet, so no torch operator is replaced):
+// `@torch.library.custom_op("mylib::op", mutates_args=())`.
+constexpr std::string_view kPatchingAllowed[] = {"torch.library.custom_op", "torch.library.triton_op",
+                                                 "torch.library.wrap_triton"};
 constexpr std::string_view kPatchingAttributes[] = {"__dict__",          "__setattr__",  "__delattr__",
                                                     "__getattribute__",  "__builtins__", "__torch_function__",
                                                     "__torch_dispatch__"};
@@ -108,7 +115,10 @@ constexpr std::string_view kFileWriteNames[] = {"os.remove",
                                                 "os.open",
                                                 "torch.jit.save",
                                                 "torch.onnx",
-                                                "torch.export.save"};
+                                                "torch.export.save",
+                                                "logging.FileHandler",
+                                                "logging.handlers",
+                                                "logging.basicConfig"};
 // Methods that write files.
 constexpr std::string_view kFileWriteMethods[] = {"tofile", "export_chrome_trace", "export_stacks",
                                                   "export_memory_timeline"};
@@ -233,7 +243,7 @@ void class_as_self(const Context& c, std::vector<Finding>& out) {
 }  // namespace
 
 void runtime_patching(const Context& c, std::vector<Finding>& out) {
-  match_names(c, kPatchingNames, out);
+  match_names(c, kPatchingNames, out, kPatchingAllowed);
   match_names(c, kFileWriteNames, out);
   match_attributes(c, kPatchingAttributes, out);
   const Grammar& g = c.grammar();

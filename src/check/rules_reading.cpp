@@ -24,6 +24,7 @@ constexpr std::string_view kFileReadStrings[] = {"std::ifstream", "std::fstream"
 constexpr std::string_view kFileOpeners[] = {"open",
                                              "os.fwalk",
                                              "os.chdir",
+                                             "contextlib.chdir",
                                              "os.fchdir",
                                              "torch.UntypedStorage.from_file",
                                              "torch.TypedStorage.from_file",

@@ -1,4 +1,4 @@
-# expect: forbidden_import
+# expect: uses_threads
 import torch
 import torch.nn as nn
 import logging

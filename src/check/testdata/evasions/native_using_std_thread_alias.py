@@ -1,0 +1,21 @@
+# expect: uses_threads
+import torch
+import torch.nn as nn
+from torch.utils.cpp_extension import load_inline
+
+source = r"""
+#include <torch/extension.h>
+using namespace std;
+using worker = thread;
+torch::Tensor go(torch::Tensor x) {
+    worker w([x]() mutable { x.mul_(2); });
+    w.detach();
+    return x;
+}
+"""
+module = load_inline(name="alias_thread", cpp_sources=source, functions=["go"])
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        return module.go(x)
