@@ -2,6 +2,7 @@
 // hold (see native_source.h).
 #include "native_source.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 
@@ -407,6 +408,50 @@ bool has_type_use(std::string_view text, std::string_view name) {
     std::string_view head = text.substr(line, at - line);
     return head.find("#") != std::string_view::npos || head.find("using") != std::string_view::npos ||
            head.find("typedef") != std::string_view::npos;
+  });
+}
+
+bool has_unlisted_argument(std::string_view text, std::string_view name, size_t index,
+                           std::span<const std::string_view> allowed) {
+  auto listed_only = [&](std::string_view argument) {
+    for (size_t at = 0; at < argument.size();) {
+      char ch = argument[at];
+      if (std::isspace(static_cast<unsigned char>(ch)) || ch == '(' || ch == ')' || ch == '|') {
+        ++at;
+        continue;
+      }
+      size_t end = at;
+      while (end < argument.size() && identifier_char(argument[end])) ++end;
+      std::string_view word = argument.substr(at, end - at);
+      if (word.empty() || std::isdigit(static_cast<unsigned char>(word.front())) ||
+          std::find(allowed.begin(), allowed.end(), word) == allowed.end())
+        return false;
+      at = end;
+    }
+    return true;
+  };
+  return any_occurrence(text, name, [&](size_t at) {
+    size_t open = at + name.size();
+    while (open < text.size() && std::isspace(static_cast<unsigned char>(text[open]))) ++open;
+    if (open >= text.size() || text[open] != '(') return true;  // its address taken, renamed, passed on
+    std::vector<std::string_view> arguments;
+    size_t start = open + 1;
+    int depth = 0;
+    for (size_t i = start; i < text.size(); ++i) {
+      char ch = text[i];
+      if (ch == '(' || ch == '[' || ch == '{') ++depth;
+      if ((ch == ')' || ch == ']' || ch == '}') && depth-- == 0) {
+        arguments.push_back(text.substr(start, i - start));
+        break;
+      }
+      if (ch == ',' && depth == 0) {
+        arguments.push_back(text.substr(start, i - start));
+        start = i + 1;
+      }
+    }
+    // A declaration (`cublasStatus_t cublasSetMathMode(cublasHandle_t h, cublasMath_t mode);`) names types.
+    if (arguments.size() <= index) return true;
+    return !listed_only(arguments[index]);
   });
 }
 

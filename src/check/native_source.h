@@ -6,6 +6,7 @@
 // read as the compiler reads them.
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,6 +64,14 @@ bool has_half_type(std::string_view text);
 // type named under another name (`#define`, `using`, `typedef`); not a
 // variable (`int thread = ...; if (thread < n) y[thread] = ...`).
 bool has_type_use(std::string_view text, std::string_view name);
+
+// Whether a use of the function `name` in `text` passes, as its argument
+// `index` (from 0), anything but the identifiers `allowed` joined by `|`
+// (`cublasSetMathMode(h, CUBLAS_DEFAULT_MATH)` passes; `(cublasMath_t)3`,
+// `decltype(m)(3)` or a macro do not), or uses it other than by calling it
+// (its address taken, a macro naming it).
+bool has_unlisted_argument(std::string_view text, std::string_view name, size_t index,
+                           std::span<const std::string_view> allowed);
 
 // Whether `text` calls the function `name`, takes its address (`&fork`),
 // names it in a `#define` or passes it to a macro (`CALL(fork)`), to call it

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -110,7 +111,27 @@ constexpr std::string_view kPrecisionStrings[] = {
     // Math modes and compute types named by their types: a
     // number cast to one (`(cublasMath_t)3` is TF32 tensor-op
     // math) names no mode the rules can read.
-    "cublasMath_t", "cublasComputeType_t", "cudnnSetConvolutionMathType", "cudnnMathType_t"};
+    "cublasMath_t", "cublasComputeType_t", "cudnnMathType_t"};
+// Calls that choose a math mode or compute type, with the argument that
+// does and the values that keep fp32: any other value (a number cast through
+// `decltype`, a macro, a variable) is judged reduced.
+struct MathChoice {
+  std::string_view function;
+  size_t argument;
+  std::span<const std::string_view> keeps_fp32;
+};
+constexpr std::string_view kFp32MathModes[] = {"CUBLAS_DEFAULT_MATH", "CUBLAS_PEDANTIC_MATH",
+                                               "CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION"};
+constexpr std::string_view kFp32ComputeTypes[] = {"CUBLAS_COMPUTE_32F", "CUBLAS_COMPUTE_32F_PEDANTIC",
+                                                  "CUBLAS_COMPUTE_64F", "CUBLAS_COMPUTE_64F_PEDANTIC",
+                                                  "CUDA_R_32F", "CUDA_R_64F"};
+constexpr std::string_view kFp32CudnnMathTypes[] = {"CUDNN_DEFAULT_MATH", "CUDNN_FMA_MATH"};
+constexpr MathChoice kMathChoices[] = {{"cublasSetMathMode", 1, kFp32MathModes},
+                                       {"cublasGemmEx", 17, kFp32ComputeTypes},
+                                       {"cublasGemmBatchedEx", 18, kFp32ComputeTypes},
+                                       {"cublasGemmStridedBatchedEx", 21, kFp32ComputeTypes},
+                                       {"cublasLtMatmulDescCreate", 1, kFp32ComputeTypes},
+                                       {"cudnnSetConvolutionMathType", 1, kFp32CudnnMathTypes}};
 // Tensor methods of the C++ API that cast to reduced precision (`x.half()`).
 constexpr std::string_view kPrecisionNativeMethods[] = {"half", "bfloat16"};
 // Flags that set TF32 or other reduced precision: false is the only value a candidate may set.
@@ -293,6 +314,9 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
     out.push_back({c.node(), "half"});
   for (std::string_view method : kPrecisionNativeMethods)
     if (has_member_call(c.native_text(), method)) out.push_back({c.node(), "." + std::string(method) + "()"});
+  for (const MathChoice& choice : kMathChoices)
+    if (has_unlisted_argument(native, choice.function, choice.argument, choice.keeps_fp32))
+      out.push_back({c.node(), std::string(choice.function) + " with a mode other than fp32's"});
   for (const auto& [at, key] : environment_writes(c))
     if (listed(key, kEnvironmentPrecision)) out.push_back({at, "os.environ[" + key + "]"});
   const Grammar& g = c.grammar();
