@@ -124,14 +124,12 @@ constexpr std::string_view kFp32MathModes[] = {"CUBLAS_DEFAULT_MATH", "CUBLAS_PE
                                                "CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION"};
 constexpr std::string_view kFp32ComputeTypes[] = {"CUBLAS_COMPUTE_32F", "CUBLAS_COMPUTE_32F_PEDANTIC",
                                                   "CUBLAS_COMPUTE_64F", "CUBLAS_COMPUTE_64F_PEDANTIC",
-                                                  "CUDA_R_32F", "CUDA_R_64F"};
+                                                  "CUDA_R_32F",         "CUDA_R_64F"};
 constexpr std::string_view kFp32CudnnMathTypes[] = {"CUDNN_DEFAULT_MATH", "CUDNN_FMA_MATH"};
-constexpr MathChoice kMathChoices[] = {{"cublasSetMathMode", 1, kFp32MathModes},
-                                       {"cublasGemmEx", 17, kFp32ComputeTypes},
-                                       {"cublasGemmBatchedEx", 18, kFp32ComputeTypes},
-                                       {"cublasGemmStridedBatchedEx", 21, kFp32ComputeTypes},
-                                       {"cublasLtMatmulDescCreate", 1, kFp32ComputeTypes},
-                                       {"cudnnSetConvolutionMathType", 1, kFp32CudnnMathTypes}};
+constexpr MathChoice kMathChoices[] = {
+    {"cublasSetMathMode", 1, kFp32MathModes},           {"cublasGemmEx", 17, kFp32ComputeTypes},
+    {"cublasGemmBatchedEx", 18, kFp32ComputeTypes},     {"cublasGemmStridedBatchedEx", 21, kFp32ComputeTypes},
+    {"cublasLtMatmulDescCreate", 1, kFp32ComputeTypes}, {"cudnnSetConvolutionMathType", 1, kFp32CudnnMathTypes}};
 // Tensor methods of the C++ API that cast to reduced precision (`x.half()`).
 constexpr std::string_view kPrecisionNativeMethods[] = {"half", "bfloat16"};
 // Flags that set TF32 or other reduced precision: false is the only value a candidate may set.
