@@ -304,17 +304,18 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
     match_names(c, kPrecisionNames, out);
     if (out.size() == found && names_reduced_precision(reference)) out.push_back({c.node(), reference});
   }
-  for (std::string_view token : kPrecisionStrings)
-    if (has_uncompared_identifier(c.native_text(), token)) out.push_back({c.node(), std::string(token)});
-  // `half` as a type only in C++ sources (a docstring's "the first half second" is prose).
-  const std::string& native = c.native_text();
-  if (native.find('{') != std::string::npos && native.find(';') != std::string::npos && has_half_type(native))
-    out.push_back({c.node(), "half"});
-  for (std::string_view method : kPrecisionNativeMethods)
-    if (has_member_call(c.native_text(), method)) out.push_back({c.node(), "." + std::string(method) + "()"});
-  for (const MathChoice& choice : kMathChoices)
-    if (has_unlisted_argument(native, choice.function, choice.argument, choice.keeps_fp32))
-      out.push_back({c.node(), std::string(choice.function) + " with a mode other than fp32's"});
+  if (const std::string& native = c.native_text(); !native.empty()) {  // a string's text read as C++
+    for (std::string_view token : kPrecisionStrings)
+      if (has_uncompared_identifier(native, token)) out.push_back({c.node(), std::string(token)});
+    // `half` as a type only in C++ sources (a docstring's "the first half second" is prose).
+    if (native.find('{') != std::string::npos && native.find(';') != std::string::npos && has_half_type(native))
+      out.push_back({c.node(), "half"});
+    for (std::string_view method : kPrecisionNativeMethods)
+      if (has_member_call(native, method)) out.push_back({c.node(), "." + std::string(method) + "()"});
+    for (const MathChoice& choice : kMathChoices)
+      if (has_unlisted_argument(native, choice.function, choice.argument, choice.keeps_fp32))
+        out.push_back({c.node(), std::string(choice.function) + " with a mode other than fp32's"});
+  }
   for (const auto& [at, key] : environment_writes(c))
     if (listed(key, kEnvironmentPrecision)) out.push_back({at, "os.environ[" + key + "]"});
   const Grammar& g = c.grammar();
