@@ -46,12 +46,80 @@ bool own_object(const Context& c, TSNode object, bool chain) {
          c.self_is_method_receiver();
 }
 
+// Whether the identifier `node` is bound where it stands (an assignment's,
+// loop's or pattern's target, a parameter, an import's name) or declared
+// global or nonlocal, rather than read.
+bool binds(const Context& c, TSNode node) {
+  static const TSSymbol kBinders[] = {python_symbol("pattern_list"),
+                                      python_symbol("tuple_pattern"),
+                                      python_symbol("list_pattern"),
+                                      python_symbol("list_splat_pattern"),
+                                      python_symbol("dictionary_splat_pattern"),
+                                      python_symbol("as_pattern_target"),
+                                      python_symbol("parameters"),
+                                      python_symbol("lambda_parameters"),
+                                      python_symbol("typed_parameter"),
+                                      python_symbol("global_statement"),
+                                      python_symbol("nonlocal_statement"),
+                                      python_symbol("aliased_import"),
+                                      python_symbol("dotted_name"),
+                                      python_symbol("case_pattern"),
+                                      python_symbol("keyword_pattern"),
+                                      python_symbol("splat_pattern"),
+                                      python_symbol("delete_statement")};
+  const Grammar& g = c.grammar();
+  // `(n) = ...`, `a, (n, b) = ...`: a target inside a group of targets.
+  while (g.is_target_group(ts_node_symbol(ts_node_parent(node)))) node = ts_node_parent(node);
+  TSNode parent = ts_node_parent(node);
+  TSSymbol s = ts_node_symbol(parent);
+  if (std::find(std::begin(kBinders), std::end(kBinders), s) != std::end(kBinders)) return true;
+  if (s == g.assignment || s == g.augmented_assignment || s == g.for_statement || s == g.for_in_clause)
+    return ts_node_eq(field(parent, g.field_left), node);
+  if (s == python_symbol("named_expression") || s == python_symbol("default_parameter") ||
+      s == python_symbol("typed_default_parameter"))
+    return ts_node_eq(field(parent, g.field_name), node);
+  return false;
+}
+
+// The string a name is bound to by its only binding in the function around
+// the current node, an assignment there (`n = f"fc{i}"` before
+// `setattr(self, n, ...)`); a null node otherwise (bound twice, in a loop's
+// target, as a parameter, declared global or nonlocal).
+TSNode local_string(const Context& c, TSNode name) {
+  const Grammar& g = c.grammar();
+  std::string_view id = c.text(name);
+  TSNode function{};
+  for (uint32_t up = 1; up < 256 && ts_node_is_null(function); ++up) {
+    TSNode a = c.ancestor(up);
+    if (ts_node_symbol(a) == g.module) return TSNode{};
+    if (ts_node_symbol(a) == g.function_definition) function = a;
+  }
+  if (ts_node_is_null(function)) return TSNode{};
+  TSNode value{};
+  int bindings = 0;
+  std::vector<TSNode> stack{function};
+  while (!stack.empty()) {
+    TSNode node = stack.back();
+    stack.pop_back();
+    if (ts_node_symbol(node) == g.identifier && c.text(node) == id && binds(c, node)) {
+      ++bindings;
+      TSNode parent = ts_node_parent(node);
+      if (ts_node_symbol(parent) == g.assignment) value = field(parent, g.field_right);
+    }
+    for (uint32_t i = ts_node_named_child_count(node); i-- > 0;) stack.push_back(ts_node_named_child(node, i));
+  }
+  if (bindings != 1 || ts_node_is_null(value) || ts_node_symbol(value) != g.string) return TSNode{};
+  return value;
+}
+
 // `getattr(self, f"fc{i}")`: the method's own attribute (or, where `chain`
 // allows, its submodule's: `getattr(self.body, f"fc{i}")`) by an f-string
-// that starts with a public name (so never a dunder or private one).
+// that starts with a public name (so never a dunder or private one), written
+// in the call or bound once in the function (`n = f"fc{i}"`).
 bool own_submodule_name(const Context& c, TSNode object, TSNode name, bool chain) {
   const Grammar& g = c.grammar();
-  if (!own_object(c, object, chain) || ts_node_symbol(name) != g.string) return false;
+  if (!ts_node_is_null(name) && ts_node_symbol(name) == g.identifier) name = local_string(c, name);
+  if (ts_node_is_null(name) || !own_object(c, object, chain) || ts_node_symbol(name) != g.string) return false;
   // The first part after the quote must be literal text starting with a letter.
   uint32_t n = ts_node_named_child_count(name);
   for (uint32_t i = 0; i < n; ++i) {

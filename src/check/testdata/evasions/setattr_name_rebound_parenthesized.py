@@ -1,0 +1,14 @@
+# expect: dynamic_setattr
+import torch
+import torch.nn as nn
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+        name = f"fc{0}"
+        (name) = "__class__"
+        setattr(self, name, nn.Module)
+
+    def forward(self, x):
+        return x
