@@ -140,7 +140,8 @@ CXX_SCOPES = frozenset(("std", "__gnu_cxx", "__cxxabiv1", "at", "c10", "torch", 
                         "cuda", "cub", "thrust", "operator", "builtin"))
 # Of those, what starts threads or work outside the call, changes thread
 # counts, streams, precision or generators the evaluator relies on, writes
-# files, or runs TorchScript (demangled, matched as substrings).
+# files, runs TorchScript or registers operators (demangled, matched as
+# substrings).
 FORBIDDEN_CXX = (
     "std::thread", "std::jthread", "std::filesystem::", "basic_ofstream", "basic_fstream",
     "basic_ifstream", "basic_filebuf", "std::__basic_file", "ThreadPool", "at::launch(",
@@ -150,6 +151,8 @@ FORBIDDEN_CXX = (
     "manual_seed", "set_current_seed", "set_philox_offset", "CUDAGraph", "torch::jit::",
     "c10::impl::tls_set_dispatch_key", "PythonTorchFunctionTLS", "TorchDispatchModeTLS",
     "PythonDispatcherTLS", "c10::impl::PythonOpRegistrationTrampoline", "torch::utils::cuda_lazy_init",
+    # Operator registration (TORCH_LIBRARY_IMPL(aten, ...) replaces torch's own kernels).
+    "torch::Library", "TorchLibraryInit", "c10::RegisterOperators", "c10::Dispatcher::register",
 )
 # Allowed although their scope's rule would refuse them.
 CXX_EXCEPTIONS = ("std::thread::hardware_concurrency()",)

@@ -218,11 +218,14 @@ std::string native_tokens(std::string_view source) {
       continue;
     }
     if (source.compare(i, 2, "##") == 0 || source.compare(i, 2, "::") == 0) {
-      // Paste: drop the blanks on both sides; `::` keeps itself.
-      while (!out.empty() && (out.back() == ' ' || out.back() == '\t')) out.pop_back();
-      if (c == ':') out.append("::");
+      // Paste: drop the blanks on both sides; `::` keeps itself, and joins
+      // across line ends too (`std::` then `thread` on the next line).
+      bool scope = c == ':';
+      auto blank = [scope](char ch) { return ch == ' ' || ch == '\t' || (scope && (ch == '\n' || ch == '\r')); };
+      while (!out.empty() && blank(out.back())) out.pop_back();
+      if (scope) out.append("::");
       i += 2;
-      while (i < source.size() && (source[i] == ' ' || source[i] == '\t')) ++i;
+      while (i < source.size() && blank(source[i])) ++i;
       continue;
     }
     out.push_back(c);
@@ -393,26 +396,68 @@ bool has_half_type(std::string_view text) {
 }
 
 bool has_type_use(std::string_view text, std::string_view name) {
-  return any_occurrence(text, name, [&](size_t at) {
+  return any_word(text, name, [&](size_t at) {
     size_t end = at + name.size();
     char before = previous_char(text, at);
     char after = next_char(text, end);
-    // `thread t(f)`, `thread(f)`, `thread{f}`: an object made; `<thread>`,
-    // `<thread,`: a template argument (`vector<thread>`).
-    if (identifier_char(after) || after == '(' || after == '{') return true;
-    if ((before == '<' || before == ',') && (after == '>' || after == ',')) return true;
-    // `#define T thread`, `using T = thread;`, `typedef thread T;`: named
-    // under another name.
     size_t line = text.rfind('\n', at);
     line = line == std::string_view::npos ? 0 : line + 1;
     std::string_view head = text.substr(line, at - line);
-    return head.find("#") != std::string_view::npos || head.find("using") != std::string_view::npos ||
-           head.find("typedef") != std::string_view::npos;
+    if (head.find('#') != std::string_view::npos)  // `#include <thread>` names a header; `#define T thread` renames
+      return head.find("include") == std::string_view::npos;
+    if (before == '.' || (before == '>' && at >= 2 && text[at - 2] == '-')) return false;  // a member `x.thread`
+    // `thread::hardware_concurrency()`, `thread::id`: what the type tells, no thread made.
+    std::string_view rest = text.substr(end);
+    if (rest.starts_with("::hardware_concurrency") || rest.starts_with("::id")) return false;
+    // `::thread` (global or `std::` qualified), `thread t(f)`, `thread(f)`,
+    // `thread{f}`: the type named or an object made.
+    if (before == ':' || identifier_char(after) || after == '(' || after == '{') return true;
+    // `<thread>`, `<thread&>`, `<thread*, ...>`: a template argument.
+    if ((before == '<' || before == ',') && (after == '>' || after == ',' || after == '&' || after == '*')) return true;
+    // `(thread)(f)`: a cast, not a call's argument `f(thread)`.
+    if (before == '(' && after == ')') {
+      size_t open = text.rfind('(', at);
+      char ahead = open == std::string_view::npos ? 0 : previous_char(text, open);
+      if (!identifier_char(ahead) && ahead != ')' && ahead != ']') return true;
+    }
+    // `using T = thread;`, `typedef thread T;`: renamed.
+    return head.find("using") != std::string_view::npos || head.find("typedef") != std::string_view::npos;
   });
 }
 
-bool has_unlisted_argument(std::string_view text, std::string_view name, size_t index,
+bool has_using_directive(std::string_view text) {
+  return any_word(text, "namespace", [&](size_t at) {
+    size_t end = at;
+    while (end > 0 && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
+    return end >= 5 && text.substr(end - 5, 5) == "using" && (end == 5 || !identifier_char(text[end - 6]));
+  });
+}
+
+bool redefines(std::string_view text, std::string_view name) {
+  return any_word(text, name, [&](size_t at) {
+    size_t end = at + name.size();
+    char after = next_char(text, end);
+    size_t next = text.find_first_not_of(" \t\r\n", end);
+    bool assigned = after == '=' && (next + 1 >= text.size() || text[next + 1] != '=');
+    size_t line = text.rfind('\n', at);
+    line = line == std::string_view::npos ? 0 : line + 1;
+    std::string_view head = text.substr(line, at - line);
+    bool directive = head.find('#') != std::string_view::npos;  // #define NAME ..., #undef NAME
+    // `auto NAME = ...`, `cublasMath_t NAME{...}`: a declaration (a type before it).
+    size_t word_end = at;
+    while (word_end > 0 && std::isspace(static_cast<unsigned char>(text[word_end - 1]))) --word_end;
+    size_t word_begin = word_end;
+    while (word_begin > 0 && identifier_char(text[word_begin - 1])) --word_begin;
+    std::string_view word = text.substr(word_begin, word_end - word_begin);
+    bool declared = !word.empty() && word != "return" && word != "case";
+    return assigned || directive || declared || after == '(' || after == '{';
+  });
+}
+
+bool has_unlisted_argument(std::string_view text, std::string_view name, size_t index, size_t arity,
                            std::span<const std::string_view> allowed) {
+  for (std::string_view value : allowed)
+    if (redefines(text, value)) return true;  // `const auto CUBLAS_DEFAULT_MATH = ...(3)` shadows the name
   auto listed_only = [&](std::string_view argument) {
     for (size_t at = 0; at < argument.size();) {
       char ch = argument[at];
@@ -449,8 +494,9 @@ bool has_unlisted_argument(std::string_view text, std::string_view name, size_t 
         start = i + 1;
       }
     }
-    // A declaration (`cublasStatus_t cublasSetMathMode(cublasHandle_t h, cublasMath_t mode);`) names types.
-    if (arguments.size() <= index) return true;
+    // Another count of arguments: a declaration, or commas of a template
+    // argument (`pick<T, CUBLAS_DEFAULT_MATH, U>(h)`) that shift them.
+    if (arguments.size() != arity) return true;
     return !listed_only(arguments[index]);
   });
 }

@@ -60,17 +60,29 @@ bool has_member_call(std::string_view text, std::string_view name);
 bool has_half_type(std::string_view text);
 
 // Whether `text` uses `name` as a type: an object made (`thread t(f)`,
-// `thread(f)`, `thread{f}`), a template argument (`vector<thread>`), or the
-// type named under another name (`#define`, `using`, `typedef`); not a
-// variable (`int thread = ...; if (thread < n) y[thread] = ...`).
+// `thread(f)`, `thread{f}`), a qualified name (`::thread`), a template
+// argument (`vector<thread>`, `remove_reference_t<thread&>`), a cast
+// (`(thread)(f)`) or the type named under another name (`#define`, `using`,
+// `typedef`); not a variable (`int thread = ...; if (thread < n) y[thread] =
+// ...`), a member, or a header (`#include <thread>`).
 bool has_type_use(std::string_view text, std::string_view name);
 
+// Whether `text` holds a using-directive (`using namespace std;`, however
+// spaced, of any namespace: a macro may name std).
+bool has_using_directive(std::string_view text);
+
+// Whether `text` gives `name` a meaning of its own: a variable, macro or
+// function of that name (`const auto CUBLAS_DEFAULT_MATH = ...`, `#define`,
+// `#undef`, `NAME(x)`), so that the name no longer means the library's value.
+bool redefines(std::string_view text, std::string_view name);
+
 // Whether a use of the function `name` in `text` passes, as its argument
-// `index` (from 0), anything but the identifiers `allowed` joined by `|`
-// (`cublasSetMathMode(h, CUBLAS_DEFAULT_MATH)` passes; `(cublasMath_t)3`,
-// `decltype(m)(3)` or a macro do not), or uses it other than by calling it
-// (its address taken, a macro naming it).
-bool has_unlisted_argument(std::string_view text, std::string_view name, size_t index,
+// `index` (from 0) of `arity`, anything but the identifiers `allowed` joined
+// by `|` (`cublasSetMathMode(h, CUBLAS_DEFAULT_MATH)` passes; `(cublasMath_t)3`,
+// `decltype(m)(3)` or a macro do not), uses it other than by calling it (its
+// address taken, a macro naming it), calls it with another count of
+// arguments, or redefines one of `allowed` (redefines).
+bool has_unlisted_argument(std::string_view text, std::string_view name, size_t index, size_t arity,
                            std::span<const std::string_view> allowed);
 
 // Whether `text` calls the function `name`, takes its address (`&fork`),

@@ -20,11 +20,11 @@ namespace {
 // (`torch.nn.functional.torch`, `os.path.os`, `typing.sys`): a name passing
 // through one of them is also read from there on.
 constexpr std::string_view kReexportedModules[] = {
-    "torch",   "os",        "sys",        "threading", "_thread",  "subprocess",      "signal",
-    "gc",      "inspect",   "ctypes",     "importlib", "builtins", "multiprocessing", "concurrent",
-    "asyncio", "pickle",    "marshal",    "runpy",     "time",     "functools",       "operator",
-    "mmap",    "traceback", "contextlib", "types",     "code",     "pkgutil",         "warnings",
-    "numpy",   "random",    "weakref",    "io",        "shutil",   "tempfile",        "socket"};
+    "torch",   "os",       "sys",       "threading", "_thread",         "subprocess", "signal",    "gc",
+    "inspect", "ctypes",   "importlib", "builtins",  "multiprocessing", "concurrent", "asyncio",   "pickle",
+    "marshal", "runpy",    "time",      "functools", "operator",        "mmap",       "traceback", "contextlib",
+    "types",   "code",     "pkgutil",   "warnings",  "numpy",           "random",     "weakref",   "io",
+    "shutil",  "tempfile", "socket",    "logging",   "atexit"};
 // Submodules that only share a name with a top-level module.
 constexpr std::string_view kOwnSubmodules[] = {"torch.signal", "torch.types",      "torch.random",
                                                "numpy.random", "torch.functional", "torch.cuda.random"};

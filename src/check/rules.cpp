@@ -41,8 +41,9 @@ constexpr std::string_view kPaths[] = {
     "import_statement", "import_from_statement", "identifier",      "attribute",      "call",
     "string",           "concatenated_string",   "binary_operator", "keyword_pattern"};
 constexpr std::string_view kFallback[] = {
-    "import_statement", "import_from_statement", "identifier",      "attribute",          "call",
-    "try_statement",    "return_statement",      "break_statement", "continue_statement", "assignment"};
+    "import_statement",   "import_from_statement", "identifier",      "attribute",          "call",
+    "try_statement",      "return_statement",      "break_statement", "continue_statement", "assignment",
+    "function_definition"};
 
 constexpr Rule kRules[] = {
     {"no_model_new", "the candidate defines no class named ModelNew", no_model_new, kModule},

@@ -73,6 +73,8 @@ bool binds(const Context& c, TSNode node) {
   TSNode parent = ts_node_parent(node);
   TSSymbol s = ts_node_symbol(parent);
   if (std::find(std::begin(kBinders), std::end(kBinders), s) != std::end(kBinders)) return true;
+  // `with x as n`, `case str() as n`: the alias (anything after the first child).
+  if (s == python_symbol("as_pattern")) return !ts_node_eq(ts_node_named_child(parent, 0), node);
   if (s == g.assignment || s == g.augmented_assignment || s == g.for_statement || s == g.for_in_clause)
     return ts_node_eq(field(parent, g.field_left), node);
   if (s == python_symbol("named_expression") || s == python_symbol("default_parameter") ||
@@ -104,7 +106,13 @@ TSNode local_string(const Context& c, TSNode name) {
     if (ts_node_symbol(node) == g.identifier && c.text(node) == id && binds(c, node)) {
       ++bindings;
       TSNode parent = ts_node_parent(node);
-      if (ts_node_symbol(parent) == g.assignment) value = field(parent, g.field_right);
+      // Bound in a nested function, lambda or class: that scope's own name,
+      // while the function's may be a global.
+      TSNode scope = parent;
+      while (!ts_node_eq(scope, function) && ts_node_symbol(scope) != g.function_definition &&
+             ts_node_symbol(scope) != g.lambda && ts_node_symbol(scope) != g.class_definition)
+        scope = ts_node_parent(scope);
+      if (ts_node_symbol(parent) == g.assignment && ts_node_eq(scope, function)) value = field(parent, g.field_right);
     }
     for (uint32_t i = ts_node_named_child_count(node); i-- > 0;) stack.push_back(ts_node_named_child(node, i));
   }

@@ -67,7 +67,8 @@ constexpr std::string_view kThreadAllowed[] = {
 constexpr std::string_view kThreadStrings[] = {
     "pthread_create",  "std::async",     "std::jthread",       "at::launch",
     "std::launch",     "boost::thread",  "at::intraop_launch", "launch_no_thread_state",
-    "c10::ThreadPool", "TaskThreadPool", "torch::jit::fork",   "std::packaged_task"};
+    "c10::ThreadPool", "TaskThreadPool", "torch::jit::fork",   "std::packaged_task",
+    "thrd_create",     "timer_create",   "SIGEV_THREAD"};
 constexpr std::string_view kProcessCalls[] = {"fork",
                                               "vfork",
                                               "clone",
@@ -163,7 +164,9 @@ constexpr std::string_view kStreamStrings[] = {"cudaStreamCreate",
                                                "cuGraphLaunch",
                                                "CUDAMultiStreamGuard"};
 // Flags of nvcc or the driver that put kernels on per-thread streams.
-constexpr std::string_view kStreamFlags[] = {"per-thread", "per_thread", "CUDA_API_PER_THREAD_DEFAULT_STREAM"};
+// (`--default-stream per-thread`; a variable `items_per_thread` is none).
+constexpr std::string_view kStreamFlags[] = {"default-stream", "per-thread", "CUDA_API_PER_THREAD_DEFAULT_STREAM",
+                                             "cudaStreamPerThread"};
 
 // `text` with torch's own clone (`torch::clone(x)`, `at::clone(x)`, which
 // copy a tensor) renamed, so that only the process clone is left to find.
@@ -185,9 +188,11 @@ void uses_threads(const Context& c, std::vector<Finding>& out) {
   if (text.empty()) return;
   match_strings(c, kThreadStrings, out);
   if (has_identifier(text, "std::thread", "hardware_concurrency")) out.push_back({c.node(), "std::thread"});
-  // `using namespace std;` then `thread t(...)` / `async(...)`; a variable
-  // named `thread` (`int thread = blockIdx.x * ...`) is none.
-  if (has_identifier(text, "using namespace std") && (has_type_use(text, "thread") || has_call(text, "async")))
+  // `using namespace std;` (any directive: a macro may name std) then
+  // `thread t(...)` / `async(...)`; a variable named `thread`
+  // (`int thread = blockIdx.x * ...`) is none.
+  if (has_using_directive(text) &&
+      (has_type_use(text, "thread") || has_type_use(text, "jthread") || has_call(text, "async")))
     out.push_back({c.node(), "thread (using namespace std)"});
   for (std::string_view call : kProcessCalls) {
     bool word = listed(call, kProcessWords);

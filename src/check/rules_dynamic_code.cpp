@@ -309,9 +309,9 @@ void non_ascii_name(const Context& c, std::vector<Finding>& out) {
 // `bltns`, `re` imports `enum`), reached as its attributes: `re.enum.bltns.exec`
 // is the builtin exec whatever the name says.
 constexpr std::string_view kReachableModules[] = {
-    "builtins",  "bltns", "__builtins__", "six",    "sys",        "gc",        "inspect", "ctypes",
-    "importlib", "types", "enum",         "re",     "subprocess", "threading", "copyreg", "pickle",
-    "marshal",   "code",  "os",           "typing", "functools",  "operator",  "string"};
+    "builtins", "bltns",  "__builtins__", "six",        "sys",       "gc",      "inspect", "ctypes",  "importlib",
+    "types",    "enum",   "re",           "subprocess", "threading", "copyreg", "pickle",  "marshal", "code",
+    "os",       "typing", "functools",    "operator",   "string",    "io",      "atexit",  "weakref", "traceback"};
 // Submodules that are a package's own (`os.path`), not a module it imported.
 constexpr std::string_view kOwnSubmodules[] = {"os.path", "collections.abc", "importlib.util", "typing.re"};
 

@@ -22,6 +22,24 @@ constexpr std::string_view kFallbackNames[] = {"contextlib"};
 constexpr std::string_view kFallbackAllowed[] = {"contextlib.nullcontext", "contextlib.closing",
                                                  "contextlib.contextmanager", "contextlib.asynccontextmanager"};
 
+// Whether `body` yields or awaits in its own scope (not in a nested
+// function, lambda or class).
+bool yields_in(const Context& c, TSNode body) {
+  static const TSSymbol kYield = python_symbol("yield"), kAwait = python_symbol("await");
+  const Grammar& g = c.grammar();
+  if (ts_node_is_null(body)) return false;
+  std::vector<TSNode> stack{body};
+  while (!stack.empty()) {
+    TSNode node = stack.back();
+    stack.pop_back();
+    TSSymbol s = ts_node_symbol(node);
+    if (s == kYield || s == kAwait) return true;
+    if (s == g.function_definition || s == g.lambda || s == g.class_definition) continue;
+    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) stack.push_back(ts_node_named_child(node, i));
+  }
+  return false;
+}
+
 }  // namespace
 
 // A try with an except clause, unless its body only imports (an optional
@@ -37,6 +55,20 @@ void try_fallback(const Context& c, std::vector<Finding>& out) {
   }
   const Grammar& g = c.grammar();
   TSNode node = c.node();
+  // An exit whose value is out of sight or always true: decorated (the
+  // decorator makes the method), a generator or a coroutine as `__exit__`
+  // (the object it returns is true), `__aexit__` as an async generator.
+  if (c.symbol() == g.function_definition) {
+    TSNode name = field(node, g.field_name);
+    std::string_view defined = ts_node_is_null(name) ? std::string_view() : c.text(name);
+    if (defined == "__exit__" || defined == "__aexit__") {
+      bool decorated = c.parent_symbol() == python_symbol("decorated_definition");
+      bool is_async = c.text(node).starts_with("async");
+      if (decorated || (is_async && defined == "__exit__") || yields_in(c, field(node, g.field_body)))
+        out.push_back({node, std::string(defined) + " that is no plain method"});
+    }
+    return;
+  }
   // `__exit__ = f`: an exit whose return value is out of sight.
   if (c.symbol() == g.assignment) {
     std::string_view defined = defined_name(c);

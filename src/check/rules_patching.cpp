@@ -65,15 +65,24 @@ constexpr std::string_view kPatchingNames[] = {"builtins",
                                                "enum.global_str",
                                                "enum.global_flag_repr",
                                                "logging.setLoggerClass",
-                                               "logging.setLogRecordFactory"};
+                                               "logging.setLogRecordFactory",
+                                               "logging.captureWarnings",
+                                               "logging.Logger.manager",
+                                               "logging.Manager"};
 // Of torch.library, what defines a new operator of one's own (a name that
 // must not exist yet, so no torch operator is replaced):
 // `@torch.library.custom_op("mylib::op", mutates_args=())`.
 constexpr std::string_view kPatchingAllowed[] = {"torch.library.custom_op", "torch.library.triton_op",
                                                  "torch.library.wrap_triton"};
-constexpr std::string_view kPatchingAttributes[] = {"__dict__",          "__setattr__",  "__delattr__",
-                                                    "__getattribute__",  "__builtins__", "__torch_function__",
-                                                    "__torch_dispatch__"};
+constexpr std::string_view kPatchingAttributes[] = {
+    "__dict__",           "__setattr__",        "__delattr__",    "__getattribute__",    "__builtins__",
+    "__torch_function__", "__torch_dispatch__", "setLoggerClass", "setLogRecordFactory", "captureWarnings"};
+// Operator registration from C++ (`TORCH_LIBRARY_IMPL(aten, CUDA, m) {
+// m.impl("relu", f); }` replaces torch's own kernels, the reference's and
+// the harness's too); a candidate's kernels are bound with pybind11.
+constexpr std::string_view kNativeRegistrations[] = {"TORCH_LIBRARY",          "TORCH_LIBRARY_IMPL",
+                                                     "TORCH_LIBRARY_FRAGMENT", "torch::Library",
+                                                     "c10::RegisterOperators", "torch::RegisterOperators"};
 // What writes, moves or removes files (the evaluator's cache among them).
 constexpr std::string_view kFileWriteNames[] = {"os.remove",
                                                 "os.unlink",
@@ -266,6 +275,7 @@ void runtime_patching(const Context& c, std::vector<Finding>& out) {
   const std::string& text = c.native_text();
   if (text.empty()) return;
   match_strings(c, kFileWriteStrings, out);
+  match_strings(c, kNativeRegistrations, out);
   for (std::string_view call : kFileWriteCalls)
     if (has_call(text, call)) out.push_back({c.node(), std::string(call)});
   for (std::string_view function : kInterposedFunctions)

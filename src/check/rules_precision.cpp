@@ -111,13 +111,16 @@ constexpr std::string_view kPrecisionStrings[] = {
     // Math modes and compute types named by their types: a
     // number cast to one (`(cublasMath_t)3` is TF32 tensor-op
     // math) names no mode the rules can read.
-    "cublasMath_t", "cublasComputeType_t", "cudnnMathType_t"};
+    "cublasMath_t", "cublasComputeType_t", "cudnnMathType_t",
+    // The compute type set as a descriptor's attribute (any value).
+    "CUBLASLT_MATMUL_DESC_COMPUTE_TYPE"};
 // Calls that choose a math mode or compute type, with the argument that
 // does and the values that keep fp32: any other value (a number cast through
 // `decltype`, a macro, a variable) is judged reduced.
 struct MathChoice {
   std::string_view function;
   size_t argument;
+  size_t arity;
   std::span<const std::string_view> keeps_fp32;
 };
 constexpr std::string_view kFp32MathModes[] = {"CUBLAS_DEFAULT_MATH", "CUBLAS_PEDANTIC_MATH",
@@ -126,10 +129,13 @@ constexpr std::string_view kFp32ComputeTypes[] = {"CUBLAS_COMPUTE_32F", "CUBLAS_
                                                   "CUBLAS_COMPUTE_64F", "CUBLAS_COMPUTE_64F_PEDANTIC",
                                                   "CUDA_R_32F",         "CUDA_R_64F"};
 constexpr std::string_view kFp32CudnnMathTypes[] = {"CUDNN_DEFAULT_MATH", "CUDNN_FMA_MATH"};
-constexpr MathChoice kMathChoices[] = {
-    {"cublasSetMathMode", 1, kFp32MathModes},           {"cublasGemmEx", 17, kFp32ComputeTypes},
-    {"cublasGemmBatchedEx", 18, kFp32ComputeTypes},     {"cublasGemmStridedBatchedEx", 21, kFp32ComputeTypes},
-    {"cublasLtMatmulDescCreate", 1, kFp32ComputeTypes}, {"cudnnSetConvolutionMathType", 1, kFp32CudnnMathTypes}};
+constexpr MathChoice kMathChoices[] = {{"cublasSetMathMode", 1, 2, kFp32MathModes},
+                                       {"cublasGemmEx", 17, 19, kFp32ComputeTypes},
+                                       {"cublasGemmBatchedEx", 18, 20, kFp32ComputeTypes},
+                                       {"cublasGemmStridedBatchedEx", 21, 23, kFp32ComputeTypes},
+                                       {"cublasLtMatmulDescCreate", 1, 3, kFp32ComputeTypes},
+                                       {"cublasLtMatmulDescInit", 1, 3, kFp32ComputeTypes},
+                                       {"cudnnSetConvolutionMathType", 1, 2, kFp32CudnnMathTypes}};
 // Tensor methods of the C++ API that cast to reduced precision (`x.half()`).
 constexpr std::string_view kPrecisionNativeMethods[] = {"half", "bfloat16"};
 // Flags that set TF32 or other reduced precision: false is the only value a candidate may set.
@@ -313,7 +319,7 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
     for (std::string_view method : kPrecisionNativeMethods)
       if (has_member_call(native, method)) out.push_back({c.node(), "." + std::string(method) + "()"});
     for (const MathChoice& choice : kMathChoices)
-      if (has_unlisted_argument(native, choice.function, choice.argument, choice.keeps_fp32))
+      if (has_unlisted_argument(native, choice.function, choice.argument, choice.arity, choice.keeps_fp32))
         out.push_back({c.node(), std::string(choice.function) + " with a mode other than fp32's"});
   }
   for (const auto& [at, key] : environment_writes(c))

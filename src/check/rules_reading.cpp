@@ -68,6 +68,7 @@ constexpr std::string_view kRawMemoryInterfaces[] = {"__array_interface__", "__c
                                                      "__array_struct__", "__dlpack__", "__dlpack_device__"};
 
 constexpr std::string_view kIntrospectionNames[] = {"gc",
+                                                    "logging.currentframe",
                                                     "inspect",
                                                     "ctypes",
                                                     "_ctypes",

@@ -1,0 +1,20 @@
+# expect: try_fallback
+import contextlib
+import torch
+import torch.nn as nn
+
+
+class Guard:
+    def __enter__(self):
+        return self
+
+    @contextlib.contextmanager
+    def __exit__(self, *exc):
+        yield
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        with Guard():
+            return torch.nonexistent_kernel(x)
+        return torch.relu(x)
