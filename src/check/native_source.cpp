@@ -501,6 +501,26 @@ bool has_unlisted_argument(std::string_view text, std::string_view name, size_t 
   });
 }
 
+std::string_view identifier_with_prefix(std::string_view text, std::string_view prefix) {
+  for (size_t at = text.find(prefix); at != std::string_view::npos; at = text.find(prefix, at + 1)) {
+    if (at > 0 && identifier_char(text[at - 1])) continue;
+    size_t end = at + prefix.size();
+    while (end < text.size() && identifier_char(text[end])) ++end;
+    return text.substr(at, end - at);
+  }
+  return {};
+}
+
+std::string_view quoted_dunder(std::string_view text) {
+  for (size_t at = text.find("\"__"); at != std::string_view::npos; at = text.find("\"__", at + 1)) {
+    size_t end = at + 3;
+    while (end < text.size() && identifier_char(text[end])) ++end;
+    std::string_view name = text.substr(at + 1, end - at - 1);
+    if (end < text.size() && text[end] == '"' && name.size() > 4 && name.ends_with("__")) return name;
+  }
+  return {};
+}
+
 bool has_function_use(std::string_view text, std::string_view name) {
   if (has_call(text, name)) return true;
   return any_word(text, name, [&](size_t at) {

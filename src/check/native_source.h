@@ -85,6 +85,14 @@ bool redefines(std::string_view text, std::string_view name);
 bool has_unlisted_argument(std::string_view text, std::string_view name, size_t index, size_t arity,
                            std::span<const std::string_view> allowed);
 
+// The first identifier in `text` that starts with `prefix` (`PyFrame_` finds
+// `PyFrame_GetVarString`); empty when none does.
+std::string_view identifier_with_prefix(std::string_view text, std::string_view prefix);
+
+// The first dunder name written as a C string in `text` (`fn.attr("__globals__")`);
+// empty when there is none.
+std::string_view quoted_dunder(std::string_view text);
+
 // Whether `text` calls the function `name`, takes its address (`&fork`),
 // names it in a `#define` or passes it to a macro (`CALL(fork)`), to call it
 // under another name.

@@ -31,7 +31,8 @@ constexpr std::string_view kImports[] = {"import_statement", "import_from_statem
 constexpr std::string_view kDynamicCode[] = {
     "import_statement",    "import_from_statement", "identifier",          "attribute",  "call",     "string",
     "concatenated_string", "keyword_argument",      "function_definition", "assignment", "subscript"};
-constexpr std::string_view kAttribute[] = {"attribute", "function_definition", "assignment", "keyword_pattern"};
+constexpr std::string_view kAttribute[] = {"attribute", "function_definition", "assignment", "keyword_pattern",
+                                           "string",    "keyword_argument"};
 constexpr std::string_view kReferences[] = {"identifier", "attribute", "import_statement", "import_from_statement"};
 constexpr std::string_view kPatching[] = {
     "import_statement", "import_from_statement", "identifier", "attribute", "call",

@@ -95,6 +95,21 @@ void private_attribute(const Context& c, std::vector<Finding>& out) {
     if (name.starts_with('_') && !listed(name, kAllowedDunders)) out.push_back({keyword, std::string(name)});
     return;
   }
+  // A dunder named by a string or a keyword (`{"__reduce__": f}` given to a
+  // metaclass, `make_dataclass(namespace=...)`, `dict(__del__=f)`): defined
+  // or read as the attribute would be, out of the rules' sight.
+  if (std::string_view literal; c.symbol() == g.string && c.string_literal(c.node(), &literal) && is_dunder(literal) &&
+                                !listed(literal, kAllowedDunders) && !listed(literal, kAllowedDunderDefinitions) &&
+                                literal != "__main__") {
+    out.push_back({c.node(), std::string(literal)});
+    return;
+  }
+  if (c.symbol() == python_symbol("keyword_argument")) {
+    TSNode key = field(c.node(), g.field_name);
+    std::string_view name = ts_node_is_null(key) ? std::string_view() : c.text(key);
+    if (is_dunder(name) && !listed(name, kAllowedDunders)) out.push_back({c.node(), std::string(name)});
+    return;
+  }
   if (c.symbol() != g.attribute) return;
   TSNode object = field(c.node(), g.field_object);
   TSNode attribute = field(c.node(), g.field_attribute);

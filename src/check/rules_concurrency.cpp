@@ -120,7 +120,12 @@ constexpr std::string_view kProcessCalls[] = {"fork",
                                               "cudaLaunchHostFunc",
                                               "cudaStreamAddCallback",
                                               "cuLaunchHostFunc",
-                                              "cuStreamAddCallback"};
+                                              "cuStreamAddCallback",
+                                              "cudaLaunchHostFunc_ptsz",
+                                              "cudaStreamAddCallback_ptsz",
+                                              "atexit",
+                                              "at_quick_exit",
+                                              "Py_AtExit"};
 // Of kProcessCalls, names an honest kernel may use for something else (a
 // variable `signal`, `x.clone()`): matched only where called, taken by
 // address, named in a #define or passed as a macro argument. The others
@@ -130,6 +135,8 @@ constexpr std::string_view kProcessWords[] = {"system", "signal", "kill", "raise
 constexpr std::string_view kSyscallInstructions[] = {"syscall", "sysenter", "int $0x80", "int 0x80"};
 
 constexpr std::string_view kStreamNames[] = {"torch.cuda.Stream",
+                                             "torch.cuda.make_graphed_callables",
+                                             "torch.cuda.graphs",
                                              "torch.cuda.stream",
                                              "torch.cuda.ExternalStream",
                                              "torch.cuda.set_stream",
@@ -144,6 +151,8 @@ constexpr std::string_view kStreamNames[] = {"torch.cuda.Stream",
                                              "torch.cuda.graph",
                                              "torch.cuda.CUDAGraph"};
 constexpr std::string_view kStreamStrings[] = {"cudaStreamCreate",
+                                               "unpack3",
+                                               "CUDAStream::unpack",
                                                "cudaStreamCreateWithFlags",
                                                "cudaStreamCreateWithPriority",
                                                "cuStreamCreate",
@@ -210,7 +219,22 @@ void uses_threads(const Context& c, std::vector<Finding>& out) {
 void side_stream(const Context& c, std::vector<Finding>& out) {
   match_names(c, kStreamNames, out);
   match_strings(c, kStreamStrings, out);
+  // torch.compile's CUDA graphs (`mode="reduce-overhead"`, `"max-autotune"`,
+  // `options={"triton.cudagraphs": True}`): captured on a stream of their own.
+  if (std::string_view literal; c.symbol() == c.grammar().string && c.string_literal(c.node(), &literal) &&
+                                (literal == "reduce-overhead" || literal == "max-autotune" ||
+                                 literal.find("cudagraph") != std::string_view::npos))
+    out.push_back({c.node(), std::string(literal)});
   const std::string& text = c.native_text();
+  // A stream made from a number (`(cudaStream_t)2` is cudaStreamPerThread).
+  for (std::string_view cast : {"(cudaStream_t)", "cudaStream_t>(", "(CUstream)", "CUstream>("})
+    for (size_t at = text.find(cast); at != std::string::npos; at = text.find(cast, at + 1)) {
+      size_t value = text.find_first_not_of(" \t\n(", at + cast.size());
+      bool zero = value != std::string::npos && text[value] == '0' &&
+                  (value + 1 >= text.size() || !std::isalnum(static_cast<unsigned char>(text[value + 1])));
+      if (value != std::string::npos && std::isdigit(static_cast<unsigned char>(text[value])) && !zero)
+        out.push_back({c.node(), std::string(cast) + " from a number"});
+    }
   for (std::string_view flag : kStreamFlags)
     if (text.find(flag) != std::string::npos) out.push_back({c.node(), std::string(flag)});
 }

@@ -18,6 +18,15 @@ namespace {
 
 constexpr std::string_view kDynamicCodeNames[] = {"exec",
                                                   "logging.config",
+                                                  "triton.runtime.driver",
+                                                  "triton.compile",
+                                                  "triton.compiler.compile",
+                                                  "torch.compiler.load_cache_artifacts",
+                                                  "torch.export.load",
+                                                  "torch.cuda.memory.CUDAPluggableAllocator",
+                                                  "torch.cuda.CUDAPluggableAllocator",
+                                                  "torch.cuda.memory.change_current_allocator",
+                                                  "torch.cuda.change_current_allocator",
                                                   "eval",
                                                   "compile",
                                                   "__import__",
@@ -121,6 +130,45 @@ constexpr std::string_view kNativePythonCalls[] = {"PyRun_SimpleString",
                                                    "py::module::import",
                                                    "__import__",
                                                    "__builtins__"};
+// Families of the C-API and of CUDA's that run, load or reach code or the
+// interpreter's state by prefix (`PyFrame_GetVarString`, `PyEval_EvalCodeEx`,
+// `PyEval_GetFrameBuiltins`, `cuModuleLoadData`, `nvrtcCompileProgram`), and
+// the process environment written from C (`setenv("LD_PRELOAD=...")`).
+constexpr std::string_view kNativeCodePrefixes[] = {"PyRun_",
+                                                    "PyEval_Eval",
+                                                    "PyEval_GetFrame",
+                                                    "PyEval_Get",
+                                                    "PyEval_Set",
+                                                    "PyFrame_",
+                                                    "PyThreadState_GetFrame",
+                                                    "PyImport_",
+                                                    "PyCode_",
+                                                    "PyFunction_",
+                                                    "PyMarshal_",
+                                                    "PySys_",
+                                                    "Py_CompileString",
+                                                    "Py_AddPendingCall",
+                                                    "PyObject_CallMethod",
+                                                    "PyObject_SetAttr",
+                                                    "PyObject_GenericSetAttr",
+                                                    "PyObject_GenericGetDict",
+                                                    "PyObject_DelAttr",
+                                                    "PyDict_SetItem",
+                                                    "PyModule_GetDict",
+                                                    "PyType_Modified",
+                                                    "cuModuleLoad",
+                                                    "cuLibraryLoad",
+                                                    "cudaLibraryLoad",
+                                                    "cuLinkCreate",
+                                                    "cuLinkAdd",
+                                                    "nvrtc",
+                                                    "nvJitLink",
+                                                    "cuGetProcAddress",
+                                                    "cudaGetDriverEntryPoint",
+                                                    "setenv",
+                                                    "putenv",
+                                                    "unsetenv",
+                                                    "clearenv"};
 // Assembler directives that pull a file or raw bytes into the binary.
 constexpr std::string_view kHiddenCodeDirectives[] = {".incbin", ".include", ".byte ",         ".byte\t",
                                                       ".quad ",  ".ascii",   ".section .text", ".globl"};
@@ -418,6 +466,11 @@ void dynamic_code(const Context& c, std::vector<Finding>& out) {
   std::string_view defined = defined_name(c);
   if (listed(defined, kDynamicCodeDunders)) out.push_back({c.node(), std::string(defined)});
   match_strings(c, kNativePythonCalls, out);
+  if (const std::string& native = c.native_text(); !native.empty()) {
+    for (std::string_view prefix : kNativeCodePrefixes)
+      if (std::string_view found = identifier_with_prefix(native, prefix); !found.empty())
+        out.push_back({c.node(), std::string(found)});
+  }
   // An annotation given as a string is evaluated by whatever reads the
   // annotations (typing, functools, dataclasses, ...): a type's name, never
   // code (`"(exec(...), int)[1]"`).

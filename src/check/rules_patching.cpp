@@ -67,6 +67,16 @@ constexpr std::string_view kPatchingNames[] = {"builtins",
                                                "logging.setLoggerClass",
                                                "logging.setLogRecordFactory",
                                                "logging.captureWarnings",
+                                               "torch.utils.flop_counter",
+                                               "torch.utils.module_tracker",
+                                               "torch.profiler",
+                                               "torch.autograd.profiler",
+                                               "torch.monitor",
+                                               "torch.fx.experimental.proxy_tensor",
+                                               "numpy.seterrcall",
+                                               "sys.set_asyncgen_hooks",
+                                               "sys.unraisablehook",
+                                               "sys.excepthook",
                                                "logging.Logger.manager",
                                                "logging.Manager"};
 // Of torch.library, what defines a new operator of one's own (a name that
@@ -127,7 +137,8 @@ constexpr std::string_view kFileWriteNames[] = {"os.remove",
                                                 "torch.export.save",
                                                 "logging.FileHandler",
                                                 "logging.handlers",
-                                                "logging.basicConfig"};
+                                                "logging.basicConfig",
+                                                "triton.runtime.cache"};
 // Methods that write files.
 constexpr std::string_view kFileWriteMethods[] = {"tofile", "export_chrome_trace", "export_stacks",
                                                   "export_memory_timeline"};

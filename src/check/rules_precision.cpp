@@ -16,76 +16,30 @@
 namespace kmem::check {
 namespace {
 
-constexpr std::string_view kPrecisionNames[] = {"torch.float16",
-                                                "torch.half",
-                                                "torch.bfloat16",
-                                                "torch.HalfTensor",
-                                                "torch.BFloat16Tensor",
-                                                "torch.cuda.HalfTensor",
-                                                "torch.cuda.BFloat16Tensor",
-                                                "torch.set_float32_matmul_precision",
-                                                "torch.autocast",
-                                                "torch.amp",
-                                                "torch.cuda.amp",
-                                                "torch.cpu.amp",
-                                                "torch.backends.cuda.matmul.allow_tf32",
-                                                "torch.backends.cudnn.allow_tf32",
-                                                "torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction",
-                                                "torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction",
-                                                "torch.backends.cuda.matmul.fp32_precision",
-                                                "torch.backends.cudnn.fp32_precision",
-                                                "torch.backends.fp32_precision",
-                                                "triton.language.float16",
-                                                "triton.language.bfloat16",
-                                                "triton.language.float8*",
-                                                "numpy.float16",
-                                                "numpy.half",
-                                                "torch.float8*",
-                                                "torch.cuda.amp",
-                                                "torch.set_default_dtype",
-                                                "torch.set_autocast*",
-                                                "torch.float8_e4m3fn",
-                                                "torch.float8_e5m2",
-                                                "triton.language.dot_scaled",
-                                                "triton.language.float8e*",
-                                                "triton.language.fp8*",
-                                                "torch.set_float32_matmul_precision",
-                                                "torch.backends.cudnn.conv",
-                                                "torch.backends.cudnn.rnn",
-                                                "torch.backends.mkldnn.matmul",
-                                                "torch.backends.mkldnn.conv",
-                                                "torch.backends.mkldnn.rnn",
-                                                "torch.backends.mkldnn.fp32_precision",
-                                                "torch.backends.mkldnn.allow_tf32",
-                                                "torch.backends.cudnn.flags",
-                                                "torch.backends.mkldnn.flags",
-                                                "torch.backends.cudnn.set_flags",
-                                                "torch.backends.mkldnn.set_flags",
-                                                "triton.language.dtype",
-                                                "triton.language.core.dtype",
-                                                "torch.chalf",
-                                                "torch.complex32",
-                                                "torch.quantize_per_tensor",
-                                                "torch.quantize_per_tensor_dynamic",
-                                                "torch.quantize_per_channel",
-                                                "torch.quantization",
-                                                "torch.ao",
-                                                "torch.qint8",
-                                                "torch.quint8",
-                                                "torch.qint32",
-                                                "torch.quint4x2",
-                                                "torch.quint2x4",
-                                                "torch.nn.quantized",
-                                                "torch.nn.quantizable",
-                                                "torch.nn.intrinsic",
-                                                "torch.nn.qat",
-                                                "torch.fake_quantize*",
-                                                "torch.fbgemm*",
-                                                "torch.backends.quantized",
-                                                "torch.quantized*",
-                                                "numpy.sctypeDict",
-                                                "numpy.typeDict",
-                                                "numpy.sctypes"};
+constexpr std::string_view kPrecisionNames[] = {
+    "torch.float16",
+    // numpy's dtypes computed from values or tables (float16 among them).
+    "numpy.min_scalar_type", "numpy.result_type", "numpy.promote_types", "numpy.find_common_type", "numpy.ScalarType",
+    "numpy.sctypeDict", "numpy.sctypes", "numpy.typecodes", "numpy.obj2sctype", "numpy.sctype2char", "numpy.typeDict",
+    "numpy.dtypes", "numpy.core.numerictypes", "torch.half", "torch.bfloat16", "torch.HalfTensor",
+    "torch.BFloat16Tensor", "torch.cuda.HalfTensor", "torch.cuda.BFloat16Tensor", "torch.set_float32_matmul_precision",
+    "torch.autocast", "torch.amp", "torch.cuda.amp", "torch.cpu.amp", "torch.backends.cuda.matmul.allow_tf32",
+    "torch.backends.cudnn.allow_tf32", "torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction",
+    "torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction", "torch.backends.cuda.matmul.fp32_precision",
+    "torch.backends.cudnn.fp32_precision", "torch.backends.fp32_precision", "triton.language.float16",
+    "triton.language.bfloat16", "triton.language.float8*", "numpy.float16", "numpy.half", "torch.float8*",
+    "torch.cuda.amp", "torch.set_default_dtype", "torch.set_autocast*", "torch.float8_e4m3fn", "torch.float8_e5m2",
+    "triton.language.dot_scaled", "triton.language.float8e*", "triton.language.fp8*",
+    "torch.set_float32_matmul_precision", "torch.backends.cudnn.conv", "torch.backends.cudnn.rnn",
+    "torch.backends.mkldnn.matmul", "torch.backends.mkldnn.conv", "torch.backends.mkldnn.rnn",
+    "torch.backends.mkldnn.fp32_precision", "torch.backends.mkldnn.allow_tf32", "torch.backends.cudnn.flags",
+    "torch.backends.mkldnn.flags", "torch.backends.cudnn.set_flags", "torch.backends.mkldnn.set_flags",
+    "triton.language.dtype", "triton.language.core.dtype", "torch.chalf", "torch.complex32",
+    "torch.quantize_per_tensor", "torch.quantize_per_tensor_dynamic", "torch.quantize_per_channel",
+    "torch.quantization", "torch.ao", "torch.qint8", "torch.quint8", "torch.qint32", "torch.quint4x2", "torch.quint2x4",
+    "torch.nn.quantized", "torch.nn.quantizable", "torch.nn.intrinsic", "torch.nn.qat", "torch.fake_quantize*",
+    "torch.fbgemm*", "torch.backends.quantized", "torch.quantized*", "numpy.sctypeDict", "numpy.typeDict",
+    "numpy.sctypes"};
 constexpr std::string_view kPrecisionMethods[] = {"half", "bfloat16", "chalf"};
 // Reduced-precision types by name or type code, as a call argument, a
 // keyword's value or a subscript (`np.dtype("e")`, `np.zeros(n, dtype="f2")`,
@@ -113,7 +67,40 @@ constexpr std::string_view kPrecisionStrings[] = {
     // math) names no mode the rules can read.
     "cublasMath_t", "cublasComputeType_t", "cudnnMathType_t",
     // The compute type set as a descriptor's attribute (any value).
-    "CUBLASLT_MATMUL_DESC_COMPUTE_TYPE"};
+    "CUBLASLT_MATMUL_DESC_COMPUTE_TYPE",
+    // Other spellings of the same types and conversions, CUTLASS's.
+    "nv_half", "nv_half2", "__nv_half", "__nv_half2", "__float2bfloat16_rn", "__float2bfloat16_rz", "__bfloat162float",
+    "__float2half_rz", "__float2half_rd", "__float2half_ru", "tfloat32_t", "half_t", "bfloat16_t", "float_e4m3_t",
+    "float_e5m2_t", "OpClassTensorOp", "OpClassWmmaTensorOp", "e2m1", "__nv_fp4_e2m1", "__nv_fp6_e2m3",
+    "__nv_fp6_e3m2"};
+// Prefixes of CUDA's reduced-precision types and intrinsics: every spelling
+// of a family (`__float2half_rn`, `__half2float`, `__nv_bfloat16`, `__nv_fp8_e4m3`).
+constexpr std::string_view kPrecisionPrefixes[] = {"__float2half",
+                                                   "__float2bfloat16",
+                                                   "__half2",
+                                                   "__bfloat162",
+                                                   "__nv_half",
+                                                   "__nv_bfloat",
+                                                   "__nv_fp8",
+                                                   "__nv_fp6",
+                                                   "__nv_fp4",
+                                                   "__nv_cvt_float",
+                                                   "__nv_cvt_bfloat",
+                                                   "__nv_cvt_half",
+                                                   "nv_bfloat",
+                                                   "__hfma",
+                                                   "__hmul",
+                                                   "__hadd",
+                                                   "__hsub",
+                                                   "__hdiv",
+                                                   "e2m1",
+                                                   "e2m3",
+                                                   "e3m2",
+                                                   "e4m3",
+                                                   "e5m2",
+                                                   "ue8m0",
+                                                   "float8",
+                                                   "fp8"};
 // Calls that choose a math mode or compute type, with the argument that
 // does and the values that keep fp32: any other value (a number cast through
 // `decltype`, a macro, a variable) is judged reduced.
@@ -313,6 +300,12 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
   if (const std::string& native = c.native_text(); !native.empty()) {  // a string's text read as C++
     for (std::string_view token : kPrecisionStrings)
       if (has_uncompared_identifier(native, token)) out.push_back({c.node(), std::string(token)});
+    for (std::string_view prefix : kPrecisionPrefixes)
+      if (std::string_view found = identifier_with_prefix(native, prefix); !found.empty())
+        out.push_back({c.node(), std::string(found)});
+    // A dtype made from a number (`static_cast<c10::ScalarType>(5)` is Half).
+    for (std::string_view cast : {"ScalarType>(", "(c10::ScalarType)", "(at::ScalarType)", "(ScalarType)"})
+      if (native.find(cast) != std::string::npos) out.push_back({c.node(), std::string(cast) + " from a number"});
     // `half` as a type only in C++ sources (a docstring's "the first half second" is prose).
     if (native.find('{') != std::string::npos && native.find(';') != std::string::npos && has_half_type(native))
       out.push_back({c.node(), "half"});

@@ -69,6 +69,15 @@ constexpr std::string_view kRawMemoryInterfaces[] = {"__array_interface__", "__c
 
 constexpr std::string_view kIntrospectionNames[] = {"gc",
                                                     "logging.currentframe",
+                                                    "torch.cuda.memory_snapshot",
+                                                    "torch.cuda.memory.memory_snapshot",
+                                                    "os.read",
+                                                    "os.readv",
+                                                    "os.pread",
+                                                    "os.preadv",
+                                                    "os.lseek",
+                                                    "sys.getprofile",
+                                                    "sys.gettrace",
                                                     "inspect",
                                                     "ctypes",
                                                     "_ctypes",
@@ -97,12 +106,23 @@ constexpr std::string_view kIntrospectionNames[] = {"gc",
                                                     "sys.last_exc",
                                                     "sys.exception"};
 constexpr std::string_view kIntrospectionAttributes[] = {
-    "f_back",         "f_locals",  "f_globals", "f_builtins",  "f_code",   "tb_frame",
-    "gi_frame",       "cr_frame",  "ag_frame",  "__globals__", "__code__", "__closure__",
-    "__subclasses__", "__bases__", "__base__",  "__mro__",     "__self__", "__func__"};
+    "f_back", "f_locals", "f_globals", "f_builtins", "f_code", "tb_frame", "gi_frame", "cr_frame", "ag_frame",
+    "__globals__", "__code__", "__closure__", "__subclasses__", "__bases__", "__base__", "__mro__", "__self__",
+    "__func__",
+    // Code objects, whence functions of any bytecode (`type(f)(g.gi_code.replace(...), {})`).
+    "gi_code", "cr_code", "ag_code"};
 constexpr std::string_view kIntrospectionPaths[] = {"/proc", "/dev", "/sys"};
 
 constexpr std::string_view kSeedNames[] = {"torch.manual_seed",
+                                           "numpy.random.get_bit_generator",
+                                           "numpy.random.set_bit_generator",
+                                           "numpy.random.bit_generator",
+                                           "numpy.random.PCG64",
+                                           "numpy.random.PCG64DXSM",
+                                           "numpy.random.MT19937",
+                                           "numpy.random.Philox",
+                                           "numpy.random.SFC64",
+                                           "numpy.random.SeedSequence",
                                            "torch.seed",
                                            "torch.initial_seed",
                                            "torch.get_rng_state",
@@ -150,7 +170,9 @@ void introspection(const Context& c, std::vector<Finding>& out) {
   // An array interface read, defined or named (`__array_interface__ = {...}`,
   // a property of that name, `setattr(T, "__cuda_array_interface__", d)`).
   match_attributes(c, kRawMemoryInterfaces, out);
-  if (std::string_view defined = defined_name(c); listed(defined, kRawMemoryInterfaces))
+  // A `data_ptr` of one's own: Triton takes any object with one as a pointer,
+  // so it reads and writes the address it returns.
+  if (std::string_view defined = defined_name(c); listed(defined, kRawMemoryInterfaces) || defined == "data_ptr")
     out.push_back({c.node(), std::string(defined)});
   if (std::string_view literal;
       c.symbol() == c.grammar().string && c.string_literal(c.node(), &literal) && listed(literal, kRawMemoryInterfaces))
@@ -163,8 +185,11 @@ void introspection(const Context& c, std::vector<Finding>& out) {
       out.push_back({c.node(), "numpy as_strided"});
   }
   match_paths(c, kIntrospectionPaths, out);
-  // Native code opening files by path.
+  // Native code opening files by path, or reading a Python object's dunder
+  // (`fn.attr("__globals__")` through pybind11).
   if (const std::string& text = c.native_text(); !text.empty()) {
+    if (std::string_view dunder = quoted_dunder(text); !dunder.empty())
+      out.push_back({c.node(), "\"" + std::string(dunder) + "\" in native code"});
     match_strings(c, kFileReadStrings, out);
     for (std::string_view call : kFileReadCalls)
       if (has_call(text, call)) out.push_back({c.node(), std::string(call)});
