@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include "native_source.h"
 
@@ -494,12 +495,68 @@ const std::string& Context::reference_name() const {
   return reference_;
 }
 
+namespace {
+
+// Whether `node` is `a + b`.
+bool is_plus(const SyntaxTree& tree, TSNode node) {
+  if (ts_node_symbol(node) != python_grammar().binary_operator) return false;
+  TSNode op = ts_node_child_by_field_name(node, "operator", 8);
+  return !ts_node_is_null(op) && tree.text(op) == "+";
+}
+
+// The value of a `+` chain of string literals, parenthesised parts and names
+// bound once at the top level to a string (`HEAD + "__ha" + "lf h;"`);
+// nullopt when any part is something else (or the chain is too long to read).
+std::optional<std::string> joined_strings(const SyntaxTree& tree, const FileFacts& facts, TSNode top) {
+  const Grammar& g = python_grammar();
+  std::string joined;
+  std::vector<TSNode> stack{top};
+  for (int steps = 0; !stack.empty(); ++steps) {
+    TSNode node = stack.back();
+    stack.pop_back();
+    TSSymbol s = ts_node_symbol(node);
+    if (steps > 4096 || ts_node_is_null(node)) return std::nullopt;
+    if (s == g.string || s == g.concatenated_string) {
+      joined += python_string_value(tree, node);
+    } else if (s == g.parenthesized_expression && ts_node_named_child_count(node) == 1) {
+      stack.push_back(ts_node_named_child(node, 0));
+    } else if (s == g.identifier) {
+      TSNode value = facts.string_constant(tree.text(node));
+      if (ts_node_is_null(value)) return std::nullopt;
+      stack.push_back(value);
+    } else if (is_plus(tree, node)) {
+      stack.push_back(field(node, g.field_right));
+      stack.push_back(field(node, g.field_left));
+    } else {
+      return std::nullopt;
+    }
+  }
+  return joined;
+}
+
+}  // namespace
+
 const std::string& Context::native_text() const {
   if (native_done_) return native_;
   native_done_ = true;
   const Grammar& g = grammar_;
+  // A `+` chain of strings is read whole, as the compiler will get it
+  // (`"__ha" + "lf h;"` is `__half h;`), at its top; its parts are not read
+  // alone.
+  auto top_of_chain = [&](TSNode node) {
+    for (TSNode up = ts_node_parent(node); is_plus(tree_, up) || ts_node_symbol(up) == g.parenthesized_expression;
+         up = ts_node_parent(up))
+      if (is_plus(tree_, up)) node = up;
+    return node;
+  };
+  if (is_plus(tree_, node())) {
+    if (!ts_node_eq(top_of_chain(node()), node())) return native_;
+    if (auto joined = joined_strings(tree_, facts_, node())) native_ = native_tokens(*joined);
+    return native_;
+  }
   if (symbol() != g.string && symbol() != g.concatenated_string) return native_;
   if (symbol() == g.string && parent_symbol() == g.concatenated_string) return native_;
+  if (TSNode top = top_of_chain(node()); !ts_node_eq(top, node()) && joined_strings(tree_, facts_, top)) return native_;
   native_ = native_tokens(python_string_value(tree_, node()));
   return native_;
 }

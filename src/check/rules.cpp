@@ -22,22 +22,32 @@ constexpr std::string_view kTargets[] = {"assignment", "augmented_assignment", "
 constexpr std::string_view kNames[] = {"import_statement", "import_from_statement", "identifier", "attribute", "call"};
 // match_names and match_strings (match_attributes looks at attributes).
 constexpr std::string_view kNamesStrings[] = {
-    "import_statement", "import_from_statement", "identifier", "attribute", "call", "string", "concatenated_string"};
+    "import_statement", "import_from_statement", "identifier",     "attribute", "call",
+    "string",           "concatenated_string",   "binary_operator"};
 constexpr std::string_view kPrecision[] = {
     "import_statement", "import_from_statement", "identifier", "attribute",
     "string",           "concatenated_string",   "call",       "keyword_argument",
     "subscript",        "binary_operator"};
 constexpr std::string_view kImports[] = {"import_statement", "import_from_statement"};
-constexpr std::string_view kDynamicCode[] = {
-    "import_statement",    "import_from_statement", "identifier",          "attribute",  "call",     "string",
-    "concatenated_string", "keyword_argument",      "function_definition", "assignment", "subscript"};
+constexpr std::string_view kDynamicCode[] = {"import_statement",
+                                             "import_from_statement",
+                                             "identifier",
+                                             "attribute",
+                                             "call",
+                                             "string",
+                                             "concatenated_string",
+                                             "binary_operator",
+                                             "keyword_argument",
+                                             "function_definition",
+                                             "assignment",
+                                             "subscript"};
 constexpr std::string_view kAttribute[] = {"attribute", "function_definition", "assignment", "keyword_pattern",
                                            "string",    "keyword_argument"};
 constexpr std::string_view kReferences[] = {"identifier", "attribute", "import_statement", "import_from_statement"};
 constexpr std::string_view kPatching[] = {
     "import_statement", "import_from_statement", "identifier", "attribute", "call",
     "keyword_argument", "function_definition",   "assignment", "string",    "concatenated_string",
-    "keyword_pattern"};
+    "binary_operator",  "keyword_pattern"};
 constexpr std::string_view kPaths[] = {
     "import_statement", "import_from_statement", "identifier",      "attribute",      "call",
     "string",           "concatenated_string",   "binary_operator", "keyword_pattern"};
