@@ -549,6 +549,27 @@ const std::string& Context::native_text() const {
       if (is_plus(tree_, up)) node = up;
     return node;
   };
+  // load_inline's sources that are built (f-strings, `.format`, `%`,
+  // `.join`, `.replace`, names): read whole, as the compiler gets them, at the
+  // call; a plain literal is read where it stands.
+  if (symbol() == g.call && callee_name() == "torch.utils.cpp_extension.load_inline") {
+    TSNode arguments = argument_list(node());
+    for (uint32_t i = 0; !ts_node_is_null(arguments) && i < ts_node_named_child_count(arguments); ++i) {
+      TSNode a = ts_node_named_child(arguments, i);
+      bool keyword = ts_node_symbol(a) == g.keyword_argument;
+      if (keyword) {
+        std::string_view key = text(field(a, g.field_name));
+        if (key != "cpp_sources" && key != "cuda_sources") continue;
+        a = field(a, g.field_value);
+      } else if (i != 1 && i != 2) {
+        continue;
+      }
+      if (ts_node_is_null(a) || ts_node_symbol(a) == g.concatenated_string) continue;
+      if (ts_node_symbol(a) == g.string && python_string_value(tree_, a) == source_value(a).value_or("")) continue;
+      if (auto value = source_value(a)) native_ += native_tokens(*value) + "\n";
+    }
+    return native_;
+  }
   if (is_plus(tree_, node())) {
     if (!ts_node_eq(top_of_chain(node()), node())) return native_;
     if (auto joined = joined_strings(tree_, facts_, node())) native_ = native_tokens(*joined);
@@ -559,6 +580,186 @@ const std::string& Context::native_text() const {
   if (TSNode top = top_of_chain(node()); !ts_node_eq(top, node()) && joined_strings(tree_, facts_, top)) return native_;
   native_ = native_tokens(python_string_value(tree_, node()));
   return native_;
+}
+
+namespace {
+
+// Python's `str.format` for fields `{}`, `{N}` and `{name}` (no conversion or
+// specification) and `{{`/`}}`; nullopt for anything else.
+std::optional<std::string> python_format(std::string_view format, const std::vector<std::string>& positional,
+                                         const std::vector<std::pair<std::string, std::string>>& named) {
+  std::string out;
+  size_t next = 0;
+  for (size_t i = 0; i < format.size(); ++i) {
+    char ch = format[i];
+    if ((ch == '{' || ch == '}') && i + 1 < format.size() && format[i + 1] == ch) {
+      out.push_back(ch);
+      ++i;
+      continue;
+    }
+    if (ch == '}') return std::nullopt;
+    if (ch != '{') {
+      out.push_back(ch);
+      continue;
+    }
+    size_t end = format.find('}', i);
+    if (end == std::string_view::npos) return std::nullopt;
+    std::string_view field = format.substr(i + 1, end - i - 1);
+    if (field.find_first_of("!:[.{") != std::string_view::npos) return std::nullopt;
+    if (field.empty()) {
+      if (next >= positional.size()) return std::nullopt;
+      out += positional[next++];
+    } else if (std::all_of(field.begin(), field.end(),
+                           [](char d) { return std::isdigit(static_cast<unsigned char>(d)); })) {
+      size_t index = std::stoul(std::string(field));
+      if (index >= positional.size()) return std::nullopt;
+      out += positional[index];
+    } else {
+      auto found = std::find_if(named.begin(), named.end(), [&](const auto& pair) { return pair.first == field; });
+      if (found == named.end()) return std::nullopt;
+      out += found->second;
+    }
+    i = end;
+  }
+  return out;
+}
+
+// Python's `%` for `%s`, `%d`, `%i` and `%%`; nullopt for anything else.
+std::optional<std::string> python_percent(std::string_view format, const std::vector<std::string>& values) {
+  std::string out;
+  size_t next = 0;
+  for (size_t i = 0; i < format.size(); ++i) {
+    if (format[i] != '%') {
+      out.push_back(format[i]);
+      continue;
+    }
+    if (i + 1 >= format.size()) return std::nullopt;
+    char kind = format[++i];
+    if (kind == '%') {
+      out.push_back('%');
+    } else if ((kind == 's' || kind == 'd' || kind == 'i') && next < values.size()) {
+      out += values[next++];
+    } else {
+      return std::nullopt;
+    }
+  }
+  return next == values.size() ? std::optional<std::string>(out) : std::nullopt;
+}
+
+std::string stripped(std::string_view text, bool left, bool right) {
+  size_t begin = left ? text.find_first_not_of(" \t\r\n\f\v") : 0;
+  if (begin == std::string_view::npos) return {};
+  size_t end = right ? text.find_last_not_of(" \t\r\n\f\v") + 1 : text.size();
+  return std::string(text.substr(begin, end - begin));
+}
+
+}  // namespace
+
+std::optional<std::string> Context::source_value(TSNode node, int depth) const {
+  static const TSSymbol kInteger = python_symbol("integer");
+  const Grammar& g = grammar_;
+  if (ts_node_is_null(node) || depth > 32) return std::nullopt;
+  TSSymbol s = ts_node_symbol(node);
+  auto values_of = [&](TSNode list, std::vector<std::string>& out) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(list); ++i) {
+      auto value = source_value(ts_node_named_child(list, i), depth + 1);
+      if (!value) return false;
+      out.push_back(*value);
+    }
+    return true;
+  };
+  if (s == kInteger) return std::string(text(node));
+  if (s == g.identifier) return source_value(facts_.bound_once(text(node)), depth + 1);
+  if (s == g.parenthesized_expression && ts_node_named_child_count(node) == 1)
+    return source_value(ts_node_named_child(node, 0), depth + 1);
+  if (s == g.concatenated_string) {
+    std::vector<std::string> parts;
+    if (!values_of(node, parts)) return std::nullopt;
+    std::string out;
+    for (const std::string& part : parts) out += part;
+    return out;
+  }
+  if (s == g.list || s == g.tuple) {
+    std::vector<std::string> parts;
+    if (!values_of(node, parts)) return std::nullopt;
+    std::string out;
+    for (size_t i = 0; i < parts.size(); ++i) out += (i ? "\n" : "") + parts[i];
+    return out;
+  }
+  if (s == g.string)  // a literal; an f-string's fields (no conversion or specification) evaluated in place
+    return python_string_value(tree_, node, [&](TSNode field) -> std::optional<std::string> {
+      if (ts_node_named_child_count(field) != 1) return std::nullopt;
+      return source_value(ts_node_named_child(field, 0), depth + 1);
+    });
+  if (s == g.binary_operator) {
+    TSNode op = ts_node_child_by_field_name(node, "operator", 8);
+    std::string_view sign = ts_node_is_null(op) ? std::string_view() : text(op);
+    auto left = source_value(field(node, g.field_left), depth + 1);
+    if (!left) return std::nullopt;
+    TSNode right_node = field(node, g.field_right);
+    if (sign == "+") {
+      auto right = source_value(right_node, depth + 1);
+      return right ? std::optional<std::string>(*left + *right) : std::nullopt;
+    }
+    if (sign != "%") return std::nullopt;
+    std::vector<std::string> values;
+    if (ts_node_symbol(right_node) == g.tuple) {
+      if (!values_of(right_node, values)) return std::nullopt;
+    } else if (auto right = source_value(right_node, depth + 1)) {
+      values.push_back(*right);
+    } else {
+      return std::nullopt;
+    }
+    return python_percent(*left, values);
+  }
+  if (s != g.call) return std::nullopt;
+  TSNode function = field(node, g.field_function);
+  TSNode arguments = argument_list(node);
+  if (ts_node_is_null(function) || ts_node_is_null(arguments)) return std::nullopt;
+  std::vector<std::string> positional;
+  std::vector<std::pair<std::string, std::string>> named;
+  for (uint32_t i = 0; i < ts_node_named_child_count(arguments); ++i) {
+    TSNode a = ts_node_named_child(arguments, i);
+    if (ts_node_symbol(a) == g.keyword_argument) {
+      auto value = source_value(field(a, g.field_value), depth + 1);
+      if (!value) return std::nullopt;
+      named.emplace_back(std::string(text(field(a, g.field_name))), *value);
+    } else if (ts_node_symbol(a) == g.list || ts_node_symbol(a) == g.tuple) {
+      positional.emplace_back();  // join's argument, read below
+    } else {
+      auto value = source_value(a, depth + 1);
+      if (!value) return std::nullopt;
+      positional.push_back(*value);
+    }
+  }
+  if (qualified_name(function) == "textwrap.dedent" && positional.size() == 1 && named.empty()) return positional[0];
+  TSNode object;
+  std::string_view method;
+  if (!attribute_read(function, &object, &method)) return std::nullopt;
+  auto self = source_value(object, depth + 1);
+  if (!self) return std::nullopt;
+  if (method == "format") return python_format(*self, positional, named);
+  if (!named.empty()) return std::nullopt;
+  if (method == "strip" && positional.empty()) return stripped(*self, true, true);
+  if (method == "lstrip" && positional.empty()) return stripped(*self, true, false);
+  if (method == "rstrip" && positional.empty()) return stripped(*self, false, true);
+  if (method == "replace" && positional.size() == 2 && !positional[0].empty()) {
+    std::string out = *self;
+    for (size_t at = out.find(positional[0]); at != std::string::npos;
+         at = out.find(positional[0], at + positional[1].size()))
+      out.replace(at, positional[0].size(), positional[1]);
+    return out;
+  }
+  if (method == "join" && ts_node_named_child_count(arguments) == 1) {
+    TSNode list = ts_node_named_child(arguments, 0);
+    if (ts_node_symbol(list) != g.list && ts_node_symbol(list) != g.tuple) return std::nullopt;
+    std::vector<std::string> parts;
+    if (!values_of(list, parts)) return std::nullopt;
+    std::string out;
+    for (size_t i = 0; i < parts.size(); ++i) out += (i ? *self : "") + parts[i];
+    return out;
+  }
+  return std::nullopt;
 }
 
 const std::string& Context::callee_name() const {

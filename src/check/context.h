@@ -3,6 +3,7 @@
 // where `self` is the method's receiver, and the node's ancestors.
 #pragma once
 
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -175,6 +176,12 @@ class Context {
   // that is part of a concatenation (read whole at the concatenation).
   // Computed once per node, for all the rules that look at it.
   const std::string& native_text() const;
+  // The value Python gives a native source expression: literals and
+  // f-strings, names bound once, integers, `+`, `%`, `.format(...)`,
+  // `"sep".join([...])`, `.strip()`, `.replace(a, b)`, `textwrap.dedent(...)`
+  // of such; nullopt for anything else (a source built at run time). A list
+  // or tuple of sources is their values joined by newlines.
+  std::optional<std::string> source_value(TSNode node, int depth = 0) const;
 
  private:
   const Grammar& grammar_;

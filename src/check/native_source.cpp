@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <functional>
+#include <optional>
 
 #include "grammar.h"
 
@@ -100,13 +102,18 @@ std::string expand_namespace_aliases(std::string text) {
 
 }  // namespace
 
-std::string python_string_value(const SyntaxTree& tree, TSNode node) {
+std::optional<std::string> python_string_value(const SyntaxTree& tree, TSNode node,
+                                               const std::function<std::optional<std::string>(TSNode)>& field) {
   const Grammar& g = python_grammar();
   std::string out;
   TSSymbol symbol = ts_node_symbol(node);
   if (symbol == g.concatenated_string) {
     uint32_t n = ts_node_named_child_count(node);
-    for (uint32_t i = 0; i < n; ++i) out += python_string_value(tree, ts_node_named_child(node, i));
+    for (uint32_t i = 0; i < n; ++i) {
+      auto part = python_string_value(tree, ts_node_named_child(node, i), field);
+      if (!part) return std::nullopt;
+      out += *part;
+    }
     return out;
   }
   uint32_t n = ts_node_named_child_count(node);
@@ -130,10 +137,17 @@ std::string python_string_value(const SyntaxTree& tree, TSNode node) {
     } else if (s == g.escape_sequence) {
       decode_escape(tree.text(part), out);
     } else if (s == g.interpolation) {
-      out.push_back(' ');
+      auto value = field(part);
+      if (!value) return std::nullopt;
+      out += *value;
     }
   }
   return out;
+}
+
+std::string python_string_value(const SyntaxTree& tree, TSNode node) {
+  // A field reads as a blank: it separates the tokens around it.
+  return *python_string_value(tree, node, [](TSNode) { return std::optional<std::string>(" "); });
 }
 
 std::string native_tokens(std::string_view source) {

@@ -6,6 +6,8 @@
 // read as the compiler reads them.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -18,6 +20,10 @@ namespace kmem::check {
 // The value of a `string` or `concatenated_string` node: escapes decoded,
 // parts joined; an interpolation ({x} of an f-string) reads as one space.
 std::string python_string_value(const SyntaxTree& tree, TSNode node);
+// The same, with each f-string field's value given by `field` (nullopt when
+// any field has none).
+std::optional<std::string> python_string_value(const SyntaxTree& tree, TSNode node,
+                                               const std::function<std::optional<std::string>(TSNode)>& field);
 
 // `source` without C/C++ comments and line splices, with `a ## b` pasted to
 // `ab`, blanks around `::` removed ("std :: thread" -> "std::thread") and

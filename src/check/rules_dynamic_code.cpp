@@ -378,58 +378,11 @@ static std::string_view module_through_module(std::string_view qualified) {
   return {};
 }
 
-// Whether `node` is source text the checker reads whole: literals and their
-// concatenations, a name bound once to one, a list or tuple of those, an
-// f-string whose fields are such names or numbers. A source built at run time
-// (`bytes([...]).decode()`) escapes every rule on native code.
-static bool readable_source(const Context& c, TSNode node, int depth = 0) {
-  static const TSSymbol kInteger = python_symbol("integer"), kFloat = python_symbol("float"),
-                        kConversion = python_symbol("type_conversion"), kSpecifier = python_symbol("format_specifier");
-  const Grammar& g = c.grammar();
-  if (ts_node_is_null(node) || depth > 16) return false;
-  TSSymbol s = ts_node_symbol(node);
-  if (s == kInteger || s == kFloat || folded_string(c, node)) return true;
-  if (s == g.identifier) {
-    TSNode value = c.facts().bound_once(c.text(node));
-    return !ts_node_is_null(value) && readable_source(c, value, depth + 1);
-  }
-  if (s == g.parenthesized_expression || s == g.list || s == g.tuple || s == g.concatenated_string ||
-      s == g.binary_operator || s == g.interpolation) {
-    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
-      TSNode part = ts_node_named_child(node, i);
-      TSSymbol kind = ts_node_symbol(part);
-      if (kind == kConversion || kind == kSpecifier) continue;
-      if (!readable_source(c, part, depth + 1)) return false;
-    }
-    return true;
-  }
-  if (s == g.call) {  // textwrap.dedent("..."), "...".strip(), "\n".join([...]), "...".format(N=256)
-    TSNode function = field(node, g.field_function);
-    TSNode object;
-    std::string_view method;
-    bool known = c.qualified_name(function) == "textwrap.dedent" ||
-                 (c.reads_attribute(function, &object, &method) &&
-                  (method == "strip" || method == "lstrip" || method == "rstrip" || method == "join" ||
-                   method == "format" || method == "replace") &&
-                  readable_source(c, object, depth + 1));
-    TSNode arguments = c.argument_list(node);
-    if (!known || ts_node_is_null(arguments)) return false;
-    for (uint32_t i = 0; i < ts_node_named_child_count(arguments); ++i) {
-      TSNode a = ts_node_named_child(arguments, i);
-      if (ts_node_symbol(a) == g.keyword_argument) a = field(a, g.field_value);
-      if (!readable_source(c, a, depth + 1)) return false;
-    }
-    return true;
-  }
-  if (s == g.string) {  // an f-string: its fields
-    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
-      TSNode part = ts_node_named_child(node, i);
-      if (ts_node_symbol(part) == g.interpolation && !readable_source(c, part, depth + 1)) return false;
-    }
-    return true;
-  }
-  return false;
-}
+// Whether `node` is source text the checker reads whole (Context::source_value
+// computes it: literals, f-strings, names bound once, `+`, `%`, `.format`,
+// `.join`, `.replace`, `.strip`, `textwrap.dedent`). A source built at run
+// time (`bytes([...]).decode()`) would escape every rule on native code.
+static bool readable_source(const Context& c, TSNode node) { return c.source_value(node).has_value(); }
 
 // load_inline's C++ and CUDA sources, where given.
 static void unreadable_native_sources(const Context& c, std::vector<Finding>& out) {
