@@ -168,7 +168,9 @@ constexpr std::string_view kNativeCodePrefixes[] = {"PyRun_",
                                                     "setenv",
                                                     "putenv",
                                                     "unsetenv",
-                                                    "clearenv"};
+                                                    "clearenv",
+                                                    "PyThreadState_Set",
+                                                    "_PyThreadState_Set"};
 // Assembler directives that pull a file or raw bytes into the binary.
 constexpr std::string_view kHiddenCodeDirectives[] = {".incbin", ".include", ".byte ",         ".byte\t",
                                                       ".quad ",  ".ascii",   ".section .text", ".globl"};

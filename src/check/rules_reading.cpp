@@ -18,7 +18,10 @@ namespace {
 // Native calls and types that read files by path (/proc among them).
 constexpr std::string_view kFileReadCalls[] = {"fopen",  "fopen64", "freopen", "freopen64", "open",  "open64",
                                                "openat", "openat2", "opendir", "readlink",  "chdir", "fchdir"};
-constexpr std::string_view kFileReadStrings[] = {"std::ifstream", "std::fstream", "ifstream", "fstream"};
+constexpr std::string_view kFileReadStrings[] = {"std::ifstream", "std::fstream", "ifstream", "fstream",
+                                                 // Another process's device memory, by handle.
+                                                 "cudaIpcOpenMemHandle", "cuIpcOpenMemHandle", "cudaIpcOpenEventHandle",
+                                                 "cuIpcOpenEventHandle"};
 
 // Functions that open a file by its path (first argument).
 constexpr std::string_view kFileOpeners[] = {"open",
