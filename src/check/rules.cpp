@@ -86,7 +86,7 @@ constexpr Rule kRules[] = {
      precision_downcast, kPrecision},
     {"dynamic_code", "exec, eval, compile and __import__ hide code from the checker ('{target}')", dynamic_code,
      kDynamicCode},
-    {"dynamic_getattr", "getattr needs a literal, non-private attribute name", dynamic_getattr_names, kNames},
+    {"dynamic_getattr", "getattr needs a literal, non-private attribute name", dynamic_getattr_names, kNamesStrings},
     {"forbidden_import", "the candidate may import only the modules docs/verdicts.md lists ('{target}')",
      forbidden_import, kImports, true},
     {"private_attribute", "private and dunder attributes are not allowed ('{target}')", private_attribute, kAttribute,

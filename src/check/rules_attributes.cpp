@@ -296,6 +296,14 @@ void dynamic_getattr(const Context& c, std::vector<Finding>& out) {
 void dynamic_getattr_names(const Context& c, std::vector<Finding>& out) {
   const std::string& reference = c.reference_name();
   if (!reference.empty() && name_in(reference, kDynamicGetattrNames)) out.push_back({c.node(), reference});
+  // Any string holding a field that reads a private or dunder attribute
+  // (`logging.Formatter("{f.__globals__}", style="{")` formats it as
+  // str.format does).
+  if (std::string_view literal; c.symbol() == c.grammar().string && c.string_literal(c.node(), &literal)) {
+    if (std::string field = private_format_field(literal); !field.empty())
+      out.push_back({c.node(), "format field " + written(field)});
+    return;
+  }
   bool is_format = false;
   TSNode format = format_string(c, &is_format);
   if (!is_format) return;
