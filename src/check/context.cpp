@@ -1,6 +1,7 @@
 // Name resolution and the `self` rule for the checker's rules. Every walk
 // here is a loop (over the flattened tree, an explicit stack or the chain of
-// parents), never a recursion.
+// parents), never a recursion, but source_value's, which follows an
+// expression's own nesting and stops 32 levels deep.
 #include "context.h"
 
 #include <algorithm>
@@ -132,6 +133,47 @@ bool value_use_only(const SyntaxTree& tree, std::span<const FlatNode> nodes, uin
 
 }  // namespace
 
+bool binds_name(TSNode identifier) {
+  static const TSSymbol kBinders[] = {python_symbol("pattern_list"),
+                                      python_symbol("tuple_pattern"),
+                                      python_symbol("list_pattern"),
+                                      python_symbol("list_splat_pattern"),
+                                      python_symbol("dictionary_splat_pattern"),
+                                      python_symbol("as_pattern_target"),
+                                      python_symbol("global_statement"),
+                                      python_symbol("nonlocal_statement"),
+                                      python_symbol("aliased_import"),
+                                      python_symbol("dotted_name"),
+                                      python_symbol("case_pattern"),
+                                      python_symbol("keyword_pattern"),
+                                      python_symbol("splat_pattern"),
+                                      python_symbol("delete_statement")};
+  const Grammar& g = python_grammar();
+  TSNode node = identifier;
+  // `(n) = ...`, `a, (n, b) = ...`: a target inside a group of targets.
+  while (g.is_target_group(ts_node_symbol(ts_node_parent(node)))) node = ts_node_parent(node);
+  TSNode parent = ts_node_parent(node);
+  TSSymbol s = ts_node_symbol(parent);
+  if (std::find(std::begin(kBinders), std::end(kBinders), s) != std::end(kBinders)) return true;
+  // `with x as n`, `case str() as n`: the alias (anything after the first child).
+  if (s == g.as_pattern) return !ts_node_eq(ts_node_named_child(parent, 0), node);
+  if (s == g.assignment || s == g.augmented_assignment || s == g.for_statement || s == g.for_in_clause)
+    return ts_node_eq(field(parent, g.field_left), node);
+  if (s == g.named_expression) return ts_node_eq(field(parent, g.field_name), node);
+  return false;
+}
+
+bool names_parameter(TSNode identifier) {
+  static const TSSymbol kParameters[] = {python_symbol("parameters"), python_symbol("lambda_parameters"),
+                                         python_symbol("typed_parameter")};
+  const Grammar& g = python_grammar();
+  TSNode parent = ts_node_parent(identifier);
+  TSSymbol s = ts_node_symbol(parent);
+  if (std::find(std::begin(kParameters), std::end(kParameters), s) != std::end(kParameters)) return true;
+  return (s == g.default_parameter || s == g.typed_default_parameter) &&
+         ts_node_eq(field(parent, g.field_name), identifier);
+}
+
 FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) {
   const Grammar& g = python_grammar();
   Context top(tree, *this, nodes, 0);
@@ -166,7 +208,6 @@ FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) {
       if (!ts_node_is_null(left) && ts_node_symbol(left) == g.identifier) {
         if (tree.text(left) == "ModelNew") defines_model_new_ = true;
         std::string name(tree.text(left));
-        ++assignments_[name];
         if (nodes[nodes[i].parent].parent == 0) {  // module > expression_statement > assignment
           defined_.insert(name);
           if (!ts_node_is_null(right)) top_values_[name] = right;
@@ -192,10 +233,11 @@ FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) {
       if (up == 0 && !ts_node_is_null(name)) defined_.insert(std::string(tree.text(name)));
     }
     if (symbol == g.identifier && !value_use_only(tree, nodes, i)) escaped_.insert(tree.text(node));
+    // Every binding of a name (`x = ...`, `x += ...`, `a, x = ...`, a loop
+    // target, `with ... as x`, `global x`, an import's name), wherever it
+    // stands, counts: one more makes its top-level value unknown.
+    if (symbol == g.identifier && binds_name(node)) ++assignments_[std::string(tree.text(node))];
     TSNode target = binding_target(g, node, symbol);
-    // Any other binding of a name (`x += ...`, a loop target) makes its top-level value unknown.
-    if (!ts_node_is_null(target) && symbol != g.assignment && ts_node_symbol(target) == g.identifier)
-      ++assignments_[std::string(tree.text(target))];
     if (!ts_node_is_null(target) && pattern_binds(tree, target, "self"))
       self_rebinds_.push_back(ts_node_start_byte(node));
   }
@@ -504,36 +546,6 @@ bool is_plus(const SyntaxTree& tree, TSNode node) {
   return !ts_node_is_null(op) && tree.text(op) == "+";
 }
 
-// The value of a `+` chain of string literals, parenthesised parts and names
-// bound once at the top level to a string (`HEAD + "__ha" + "lf h;"`);
-// nullopt when any part is something else (or the chain is too long to read).
-std::optional<std::string> joined_strings(const SyntaxTree& tree, const FileFacts& facts, TSNode top) {
-  const Grammar& g = python_grammar();
-  std::string joined;
-  std::vector<TSNode> stack{top};
-  for (int steps = 0; !stack.empty(); ++steps) {
-    TSNode node = stack.back();
-    stack.pop_back();
-    TSSymbol s = ts_node_symbol(node);
-    if (steps > 4096 || ts_node_is_null(node)) return std::nullopt;
-    if (s == g.string || s == g.concatenated_string) {
-      joined += python_string_value(tree, node);
-    } else if (s == g.parenthesized_expression && ts_node_named_child_count(node) == 1) {
-      stack.push_back(ts_node_named_child(node, 0));
-    } else if (s == g.identifier) {
-      TSNode value = facts.string_constant(tree.text(node));
-      if (ts_node_is_null(value)) return std::nullopt;
-      stack.push_back(value);
-    } else if (is_plus(tree, node)) {
-      stack.push_back(field(node, g.field_right));
-      stack.push_back(field(node, g.field_left));
-    } else {
-      return std::nullopt;
-    }
-  }
-  return joined;
-}
-
 }  // namespace
 
 const std::string& Context::native_text() const {
@@ -572,12 +584,12 @@ const std::string& Context::native_text() const {
   }
   if (is_plus(tree_, node())) {
     if (!ts_node_eq(top_of_chain(node()), node())) return native_;
-    if (auto joined = joined_strings(tree_, facts_, node())) native_ = native_tokens(*joined);
+    if (auto joined = source_value(node())) native_ = native_tokens(*joined);
     return native_;
   }
   if (symbol() != g.string && symbol() != g.concatenated_string) return native_;
   if (symbol() == g.string && parent_symbol() == g.concatenated_string) return native_;
-  if (TSNode top = top_of_chain(node()); !ts_node_eq(top, node()) && joined_strings(tree_, facts_, top)) return native_;
+  if (TSNode top = top_of_chain(node()); !ts_node_eq(top, node()) && source_value(top)) return native_;
   native_ = native_tokens(python_string_value(tree_, node()));
   return native_;
 }

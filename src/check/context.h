@@ -20,6 +20,14 @@ namespace kmem::check {
 class Context;
 
 // Facts about the whole file, gathered from its nodes before the rules run.
+// Whether the identifier `identifier` is bound where it stands rather than
+// read: an assignment's, loop's, `with`'s or pattern's target (through groups
+// of targets), a walrus, an import's name, a `global`/`nonlocal`/`del` name.
+// Parameters are not (names_parameter).
+bool binds_name(TSNode identifier);
+// Whether the identifier `identifier` names a function's or lambda's parameter.
+bool names_parameter(TSNode identifier);
+
 class FileFacts {
  public:
   // `nodes`: the tree's nodes, flattened.
@@ -54,8 +62,8 @@ class FileFacts {
   // assignment at the top level, whatever the value and its uses; a null
   // node otherwise.
   TSNode bound_once(std::string_view name) const;
-  // How many assignments, loop targets and other bindings bind `name` (function
-  // parameters are not counted).
+  // How many bindings (binds_name) bind `name`, anywhere in the file
+  // (function parameters are not counted).
   int bindings_of(std::string_view name) const;
   // Whether `qualified` names a module: one the file imports with `import`,
   // or a well-known module (torch.cuda, os, ...).

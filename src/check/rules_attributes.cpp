@@ -46,43 +46,6 @@ bool own_object(const Context& c, TSNode object, bool chain) {
          c.self_is_method_receiver();
 }
 
-// Whether the identifier `node` is bound where it stands (an assignment's,
-// loop's or pattern's target, a parameter, an import's name) or declared
-// global or nonlocal, rather than read.
-bool binds(const Context& c, TSNode node) {
-  static const TSSymbol kBinders[] = {python_symbol("pattern_list"),
-                                      python_symbol("tuple_pattern"),
-                                      python_symbol("list_pattern"),
-                                      python_symbol("list_splat_pattern"),
-                                      python_symbol("dictionary_splat_pattern"),
-                                      python_symbol("as_pattern_target"),
-                                      python_symbol("parameters"),
-                                      python_symbol("lambda_parameters"),
-                                      python_symbol("typed_parameter"),
-                                      python_symbol("global_statement"),
-                                      python_symbol("nonlocal_statement"),
-                                      python_symbol("aliased_import"),
-                                      python_symbol("dotted_name"),
-                                      python_symbol("case_pattern"),
-                                      python_symbol("keyword_pattern"),
-                                      python_symbol("splat_pattern"),
-                                      python_symbol("delete_statement")};
-  const Grammar& g = c.grammar();
-  // `(n) = ...`, `a, (n, b) = ...`: a target inside a group of targets.
-  while (g.is_target_group(ts_node_symbol(ts_node_parent(node)))) node = ts_node_parent(node);
-  TSNode parent = ts_node_parent(node);
-  TSSymbol s = ts_node_symbol(parent);
-  if (std::find(std::begin(kBinders), std::end(kBinders), s) != std::end(kBinders)) return true;
-  // `with x as n`, `case str() as n`: the alias (anything after the first child).
-  if (s == python_symbol("as_pattern")) return !ts_node_eq(ts_node_named_child(parent, 0), node);
-  if (s == g.assignment || s == g.augmented_assignment || s == g.for_statement || s == g.for_in_clause)
-    return ts_node_eq(field(parent, g.field_left), node);
-  if (s == python_symbol("named_expression") || s == python_symbol("default_parameter") ||
-      s == python_symbol("typed_default_parameter"))
-    return ts_node_eq(field(parent, g.field_name), node);
-  return false;
-}
-
 // The string a name is bound to by its only binding in the function around
 // the current node, an assignment there (`n = f"fc{i}"` before
 // `setattr(self, n, ...)`); a null node otherwise (bound twice, in a loop's
@@ -103,7 +66,7 @@ TSNode local_string(const Context& c, TSNode name) {
   while (!stack.empty()) {
     TSNode node = stack.back();
     stack.pop_back();
-    if (ts_node_symbol(node) == g.identifier && c.text(node) == id && binds(c, node)) {
+    if (ts_node_symbol(node) == g.identifier && c.text(node) == id && (binds_name(node) || names_parameter(node))) {
       ++bindings;
       TSNode parent = ts_node_parent(node);
       // Bound in a nested function, lambda or class: that scope's own name,
