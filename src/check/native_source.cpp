@@ -327,6 +327,23 @@ char next_char(std::string_view text, size_t at) {
   return at < text.size() ? text[at] : 0;
 }
 
+// The text of `at`'s line before `at` (`#define T ` of `#define T thread`).
+std::string_view line_before(std::string_view text, size_t at) {
+  size_t line = text.rfind('\n', at);
+  line = line == std::string_view::npos ? 0 : line + 1;
+  return text.substr(line, at - line);
+}
+
+// The identifier that ends just before `at`, blanks between allowed
+// (`const` of `const half* x`); empty when something else precedes.
+std::string_view word_before(std::string_view text, size_t at) {
+  size_t end = at;
+  while (end > 0 && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
+  size_t begin = end;
+  while (begin > 0 && identifier_char(text[begin - 1])) --begin;
+  return text.substr(begin, end - begin);
+}
+
 // Calls `visit(at)` for every whole-identifier occurrence of `name`; stops
 // when it returns true.
 template <typename Visit>
@@ -397,11 +414,7 @@ bool has_half_type(std::string_view text) {
         after < text.size() && identifier_char(text[after]) && !std::isdigit(static_cast<unsigned char>(text[after]));
     // `const half* x`, `(half* x`, `typedef half h`, `<half>`: half as a type;
     // `int half = n / 2`, `x * half`, `return half * y` are a variable.
-    size_t word_end = at;
-    while (word_end > 0 && std::isspace(static_cast<unsigned char>(text[word_end - 1]))) --word_end;
-    size_t word_begin = word_end;
-    while (word_begin > 0 && identifier_char(text[word_begin - 1])) --word_begin;
-    std::string_view word = text.substr(word_begin, word_end - word_begin);
+    std::string_view word = word_before(text, at);
     bool declares = before == 0 || std::string_view("(,;{}<").find(before) != std::string_view::npos ||
                     word == "const" || word == "typedef" || word == "static" || word == "volatile" ||
                     word == "__shared__" || word == "extern";
@@ -414,9 +427,7 @@ bool has_type_use(std::string_view text, std::string_view name) {
     size_t end = at + name.size();
     char before = previous_char(text, at);
     char after = next_char(text, end);
-    size_t line = text.rfind('\n', at);
-    line = line == std::string_view::npos ? 0 : line + 1;
-    std::string_view head = text.substr(line, at - line);
+    std::string_view head = line_before(text, at);
     if (head.find('#') != std::string_view::npos)  // `#include <thread>` names a header; `#define T thread` renames
       return head.find("include") == std::string_view::npos;
     if (before == '.' || (before == '>' && at >= 2 && text[at - 2] == '-')) return false;  // a member `x.thread`
@@ -453,16 +464,9 @@ bool redefines(std::string_view text, std::string_view name) {
     char after = next_char(text, end);
     size_t next = text.find_first_not_of(" \t\r\n", end);
     bool assigned = after == '=' && (next + 1 >= text.size() || text[next + 1] != '=');
-    size_t line = text.rfind('\n', at);
-    line = line == std::string_view::npos ? 0 : line + 1;
-    std::string_view head = text.substr(line, at - line);
-    bool directive = head.find('#') != std::string_view::npos;  // #define NAME ..., #undef NAME
+    bool directive = line_before(text, at).find('#') != std::string_view::npos;  // #define NAME ..., #undef NAME
     // `auto NAME = ...`, `cublasMath_t NAME{...}`: a declaration (a type before it).
-    size_t word_end = at;
-    while (word_end > 0 && std::isspace(static_cast<unsigned char>(text[word_end - 1]))) --word_end;
-    size_t word_begin = word_end;
-    while (word_begin > 0 && identifier_char(text[word_begin - 1])) --word_begin;
-    std::string_view word = text.substr(word_begin, word_end - word_begin);
+    std::string_view word = word_before(text, at);
     bool declared = !word.empty() && word != "return" && word != "case";
     return assigned || directive || declared || after == '(' || after == '{';
   });
@@ -544,11 +548,10 @@ bool has_function_use(std::string_view text, std::string_view name) {
     while (before > 0 && std::isspace(static_cast<unsigned char>(text[before - 1]))) --before;
     if (before > 0 && text[before - 1] == '&' && (before < 2 || text[before - 2] != '&')) return true;
     // #define SPAWN fork: named in a macro, called under another name.
-    size_t line = text.rfind('\n', at);
-    line = line == std::string_view::npos ? 0 : line + 1;
-    size_t hash = text.find_first_not_of(" \t", line);
-    if (hash != std::string_view::npos && hash < at && text.compare(hash, 1, "#") == 0 &&
-        text.substr(hash + 1, at - hash - 1).find("define") != std::string_view::npos)
+    std::string_view head = line_before(text, at);
+    size_t hash = head.find_first_not_of(" \t");
+    if (hash != std::string_view::npos && head[hash] == '#' &&
+        head.substr(hash + 1).find("define") != std::string_view::npos)
       return true;
     // CALL(fork): an argument of a function-like macro the text defines.
     char after = next_char(text, end);

@@ -77,45 +77,12 @@ constexpr std::string_view kDynamicCodeNames[] = {"exec",
                                                   "torch.fx",
                                                   "functools.singledispatch",
                                                   "functools.singledispatchmethod"};
-// Python run, compiled or imported from native code, and the ways to the
-// interpreter's builtins (whence `__import__`): the built library's imports
-// are refused too (docs/evaluator.md, Native code), but the builtins are
-// reached through calls every pybind11 binding imports, so only the source
-// shows them.
-constexpr std::string_view kNativePythonCalls[] = {"PyRun_SimpleString",
-                                                   "PyRun_SimpleStringFlags",
-                                                   "PyRun_String",
-                                                   "PyRun_StringFlags",
-                                                   "PyRun_File",
-                                                   "PyRun_FileEx",
-                                                   "PyRun_FileExFlags",
-                                                   "PyRun_SimpleFile",
-                                                   "PyRun_AnyFile",
-                                                   "Py_CompileString",
-                                                   "Py_CompileStringFlags",
-                                                   "Py_CompileStringExFlags",
-                                                   "Py_CompileStringObject",
-                                                   "PyImport_ImportModule",
-                                                   "PyImport_Import",
-                                                   "PyImport_ImportModuleLevel",
-                                                   "PyImport_ImportModuleLevelObject",
-                                                   "PyImport_AddModule",
-                                                   "PyImport_GetModule",
-                                                   "PyImport_GetModuleDict",
-                                                   "PyImport_ExecCodeModule",
-                                                   "PyEval_EvalCode",
-                                                   "PyEval_GetBuiltins",
-                                                   "PyEval_GetGlobals",
-                                                   "PyEval_GetLocals",
-                                                   "PyEval_GetFrame",
-                                                   "PyEval_SetTrace",
-                                                   "PyEval_SetProfile",
-                                                   "PySys_GetObject",
-                                                   "PySys_SetObject",
-                                                   "PyFrame_GetLocals",
-                                                   "PyFrame_GetGlobals",
-                                                   "PyFrame_GetBuiltins",
-                                                   "pybind11::exec",
+// Python run, compiled or imported from native code through pybind11, and
+// the ways to the interpreter's builtins (whence `__import__`); the C-API's
+// own families are kNativeCodePrefixes. The built library's imports are
+// refused too (docs/evaluator.md, Native code), but the builtins are reached
+// through calls every pybind11 binding imports, so only the source shows them.
+constexpr std::string_view kNativePythonCalls[] = {"pybind11::exec",
                                                    "pybind11::eval",
                                                    "pybind11::eval_file",
                                                    "pybind11::globals",
@@ -136,7 +103,6 @@ constexpr std::string_view kNativePythonCalls[] = {"PyRun_SimpleString",
 // the process environment written from C (`setenv("LD_PRELOAD=...")`).
 constexpr std::string_view kNativeCodePrefixes[] = {"PyRun_",
                                                     "PyEval_Eval",
-                                                    "PyEval_GetFrame",
                                                     "PyEval_Get",
                                                     "PyEval_Set",
                                                     "PyFrame_",
