@@ -1,7 +1,8 @@
 // The matcher of each rule in the table (rules.cpp), defined by family:
 // rules_model.cpp, rules_attributes.cpp, rules_concurrency.cpp,
 // rules_patching.cpp, rules_reading.cpp, rules_fallback.cpp,
-// rules_precision.cpp, rules_dynamic_code.cpp, rules_backstop.cpp. Each looks
+// rules_precision.cpp, rules_dynamic_code.cpp, rules_native_python.cpp,
+// rules_backstop.cpp. Each looks
 // at the context's current node and appends what it finds.
 #pragma once
 
@@ -36,6 +37,8 @@ void precision_downcast(const Context& c, std::vector<Finding>& out);
 // rules_dynamic_code.cpp
 void non_ascii_name(const Context& c, std::vector<Finding>& out);
 void dynamic_code(const Context& c, std::vector<Finding>& out);
+// rules_native_python.cpp
+void native_python(const Context& c, std::vector<Finding>& out);
 // rules_backstop.cpp
 void forbidden_import(const Context& c, std::vector<Finding>& out);
 void private_attribute(const Context& c, std::vector<Finding>& out);

@@ -41,6 +41,7 @@ constexpr std::string_view kDynamicCode[] = {"import_statement",
                                              "function_definition",
                                              "assignment",
                                              "subscript"};
+constexpr std::string_view kNativeSources[] = {"call", "string", "concatenated_string"};
 constexpr std::string_view kAttribute[] = {"attribute", "function_definition", "assignment", "keyword_pattern",
                                            "string",    "keyword_argument"};
 constexpr std::string_view kReferences[] = {"identifier", "attribute", "import_statement", "import_from_statement"};
@@ -86,6 +87,8 @@ constexpr Rule kRules[] = {
      precision_downcast, kPrecision},
     {"dynamic_code", "exec, eval, compile and __import__ hide code from the checker ('{target}')", dynamic_code,
      kDynamicCode},
+    {"dynamic_code", "exec, eval, compile and __import__ hide code from the checker ('{target}')", native_python,
+     kNativeSources},
     {"dynamic_getattr", "getattr needs a literal, non-private attribute name", dynamic_getattr_names, kNamesStrings},
     {"forbidden_import", "the candidate may import only the modules docs/verdicts.md lists ('{target}')",
      forbidden_import, kImports, true},

@@ -1,0 +1,238 @@
+// The allow-list of Python a native source may touch (native_python.h): a
+// scan of its identifiers outside literals, and of each PYBIND11_MODULE's
+// body for the uses of its module.
+#include "native_python.h"
+
+#include <algorithm>
+#include <cctype>
+#include <span>
+#include <vector>
+
+namespace kmem::check {
+namespace {
+
+// pybind11's names a binding needs (after `pybind11::` or `py::`): the
+// module and class builders, constructors, argument and policy descriptors,
+// the GIL guards, and tuples or lists of results. None reads or calls an
+// object the binding did not make.
+constexpr std::string_view kBindingNames[] = {"arg",
+                                              "arg_v",
+                                              "call_guard",
+                                              "class_",
+                                              "const_",
+                                              "enum_",
+                                              "gil_scoped_acquire",
+                                              "gil_scoped_release",
+                                              "init",
+                                              "keep_alive",
+                                              "kw_only",
+                                              "list",
+                                              "make_tuple",
+                                              "module",
+                                              "module_",
+                                              "none",
+                                              "overload_cast",
+                                              "pos_only",
+                                              "return_value_policy",
+                                              "tuple"};
+// Of these, the names whose members may be named too (enumerators).
+constexpr std::string_view kBindingScopes[] = {"return_value_policy"};
+// Names of pybind11's object interface and of the C-API's that read, call
+// or change a Python object, whatever precedes them.
+constexpr std::string_view kAttributeWords[] = {"getattr", "setattr", "hasattr", "delattr"};
+
+bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+bool listed(std::string_view name, std::span<const std::string_view> list) {
+  return std::find(list.begin(), list.end(), name) != list.end();
+}
+
+struct Token {
+  std::string_view text;
+  size_t at;
+};
+
+// The identifiers of `text` outside string and character literals (a raw
+// string `R"x(...)x"` included), in order.
+std::vector<Token> identifiers(std::string_view text) {
+  std::vector<Token> out;
+  for (size_t i = 0; i < text.size();) {
+    char c = text[i];
+    if (c == 'R' && i + 1 < text.size() && text[i + 1] == '"' && (i == 0 || !identifier_char(text[i - 1]))) {
+      size_t open = text.find('(', i + 2);
+      if (open == std::string_view::npos) break;
+      std::string close(1, ')');
+      close.append(text.substr(i + 2, open - i - 2)).push_back('"');
+      size_t end = text.find(close, open + 1);
+      i = end == std::string_view::npos ? text.size() : end + close.size();
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      size_t j = i + 1;
+      while (j < text.size() && text[j] != c && text[j] != '\n') j += text[j] == '\\' ? 2 : 1;
+      i = j + 1;
+      continue;
+    }
+    if (identifier_char(c)) {
+      size_t end = i;
+      while (end < text.size() && identifier_char(text[end])) ++end;
+      if (!std::isdigit(static_cast<unsigned char>(c))) out.push_back({text.substr(i, end - i), i});
+      i = end;
+      continue;
+    }
+    ++i;
+  }
+  return out;
+}
+
+// The first non-blank character before `at` (0 at the start) and from `at` on.
+char previous_char(std::string_view text, size_t at) {
+  while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
+  return at > 0 ? text[at - 1] : 0;
+}
+char next_char(std::string_view text, size_t at) {
+  while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+  return at < text.size() ? text[at] : 0;
+}
+
+// Whether the identifier at `at` is a member (`x.name`, `p->name`).
+bool is_member(std::string_view text, size_t at) {
+  while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
+  return at > 0 && (text[at - 1] == '.' || (text[at - 1] == '>' && at > 1 && text[at - 2] == '-'));
+}
+
+// The identifier ending just before `at` (blanks between allowed).
+std::string_view word_before(std::string_view text, size_t at) {
+  while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
+  size_t begin = at;
+  while (begin > 0 && identifier_char(text[begin - 1])) --begin;
+  return text.substr(begin, at - begin);
+}
+
+// Whether the line holding `at` is a preprocessor directive.
+bool in_directive(std::string_view text, size_t at) {
+  size_t line = text.rfind('\n', at);
+  line = line == std::string_view::npos ? 0 : line + 1;
+  size_t first = text.find_first_not_of(" \t", line);
+  return first != std::string_view::npos && first < at && text[first] == '#';
+}
+
+// A name of Python's C-API or of CPython's and torch's Python objects.
+bool names_python_object(std::string_view word, bool member) {
+  if (word == "PyTorch") return false;  // the word, in a macro's text
+  if (word.size() > 2 && word.starts_with("Py") &&
+      (std::isupper(static_cast<unsigned char>(word[2])) || word[2] == '_'))
+    return true;
+  if (word.starts_with("_Py") || word.starts_with("THP") || word.starts_with("pyobj")) return true;
+  if (word.find("PyObject") != std::string_view::npos || word.find("PyInterpreter") != std::string_view::npos)
+    return true;
+  return member && (word.starts_with("ob_") || word.starts_with("tp_"));
+}
+
+// What a use of `pybind11` or `py` at token `t` names that is not allowed;
+// empty when allowed.
+std::string pybind11_use(std::string_view text, const Token& t) {
+  size_t end = t.at + t.text.size();
+  if (text.substr(end).starts_with("::")) {
+    size_t name_end = end + 2;
+    while (name_end < text.size() && (identifier_char(text[name_end]) || text.substr(name_end).starts_with("::")))
+      name_end += text.substr(name_end).starts_with("::") ? 2 : 1;
+    std::string_view name = text.substr(end + 2, name_end - end - 2);
+    std::string_view first = name.substr(0, name.find("::"));
+    bool whole = first.size() == name.size();
+    if (listed(first, kBindingNames) && (whole || listed(first, kBindingScopes))) return {};
+    return std::string(t.text) + "::" + std::string(name);
+  }
+  std::string_view before = word_before(text, t.at);
+  if (in_directive(text, t.at)) return "#define naming " + std::string(t.text);
+  if (before == "namespace" && word_before(text, static_cast<size_t>(before.data() - text.data())) == "using")
+    return "using namespace " + std::string(t.text);
+  // `namespace py = pybind11;` (expanded where used); `py` as a variable.
+  if (t.text == "py" || previous_char(text, t.at) == '=') return {};
+  return std::string(t.text) + " named other than as pybind11::NAME";
+}
+
+// The end of the balanced `<...>` that ends just before `at` going back,
+// i.e. where it starts; npos when `at` does not follow a `>`.
+size_t template_arguments_start(std::string_view text, size_t at) {
+  while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
+  if (at == 0 || text[at - 1] != '>') return std::string_view::npos;
+  int depth = 0;
+  for (size_t i = at; i > 0; --i) {
+    if (text[i - 1] == '>') ++depth;
+    if (text[i - 1] == '<' && --depth == 0) return i - 1;
+  }
+  return std::string_view::npos;
+}
+
+// Whether the module variable at `at` is the first argument of a class or
+// enum builder: `class_<T>(m, "T")`.
+bool builds_type_in(std::string_view text, size_t at) {
+  if (previous_char(text, at) != '(' || (next_char(text, at + 1) != ',')) return false;
+  size_t paren = text.rfind('(', at);
+  size_t open = template_arguments_start(text, paren);
+  if (open == std::string_view::npos) return false;
+  std::string_view builder = word_before(text, open);
+  return builder == "class_" || builder == "enum_";
+}
+
+// The first use of a PYBIND11_MODULE's module in its body other than to
+// define names: `m.def(...)`, `m.doc()`, `class_<T>(m, ...)`.
+std::string module_use(std::string_view text, size_t macro_end) {
+  size_t open = macro_end;
+  while (open < text.size() && std::isspace(static_cast<unsigned char>(text[open]))) ++open;
+  if (open >= text.size() || text[open] != '(') return "PYBIND11_MODULE without its arguments";
+  size_t close = text.find(')', open);
+  size_t comma = text.find(',', open);
+  if (close == std::string_view::npos || comma == std::string_view::npos || comma > close)
+    return "PYBIND11_MODULE without its arguments";
+  std::string_view var = text.substr(comma + 1, close - comma - 1);
+  while (!var.empty() && std::isspace(static_cast<unsigned char>(var.front()))) var.remove_prefix(1);
+  while (!var.empty() && std::isspace(static_cast<unsigned char>(var.back()))) var.remove_suffix(1);
+  size_t body = text.find('{', close);
+  if (body == std::string_view::npos) return {};
+  size_t body_end = body;
+  for (int depth = 0; body_end < text.size(); ++body_end) {
+    if (text[body_end] == '{') ++depth;
+    if (text[body_end] == '}' && --depth == 0) break;
+  }
+  std::string_view inside = text.substr(body, body_end - body);
+  for (const Token& t : identifiers(inside)) {
+    if (t.text != var || is_member(inside, t.at)) continue;
+    size_t end = t.at + var.size();
+    std::string_view rest = inside.substr(end);
+    size_t dot = rest.find_first_not_of(" \t\n");
+    if (dot != std::string_view::npos && rest[dot] == '.') {
+      size_t name = rest.find_first_not_of(" \t\n", dot + 1);
+      size_t name_end = name;
+      while (name_end < rest.size() && identifier_char(rest[name_end])) ++name_end;
+      std::string_view member = name == std::string_view::npos ? "" : rest.substr(name, name_end - name);
+      if ((member == "def" || member == "doc") && next_char(rest, name_end) == '(') continue;
+    }
+    if (builds_type_in(inside, t.at)) continue;
+    return "the module '" + std::string(var) + "' used other than to define names";
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string python_reach(std::string_view text) {
+  for (const Token& t : identifiers(text)) {
+    bool member = is_member(text, t.at);
+    if (names_python_object(t.text, member)) return std::string(member ? "." : "") + std::string(t.text);
+    if (!member && (t.text == "pybind11" || t.text == "py")) {
+      if (std::string found = pybind11_use(text, t); !found.empty()) return found;
+      continue;
+    }
+    if (member && t.text == "attr") return ".attr";
+    if (member && t.text == "ptr" && next_char(text, t.at + t.text.size()) == '(') return ".ptr()";
+    if (!member && listed(t.text, kAttributeWords)) return std::string(t.text);
+    if (t.text.starts_with("PYBIND11_") && t.text != "PYBIND11_MODULE") return std::string(t.text);
+    if (t.text == "PYBIND11_MODULE" && !in_directive(text, t.at))
+      if (std::string found = module_use(text, t.at + t.text.size()); !found.empty()) return found;
+  }
+  return {};
+}
+
+}  // namespace kmem::check

@@ -1,0 +1,82 @@
+// python_reach: the bindings honest extensions write pass; every other way
+// from C++ to a Python object is named, however it is spelled.
+#include "native_python.h"
+
+#include <gtest/gtest.h>
+
+#include "native_source.h"
+
+namespace kmem::check {
+namespace {
+
+std::string reach(std::string_view source) { return python_reach(native_tokens(source)); }
+
+TEST(NativePython, BindingsOfOwnFunctionsAndClassesPass) {
+  EXPECT_EQ(reach(R"(
+#include <torch/extension.h>
+namespace py = pybind11;
+torch::Tensor forward(torch::Tensor x, double k);  // PyTorch's tensors, "getattr" in a literal
+struct Scaler { float k; explicit Scaler(float k) : k(k) {} };
+enum class Mode { A, B };
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+  m.doc() = "kernels";
+  m.def("forward", &forward, "forward", py::arg("x"), py::arg("k") = 2.0,
+        py::call_guard<py::gil_scoped_release>());
+  m.def("twice", [](torch::Tensor x) { return py::make_tuple(x, x); });
+  pybind11::class_<Scaler>(m, "Scaler").def(pybind11::init<float>()).def_readwrite("k", &Scaler::k);
+  py::enum_<Mode>(m, "Mode").value("A", Mode::A);
+  m.def("view", &forward, py::return_value_policy::reference_internal);
+})"),
+            "");
+  // A variable named py, a member ptr that is no call, cudaFuncAttributes attr.
+  EXPECT_EQ(reach("int py = 3; struct S { float* ptr; } s; float v = s.ptr[py]; cudaFuncAttributes attr;"), "");
+}
+
+TEST(NativePython, TheCApiAndCPythonsObjectsAreNamed) {
+  EXPECT_EQ(reach("void f() { PyRun_SimpleString(\"import os\"); }"), "PyRun_SimpleString");
+  EXPECT_EQ(reach("void f(PyObject* o) {}"), "PyObject");
+  EXPECT_EQ(reach("void f() { Py_INCREF(x); }"), "Py_INCREF");
+  EXPECT_EQ(reach("auto b = _PyEval_GetBuiltins();"), "_PyEval_GetBuiltins");
+  EXPECT_EQ(reach("auto o = THPVariable_Wrap(t);"), "THPVariable_Wrap");
+  EXPECT_EQ(reach("c10::SafePyObject s;"), "SafePyObject");
+  EXPECT_EQ(reach("auto s = t.unsafeGetTensorImpl()->pyobj_slot();"), ".pyobj_slot");
+  EXPECT_EQ(reach("auto g = p->ob_type->tp_getattro;"), ".ob_type");
+  EXPECT_EQ(reach("auto o = v.toPyObject();"), ".toPyObject");
+}
+
+TEST(NativePython, PybindNamesBeyondBindingAreNamed) {
+  EXPECT_EQ(reach("py::object o;"), "py::object");
+  EXPECT_EQ(reach("auto os = pybind11::module_::import(\"os\");"), "pybind11::module_::import");
+  EXPECT_EQ(reach("auto g = ::pybind11::globals();"), "pybind11::globals");
+  EXPECT_EQ(reach("pybind11::detail::get_internals();"), "pybind11::detail::get_internals");
+  // An alias is expanded where used; a directive or macro names pybind11 itself.
+  EXPECT_EQ(reach("namespace q = pybind11; q::handle h;"), "pybind11::handle");
+  EXPECT_EQ(reach("using namespace pybind11; void f() {}"), "using namespace pybind11");
+  EXPECT_EQ(reach("using   namespace py; void f() {}"), "using namespace py");
+  EXPECT_EQ(reach("#define P pybind11\nP::object o;"), "#define naming pybind11");
+  EXPECT_EQ(reach("PYBIND11_EMBEDDED_MODULE(x, m) {}"), "PYBIND11_EMBEDDED_MODULE");
+}
+
+TEST(NativePython, AttributesAndPointersOfObjectsAreNamed) {
+  EXPECT_EQ(reach("void f(X o) { o.attr(\"x\") = 1; }"), ".attr");
+  EXPECT_EQ(reach("void f(X o) { o . attr (\"x\"); }"), ".attr");
+  EXPECT_EQ(reach("void f(X o) { auto v = getattr(o, \"x\"); }"), "getattr");
+  EXPECT_EQ(reach("auto f = &setattr;"), "setattr");
+  EXPECT_EQ(reach("auto p = m.ptr();"), ".ptr()");
+}
+
+TEST(NativePython, TheModuleDefinesNamesOnly) {
+  EXPECT_EQ(reach("PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { bind(m); }"),
+            "the module 'm' used other than to define names");
+  EXPECT_EQ(reach("PYBIND11_MODULE(name, mod) { decltype(mod) other = mod; }"),
+            "the module 'mod' used other than to define names");
+  EXPECT_EQ(reach("PYBIND11_MODULE(name, m) { m.def_submodule(\"x\"); }"),
+            "the module 'm' used other than to define names");
+  EXPECT_EQ(reach("PYBIND11_MODULE(name, m) { helper<int>(m, \"x\"); }"),
+            "the module 'm' used other than to define names");
+  // Only the module's own uses count: another m inside a kernel is a variable.
+  EXPECT_EQ(reach("__global__ void k(int m) { int y = m + 1; }\nPYBIND11_MODULE(name, m) { m.def(\"k\", &f); }"), "");
+}
+
+}  // namespace
+}  // namespace kmem::check

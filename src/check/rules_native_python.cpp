@@ -1,0 +1,45 @@
+// dynamic_code's allow-list for native sources (native_python.h): what of
+// Python the C++/CUDA given to load_inline may touch, judged on the sources
+// as the compiler gets them: composed ones at the call, plain literals where
+// they stand.
+#include "grammar.h"
+#include "native_python.h"
+#include "rule_matchers.h"
+
+namespace kmem::check {
+namespace {
+
+constexpr std::string_view kLoadInline = "torch.utils.cpp_extension.load_inline";
+
+// Whether the current node is a string given as is to load_inline, whose
+// value the call's own native text leaves out (Context::native_text).
+bool is_literal_source(const Context& c) {
+  const Grammar& g = c.grammar();
+  if (c.symbol() != g.string && c.symbol() != g.concatenated_string) return false;
+  if (c.symbol() == g.string && c.parent_symbol() == g.concatenated_string) return false;
+  TSNode call;
+  if (c.parent_symbol() == g.argument_list) {  // load_inline(name, cpp_sources, cuda_sources, ...)
+    call = c.ancestor(2);
+    if (!ts_node_eq(c.positional_argument(call, 1), c.node()) && !ts_node_eq(c.positional_argument(call, 2), c.node()))
+      return false;
+  } else if (c.parent_symbol() == g.keyword_argument && ts_node_symbol(c.ancestor(2)) == g.argument_list) {
+    std::string_view key = c.text(ts_node_child_by_field_name(c.parent(), "name", 4));
+    if (key != "cpp_sources" && key != "cuda_sources") return false;
+    call = c.ancestor(3);
+  } else {
+    return false;
+  }
+  return ts_node_symbol(call) == g.call &&
+         c.qualified_name(ts_node_child_by_field_name(call, "function", 8)) == kLoadInline;
+}
+
+}  // namespace
+
+void native_python(const Context& c, std::vector<Finding>& out) {
+  const Grammar& g = c.grammar();
+  if (!(c.symbol() == g.call && c.callee_name() == kLoadInline) && !is_literal_source(c)) return;
+  if (std::string found = python_reach(c.native_text()); !found.empty())
+    out.push_back({c.node(), "Python reached from native code: " + found});
+}
+
+}  // namespace kmem::check
