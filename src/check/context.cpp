@@ -174,7 +174,7 @@ bool names_parameter(TSNode identifier) {
          ts_node_eq(field(parent, g.field_name), identifier);
 }
 
-FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) {
+FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) : tree_(tree), nodes_(nodes) {
   const Grammar& g = python_grammar();
   Context top(tree, *this, nodes, 0);
   for (uint32_t i = 0; i < nodes.size(); ++i) {
@@ -374,6 +374,56 @@ TSNode FileFacts::string_constant(std::string_view name) const {
   return s == g.string || s == g.concatenated_string || s == g.binary_operator ? value->second : TSNode{};
 }
 
+TSNode FileFacts::constant_attribute(std::string_view name) const {
+  if (auto found = constant_attributes_.find(name); found != constant_attributes_.end()) return found->second;
+  TSNode value = kept_attribute(name);
+  constant_attributes_.emplace(std::string(name), value);
+  return value;
+}
+
+TSNode FileFacts::kept_attribute(std::string_view name) const {
+  const Grammar& g = python_grammar();
+  static const TSSymbol kPair = python_symbol("pair");
+  TSNode value{};
+  int writes = 0;
+  for (uint32_t i = 1; i < nodes_.size(); ++i) {
+    if (!nodes_[i].named) continue;
+    TSNode node = nodes_[i].node;
+    TSSymbol symbol = nodes_[i].symbol;
+    const FlatNode& parent = nodes_[nodes_[i].parent];
+    if (symbol == g.attribute && tree_.text(field(node, g.field_attribute)) == name) {
+      if (binds_name(node)) {
+        ++writes;
+        TSNode object = field(node, g.field_object);
+        TSNode right = field(parent.node, g.field_right);
+        bool kept = parent.symbol == g.assignment && ts_node_eq(field(parent.node, g.field_left), node) &&
+                    !ts_node_is_null(right) && (ts_node_symbol(right) == g.list || ts_node_symbol(right) == g.tuple);
+        if (kept && ts_node_symbol(object) == g.identifier && tree_.text(object) == "self" && self_receiver_[i])
+          value = right;
+      } else if (!((parent.symbol == g.for_statement || parent.symbol == g.for_in_clause) &&
+                   ts_node_eq(field(parent.node, g.field_right), node))) {
+        return TSNode{};
+      }
+    } else if (symbol == g.identifier && tree_.text(node) == name) {
+      // `names = ...` in a class body, `def names(self)`, `class names`,
+      // `f(names=...)`, `{names: ...}` do not leave self.names alone.
+      bool defined = (parent.symbol == g.function_definition || parent.symbol == g.class_definition) &&
+                     ts_node_eq(field(parent.node, g.field_name), node);
+      if (binds_name(node) || defined || parent.symbol == g.keyword_argument || parent.symbol == kPair) return TSNode{};
+    } else if (symbol == g.string && tree_.text(node).size() <= 4 * name.size() + 8 &&
+               python_string_value(tree_, node) == name) {
+      return TSNode{};
+    } else if (symbol == g.call) {
+      Context call(tree_, *this, nodes_, i);
+      std::string_view literal;
+      if ((call.callee_name() == "setattr" || call.callee_name() == "delattr") &&
+          !call.string_literal(call.positional_argument(node, 1), &literal))
+        return TSNode{};
+    }
+  }
+  return writes == 1 ? value : TSNode{};
+}
+
 bool FileFacts::is_module(std::string_view qualified) const {
   static constexpr std::string_view kKnownModules[] = {"torch",
                                                        "torch.nn",
@@ -485,6 +535,12 @@ std::string Context::qualified_name(TSNode expr) const {
   }
   for (auto it = attributes.rbegin(); it != attributes.rend(); ++it) out.append(1, '.').append(*it);
   return out;
+}
+
+bool result_known_by_name(std::string_view callee) {
+  return callee == "torch.get_device_module" ||
+         std::any_of(std::begin(kResultClasses), std::end(kResultClasses),
+                     [callee](const auto& known) { return known.first == callee; });
 }
 
 std::string Context::call_result_name(TSNode call, std::vector<std::string_view>& attributes) const {

@@ -76,6 +76,14 @@ class FileFacts {
   bool is_instance_method(std::string_view method) const { return instance_methods_.contains(method); }
   // Whether class `name` of the file makes `method` a static or class method.
   bool is_static_method(std::string_view name, std::string_view method) const;
+  // The list or tuple literal a method's `self.<name> = [...]` keeps, when
+  // nothing else can change or shadow what `self.<name>` holds: no other
+  // write to any `.<name>` (augmented, a loop's target, del), every other
+  // read of one only iterated (`for n in self.names`), no variable, def,
+  // class or keyword of that name, no string holding it (`setattr(self,
+  // "names", ...)`) and no setattr or delattr by a name that is not a
+  // literal; a null node otherwise. Computed once per name.
+  TSNode constant_attribute(std::string_view name) const;
 
  private:
   struct Hash {
@@ -101,7 +109,12 @@ class FileFacts {
   // Binds `name` to `qualified`; a name bound before to another name is ambiguous.
   void bind(std::string name, std::string qualified);
   bool defines_model_new_ = false;
+  const SyntaxTree& tree_;
+  std::span<const FlatNode> nodes_;
+  mutable std::unordered_map<std::string, TSNode, Hash, std::equal_to<>> constant_attributes_;  // found so far
 
+  // constant_attribute, computed.
+  TSNode kept_attribute(std::string_view name) const;
   // Whether `self` is rebound (assigned, a loop target...) in [begin, end).
   bool rebinds_self_within(uint32_t begin, uint32_t end) const;
   // Whether the function nodes[i] is a method (directly in a class body, not
@@ -217,6 +230,11 @@ class Context {
   mutable std::string callee_;
   mutable std::vector<ImportedName> imports_;
 };
+
+// Whether the rules know the result of calling `callee` by name (the module
+// `torch.get_device_module("cuda")` returns, the class of
+// `torch.cuda.current_stream()`'s result: Context::qualified_name).
+bool result_known_by_name(std::string_view callee);
 
 // The target `m.conv1` as written, without whitespace, shortened when long
 // (on a UTF-8 character boundary).

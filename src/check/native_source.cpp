@@ -368,6 +368,40 @@ bool any_occurrence(std::string_view text, std::string_view name, Visit visit) {
   });
 }
 
+// The arguments of the call whose `(` is at `open`, split at the commas
+// outside brackets; those before the text ends when it is not closed.
+std::vector<std::string_view> call_arguments(std::string_view text, size_t open) {
+  std::vector<std::string_view> arguments;
+  size_t start = open + 1;
+  int depth = 0;
+  for (size_t i = start; i < text.size(); ++i) {
+    char ch = text[i];
+    if (ch == '(' || ch == '[' || ch == '{') ++depth;
+    if ((ch == ')' || ch == ']' || ch == '}') && depth-- == 0) {
+      arguments.push_back(text.substr(start, i - start));
+      break;
+    }
+    if (ch == ',' && depth == 0) {
+      arguments.push_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  return arguments;
+}
+
+// The name called by the innermost call whose argument list holds `at`
+// (`CALL` of `CALL(a, fork)`); empty when `at` is in none.
+std::string_view enclosing_call(std::string_view text, size_t at) {
+  size_t paren = at;
+  for (int depth = 0; paren > 0; --paren) {
+    char ch = text[paren - 1];
+    if (ch == ')') ++depth;
+    if (ch == '(' && depth-- == 0) break;
+  }
+  if (paren == 0) return {};
+  return word_before(text, paren - 1);
+}
+
 }  // namespace
 
 bool has_free_identifier(std::string_view text, std::string_view name) {
@@ -458,25 +492,39 @@ bool has_using_directive(std::string_view text) {
   });
 }
 
+namespace {
+
+// Whether the occurrence of `name` at `at` declares it: assigned to, in a
+// directive (`#define NAME ...`, `#undef NAME`), or with a type before it
+// (`auto NAME = ...`, `cublasMath_t NAME{...}`, `void NAME(...) {`).
+bool declared_at(std::string_view text, std::string_view name, size_t at) {
+  size_t end = at + name.size();
+  size_t next = text.find_first_not_of(" \t\r\n", end);
+  bool assigned = next_char(text, end) == '=' && (next + 1 >= text.size() || text[next + 1] != '=');
+  bool directive = line_before(text, at).find('#') != std::string_view::npos;
+  std::string_view word = word_before(text, at);
+  return assigned || directive || (!word.empty() && word != "return" && word != "case");
+}
+
+}  // namespace
+
 bool redefines(std::string_view text, std::string_view name) {
   return any_word(text, name, [&](size_t at) {
-    size_t end = at + name.size();
-    char after = next_char(text, end);
-    size_t next = text.find_first_not_of(" \t\r\n", end);
-    bool assigned = after == '=' && (next + 1 >= text.size() || text[next + 1] != '=');
-    bool directive = line_before(text, at).find('#') != std::string_view::npos;  // #define NAME ..., #undef NAME
-    // `auto NAME = ...`, `cublasMath_t NAME{...}`: a declaration (a type before it).
-    std::string_view word = word_before(text, at);
-    bool declared = !word.empty() && word != "return" && word != "case";
-    return assigned || directive || declared || after == '(' || after == '{';
+    char after = next_char(text, at + name.size());
+    return declared_at(text, name, at) || after == '(' || after == '{';
   });
 }
 
 bool has_unlisted_argument(std::string_view text, std::string_view name, size_t index, size_t arity,
-                           std::span<const std::string_view> allowed) {
+                           std::span<const std::string_view> allowed, std::span<const std::string_view> restored) {
   for (std::string_view value : allowed)
     if (redefines(text, value)) return true;  // `const auto CUBLAS_DEFAULT_MATH = ...(3)` shadows the name
   auto listed_only = [&](std::string_view argument) {
+    size_t first = argument.find_first_not_of(" \t\r\n");
+    size_t last = argument.find_last_not_of(" \t\r\n");
+    if (first != std::string_view::npos &&
+        std::find(restored.begin(), restored.end(), argument.substr(first, last - first + 1)) != restored.end())
+      return true;
     for (size_t at = 0; at < argument.size();) {
       char ch = argument[at];
       if (std::isspace(static_cast<unsigned char>(ch)) || ch == '(' || ch == ')' || ch == '|') {
@@ -497,25 +545,66 @@ bool has_unlisted_argument(std::string_view text, std::string_view name, size_t 
     size_t open = at + name.size();
     while (open < text.size() && std::isspace(static_cast<unsigned char>(text[open]))) ++open;
     if (open >= text.size() || text[open] != '(') return true;  // its address taken, renamed, passed on
-    std::vector<std::string_view> arguments;
-    size_t start = open + 1;
-    int depth = 0;
-    for (size_t i = start; i < text.size(); ++i) {
-      char ch = text[i];
-      if (ch == '(' || ch == '[' || ch == '{') ++depth;
-      if ((ch == ')' || ch == ']' || ch == '}') && depth-- == 0) {
-        arguments.push_back(text.substr(start, i - start));
-        break;
-      }
-      if (ch == ',' && depth == 0) {
-        arguments.push_back(text.substr(start, i - start));
-        start = i + 1;
-      }
-    }
+    std::vector<std::string_view> arguments = call_arguments(text, open);
     // Another count of arguments: a declaration, or commas of a template
     // argument (`pick<T, CUBLAS_DEFAULT_MATH, U>(h)`) that shift them.
     if (arguments.size() != arity) return true;
     return !listed_only(arguments[index]);
+  });
+}
+
+std::vector<std::string_view> restored_values(std::string_view text, std::string_view type, std::string_view getter,
+                                              std::string_view setter, std::span<const std::string_view> kept) {
+  auto trimmed = [](std::string_view argument) {
+    size_t first = argument.find_first_not_of(" \t\r\n");
+    return first == std::string_view::npos ? std::string_view{}
+                                           : argument.substr(first, argument.find_last_not_of(" \t\r\n") - first + 1);
+  };
+  // A getter of the text's own (`template <class T> void cublasGetMathMode(int, T* m)`)
+  // saves what it likes.
+  if (any_word(text, getter, [&](size_t at) { return declared_at(text, getter, at); })) return {};
+  // Where `setter` is called with one of `kept` (the mode set to fp32's).
+  std::vector<size_t> kept_at;
+  any_occurrence(text, setter, [&](size_t at) {
+    size_t open = text.find_first_not_of(" \t\r\n", at + setter.size());
+    if (open == std::string_view::npos || text[open] != '(') return false;
+    std::vector<std::string_view> arguments = call_arguments(text, open);
+    if (arguments.size() == 2 && std::find(kept.begin(), kept.end(), trimmed(arguments[1])) != kept.end())
+      kept_at.push_back(at);
+    return false;
+  });
+  std::vector<std::string_view> names;
+  any_word(text, type, [&](size_t at) {  // `cublasMath_t mode;`
+    size_t begin = text.find_first_not_of(" \t\r\n", at + type.size());
+    size_t end = begin;
+    while (end < text.size() && identifier_char(text[end])) ++end;
+    if (begin == std::string_view::npos || end == begin || next_char(text, end) != ';') return false;
+    std::string_view name = text.substr(begin, end - begin);
+    size_t saved = std::string_view::npos;  // where the last getter call saved it
+    bool restores_only = !any_word(text, name, [&](size_t use) {
+      char before = previous_char(text, use), after = next_char(text, use + name.size());
+      std::string_view call = enclosing_call(text, use);
+      if (word_before(text, use) == type && after == ';') return false;  // its declaration
+      if (before == '&' && after == ')' && call == getter) return saved = use, false;
+      if (before == ',' && after == ')' && call == setter)
+        return saved == std::string_view::npos ||
+               std::none_of(kept_at.begin(), kept_at.end(), [&](size_t k) { return saved < k && k < use; });
+      return true;  // written or read any other way
+    });
+    if (restores_only && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    return false;
+  });
+  return names;
+}
+
+bool has_type_besides_declarations(std::string_view text, std::string_view type,
+                                   std::span<const std::string_view> declared) {
+  return any_word(text, type, [&](size_t at) {
+    size_t begin = text.find_first_not_of(" \t\r\n", at + type.size());
+    size_t end = begin;
+    while (end < text.size() && identifier_char(text[end])) ++end;
+    return begin == std::string_view::npos || next_char(text, end) != ';' ||
+           std::find(declared.begin(), declared.end(), text.substr(begin, end - begin)) == declared.end();
   });
 }
 
@@ -527,6 +616,22 @@ std::string_view identifier_with_prefix(std::string_view text, std::string_view 
     return text.substr(at, end - at);
   }
   return {};
+}
+
+std::string_view ptx_instruction_type(std::string_view text, std::string_view opcode,
+                                      std::span<const std::string_view> types) {
+  std::string_view found;
+  any_word(text, opcode, [&](size_t at) {
+    for (size_t i = at + opcode.size(); i < text.size() && text[i] == '.';) {
+      size_t end = ++i;
+      while (end < text.size() && identifier_char(text[end])) ++end;
+      std::string_view part = text.substr(i, end - i);
+      if (std::find(types.begin(), types.end(), part) != types.end()) return found = part, true;
+      i = end;
+    }
+    return false;
+  });
+  return found;
 }
 
 std::string_view quoted_dunder(std::string_view text) {
@@ -557,17 +662,7 @@ bool has_function_use(std::string_view text, std::string_view name) {
     char after = next_char(text, end);
     char open = previous_char(text, at);
     if ((open == '(' || open == ',') && (after == ')' || after == ',')) {
-      size_t paren = at;
-      for (int depth = 0; paren > 0; --paren) {
-        char ch = text[paren - 1];
-        if (ch == ')') ++depth;
-        if (ch == '(' && depth-- == 0) break;
-      }
-      size_t name_end = paren > 0 ? paren - 1 : 0;
-      while (name_end > 0 && std::isspace(static_cast<unsigned char>(text[name_end - 1]))) --name_end;
-      size_t name_begin = name_end;
-      while (name_begin > 0 && identifier_char(text[name_begin - 1])) --name_begin;
-      std::string_view macro = text.substr(name_begin, name_end - name_begin);
+      std::string_view macro = enclosing_call(text, at);
       for (std::string_view defined : directives(text, "define"))
         if (!macro.empty() && defined.starts_with(macro) && defined.substr(macro.size()).starts_with('(')) return true;
     }

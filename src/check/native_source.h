@@ -87,13 +87,35 @@ bool redefines(std::string_view text, std::string_view name);
 // by `|` (`cublasSetMathMode(h, CUBLAS_DEFAULT_MATH)` passes; `(cublasMath_t)3`,
 // `decltype(m)(3)` or a macro do not), uses it other than by calling it (its
 // address taken, a macro naming it), calls it with another count of
-// arguments, or redefines one of `allowed` (redefines).
+// arguments, or redefines one of `allowed` (redefines). An argument that is
+// one of `restored` (restored_values) passes.
 bool has_unlisted_argument(std::string_view text, std::string_view name, size_t index, size_t arity,
-                           std::span<const std::string_view> allowed);
+                           std::span<const std::string_view> allowed, std::span<const std::string_view> restored = {});
+
+// The variables of `text` that only give back a value saved from `getter`
+// after `setter` set one of `kept` (`cublasMath_t mode; cublasGetMathMode(h,
+// &mode); cublasSetMathMode(h, CUBLAS_DEFAULT_MATH); ...;
+// cublasSetMathMode(h, mode);`): declared `type name;`, written only as
+// `getter(h, &name)`, otherwise only passed last to `setter(h, name)`, each
+// such call coming after a getter call saving it and a `setter` call with
+// one of `kept` between the two.
+std::vector<std::string_view> restored_values(std::string_view text, std::string_view type, std::string_view getter,
+                                              std::string_view setter, std::span<const std::string_view> kept);
+
+// Whether `text` names the type `type` other than to declare one of
+// `declared` (`cublasMath_t mode;`).
+bool has_type_besides_declarations(std::string_view text, std::string_view type,
+                                   std::span<const std::string_view> declared);
 
 // The first identifier in `text` that starts with `prefix` (`PyFrame_` finds
 // `PyFrame_GetVarString`); empty when none does.
 std::string_view identifier_with_prefix(std::string_view text, std::string_view prefix);
+
+// The first of `types` that a PTX instruction `opcode` in `text` names
+// among its dotted parts (`s8` of `mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32`,
+// `wmma.mma.sync...` included); empty when none does.
+std::string_view ptx_instruction_type(std::string_view text, std::string_view opcode,
+                                      std::span<const std::string_view> types);
 
 // The first dunder name written as a C string in `text` (`fn.attr("__globals__")`);
 // empty when there is none.

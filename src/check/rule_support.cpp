@@ -262,21 +262,7 @@ bool is_setattr_call(const Context& c) {
   return name == "setattr" || name == "delattr";
 }
 
-// The variables the current node writes into os.environ: `os.environ[k] = v`
-// (and `+=`, `del`), `os.environ.update(...)`, `os.environ.setdefault(k, v)`;
-// a variable named by anything but a plain literal reads as "?".
-namespace {
-
-// The process environment's mappings (`os.environb` is the same one, as bytes).
-bool environment_mapping(const Context& c, TSNode node) {
-  if (ts_node_is_null(node)) return false;
-  std::string name = c.qualified_name(node);
-  return name == "os.environ" || name == "os.environb";
-}
-
-// Whether the current node is written to: an assignment's, augmented
-// assignment's or loop's target (`for os.environ["X"] in ...`, in a
-// comprehension too), alone or inside a tuple or list of targets, or deleted.
+// Whether the current node is written to (rule_support.h).
 bool is_target(const Context& c) {
   const Grammar& g = c.grammar();
   TSNode below = c.node();
@@ -290,6 +276,18 @@ bool is_target(const Context& c) {
     below = above;
   }
   return false;
+}
+
+// The variables the current node writes into os.environ: `os.environ[k] = v`
+// (and `+=`, `del`), `os.environ.update(...)`, `os.environ.setdefault(k, v)`;
+// a variable named by anything but a plain literal reads as "?".
+namespace {
+
+// The process environment's mappings (`os.environb` is the same one, as bytes).
+bool environment_mapping(const Context& c, TSNode node) {
+  if (ts_node_is_null(node)) return false;
+  std::string name = c.qualified_name(node);
+  return name == "os.environ" || name == "os.environb";
 }
 
 // Whether the current node (a mapping) is only read where it stands: a

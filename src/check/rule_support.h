@@ -61,6 +61,10 @@ void match_paths(const Context& c, Names list, std::vector<Finding>& out);
 
 // The n-th positional argument of the current call (0-based), or null.
 TSNode positional_argument(const Context& c, uint32_t index);
+// Whether the current node is written to: an assignment's, augmented
+// assignment's or loop's target (`for os.environ["X"] in ...`, in a
+// comprehension too), alone or inside a tuple or list of targets, or deleted.
+bool is_target(const Context& c);
 // The builtin `name` used as a value rather than called.
 bool uncalled_builtin(const Context& c, std::string_view name);
 bool is_setattr_call(const Context& c);
@@ -74,7 +78,7 @@ std::vector<std::pair<TSNode, std::string>> environment_writes(const Context& c)
 std::string_view defined_name(const Context& c);
 
 // A setting a candidate may write (rules_precision.cpp): a precision flag
-// set to False, or a flag that changes no result, set to a boolean.
+// set to False, a flag that changes no result set to a boolean, cuDNN left on.
 bool allowed_setting(const Context& c, TSNode target);
 
 }  // namespace kmem::check

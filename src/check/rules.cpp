@@ -43,7 +43,7 @@ constexpr std::string_view kDynamicCode[] = {"import_statement",
                                              "subscript"};
 constexpr std::string_view kNativeSources[] = {"call", "string", "concatenated_string"};
 constexpr std::string_view kAttribute[] = {"attribute", "function_definition", "assignment", "keyword_pattern",
-                                           "string",    "keyword_argument"};
+                                           "string",    "keyword_argument",    "call"};
 constexpr std::string_view kReferences[] = {"identifier", "attribute", "import_statement", "import_from_statement"};
 constexpr std::string_view kPatching[] = {
     "import_statement", "import_from_statement", "identifier", "attribute", "call",

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "grammar.h"
+#include "kmem/check.h"
 #include "native_source.h"
 #include "rule_matchers.h"
 #include "rule_support.h"
@@ -105,43 +106,121 @@ bool own_submodule_name(const Context& c, TSNode object, TSNode name, bool chain
   return false;
 }
 
-// Whether `object` is the method's self (or, where `chain` allows, its own
-// submodule) and `name` an identifier bound only as the target of an
-// enclosing loop or comprehension (in the same function) over a literal
-// tuple or list of plain public names: `for n in ("q", "k", "v"): getattr(self, n)`.
-bool names_from_literal_loop(const Context& c, TSNode object, TSNode name, bool chain) {
+// The names an identifier takes as the target of an enclosing loop or
+// comprehension in the same function, bound nowhere else in the file, over
+// plain public names: a tuple or list of them written there (`for n in ("q",
+// "k", "v")`) or one the method's `self` keeps unchanged (`self.names =
+// ["fc1", "fc2"]` in `__init__`, then `for n in self.names`:
+// FileFacts::constant_attribute); nullopt when it is bound otherwise.
+std::optional<std::vector<std::string_view>> loop_literal_names(const Context& c, TSNode name) {
   const Grammar& g = c.grammar();
-  if (!own_object(c, object, chain) || ts_node_symbol(name) != g.identifier) return false;
+  if (ts_node_symbol(name) != g.identifier) return std::nullopt;
   std::string_view id = c.text(name);
-  if (c.facts().bindings_of(id) != 1) return false;
-  auto literal_names = [&](TSNode loop) {
+  if (c.facts().bindings_of(id) != 1) return std::nullopt;
+  auto literal_names = [&](TSNode loop) -> std::optional<std::vector<std::string_view>> {
     TSNode left = field(loop, g.field_left);
     TSNode right = field(loop, g.field_right);
-    if (ts_node_is_null(left) || ts_node_is_null(right) || ts_node_symbol(left) != g.identifier || c.text(left) != id ||
-        (ts_node_symbol(right) != g.tuple && ts_node_symbol(right) != g.list))
-      return false;
+    if (ts_node_is_null(left) || ts_node_is_null(right) || ts_node_symbol(left) != g.identifier || c.text(left) != id)
+      return std::nullopt;
+    TSNode object;
+    std::string_view kept;
+    if (ts_node_symbol(right) == g.attribute && c.reads_attribute(right, &object, &kept) &&
+        own_object(c, object, false))
+      right = c.facts().constant_attribute(kept);
+    if (ts_node_is_null(right) || (ts_node_symbol(right) != g.tuple && ts_node_symbol(right) != g.list))
+      return std::nullopt;
+    std::vector<std::string_view> names;
     for (uint32_t i = 0; i < ts_node_named_child_count(right); ++i) {
       std::string_view literal;
       if (!c.string_literal(ts_node_named_child(right, i), &literal) || literal.empty() ||
-          !std::isalpha(static_cast<unsigned char>(literal.front())))
-        return false;
+          !std::isalpha(static_cast<unsigned char>(literal.front())) ||
+          !std::all_of(literal.begin(), literal.end(),
+                       [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }))
+        return std::nullopt;
+      names.push_back(literal);
     }
-    return true;
+    return names;
   };
   for (uint32_t up = 1; up < 256; ++up) {
     TSNode a = c.ancestor(up);
     TSSymbol s = ts_node_symbol(a);
-    if (s == g.function_definition || s == g.lambda || s == g.class_definition || s == g.module) return false;
+    if (s == g.function_definition || s == g.lambda || s == g.class_definition || s == g.module) return std::nullopt;
     if (s == g.for_statement) {
-      if (literal_names(a)) return true;
+      if (auto names = literal_names(a)) return names;
       continue;
     }
     for (uint32_t i = 0; i < ts_node_named_child_count(a); ++i) {  // comprehensions
       TSNode clause = ts_node_named_child(a, i);
-      if (ts_node_symbol(clause) == g.for_in_clause && literal_names(clause)) return true;
+      if (ts_node_symbol(clause) == g.for_in_clause)
+        if (auto names = literal_names(clause)) return names;
     }
   }
-  return false;
+  return std::nullopt;
+}
+
+// Whether `object` is the method's self (or, where `chain` allows, its own
+// submodule) and `name` an identifier taking only literal public names
+// (loop_literal_names): `for n in ("q", "k", "v"): getattr(self, n)`.
+bool names_from_literal_loop(const Context& c, TSNode object, TSNode name, bool chain) {
+  return own_object(c, object, chain) && loop_literal_names(c, name).has_value();
+}
+
+// Whether the value of the current call is only called: called where it
+// stands (`getattr(F, n)(x)`), or bound by an assignment to a name bound
+// nowhere else in the file and, in the function, only called (`fn =
+// getattr(F, n)` then `fn(x)`). Nothing is read from it by attribute, so no
+// rule on a name under it is missed.
+bool only_called(const Context& c) {
+  const Grammar& g = c.grammar();
+  auto callee = [&](TSNode node) {
+    TSNode parent = ts_node_parent(node);
+    return ts_node_symbol(parent) == g.call && ts_node_eq(field(parent, g.field_function), node);
+  };
+  if (callee(c.node())) return true;
+  TSNode left = field(c.parent(), g.field_left);
+  if (c.parent_symbol() != g.assignment || !ts_node_eq(field(c.parent(), g.field_right), c.node()) ||
+      ts_node_symbol(left) != g.identifier || c.facts().bindings_of(c.text(left)) != 1)
+    return false;
+  TSNode function{};
+  for (uint32_t up = 2; up < 256 && ts_node_is_null(function); ++up) {
+    TSNode a = c.ancestor(up);
+    if (ts_node_symbol(a) == g.module) return false;
+    if (ts_node_symbol(a) == g.function_definition) function = a;
+  }
+  std::vector<TSNode> stack{function};
+  while (!stack.empty()) {
+    TSNode node = stack.back();
+    stack.pop_back();
+    if (ts_node_symbol(node) == g.identifier && c.text(node) == c.text(left) && !ts_node_eq(node, left) &&
+        !callee(node))
+      return false;
+    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) stack.push_back(ts_node_named_child(node, i));
+  }
+  return true;
+}
+
+// Whether `qualified` passes every rule as a name read alone: the checker's
+// verdict on `import <its root>` and the name, as a file of their own.
+bool passes_as_name(const std::string& qualified) {
+  std::string source = "import " + qualified.substr(0, qualified.find('.')) + "\n" + qualified + "\n";
+  for (const Offence& offence : kmem::check_source(source))
+    if (offence.code != "no_model_new") return false;
+  return true;
+}
+
+// `getattr(F, name)` for `name` from loop_literal_names, F a name the rules
+// resolve (`torch.nn.functional`), its value only called (only_called): each
+// `F.<name>` passes every rule as the name it is (`getattr(os, n)` over
+// ("system",) does not), and is none whose result the rules follow by name
+// (`torch.cuda.current_stream`, whose `type(...)()` would make a stream).
+bool called_module_names(const Context& c, TSNode object, TSNode name) {
+  std::string qualified = c.qualified_name(object);
+  auto names = loop_literal_names(c, name);
+  if (qualified.empty() || !names || !only_called(c)) return false;
+  return std::all_of(names->begin(), names->end(), [&](std::string_view literal) {
+    std::string member = qualified + "." + std::string(literal);
+    return !result_known_by_name(member) && passes_as_name(member);
+  });
 }
 
 // Whether writing `<object>.<name>` is allowed: only a direct, non-dunder
@@ -249,7 +328,9 @@ void dynamic_getattr(const Context& c, std::vector<Finding>& out) {
   std::string_view literal;
   if (c.string_literal(name, &literal) && !literal.starts_with('_')) return;
   TSNode object = positional_argument(c, 0);
-  if (own_submodule_name(c, object, name, true) || names_from_literal_loop(c, object, name, true)) return;
+  if (own_submodule_name(c, object, name, true) || names_from_literal_loop(c, object, name, true) ||
+      called_module_names(c, object, name))
+    return;
   out.push_back({name, written(c.text(name))});
 }
 

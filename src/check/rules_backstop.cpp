@@ -36,6 +36,13 @@ constexpr std::string_view kAllowedDunderDefinitions[] = {
     "__truediv__",   "__matmul__",  "__neg__",       "__radd__",    "__rmul__",   "__all__",
     "__slots__",     "__version__", "__constants__", "__doc__",     "__aenter__", "__aexit__"};
 
+// Functions that make a class (`namedtuple`, the functional Enum, make_dataclass):
+// their `module=` and `qualname=` set its `__module__` and `__qualname__`,
+// as a class body's assignments to those dunders would.
+constexpr std::string_view kClassFactories[] = {"collections.namedtuple", "typing.NamedTuple",
+                                                "typing_extensions.NamedTuple", "dataclasses.make_dataclass", "enum"};
+constexpr std::string_view kClassFactoryDunders[] = {"module", "qualname"};
+
 }  // namespace
 
 // Imports outside the allowed modules (kAllowedImports), of private parts,
@@ -102,6 +109,20 @@ void private_attribute(const Context& c, std::vector<Finding>& out) {
                                 !listed(literal, kAllowedDunders) && !listed(literal, kAllowedDunderDefinitions) &&
                                 literal != "__main__") {
     out.push_back({c.node(), std::string(literal)});
+    return;
+  }
+  // `namedtuple("T", "x", module="torch")`, or the same keyword out of sight
+  // (`**options`): the class's `__module__`/`__qualname__` set by a keyword.
+  if (c.symbol() == g.call && name_in(c.callee_name(), kClassFactories)) {
+    TSNode arguments = c.argument_list(c.node());
+    for (uint32_t i = 0; !ts_node_is_null(arguments) && i < ts_node_named_child_count(arguments); ++i) {
+      TSNode a = ts_node_named_child(arguments, i);
+      std::string_view key = ts_node_symbol(a) == g.keyword_argument ? c.text(field(a, g.field_name)) : "";
+      if (listed(key, kClassFactoryDunders))
+        out.push_back({a, c.callee_name() + "(" + std::string(key) + "=...): __" + std::string(key) + "__"});
+      else if (ts_node_symbol(a) == g.dictionary_splat)
+        out.push_back({a, c.callee_name() + "(" + written(c.text(a)) + ")"});
+    }
     return;
   }
   if (c.symbol() == python_symbol("keyword_argument")) {

@@ -1,7 +1,8 @@
 // Rules on code the checker cannot see: exec/eval/compile and their kin,
-// deserialisers, environment variables and build flags that change what the
-// compiler runs or links, token pasting, includes and assembler directives
-// that pull in code, and source Python reads other than the checker.
+// deserialisers, environment variables, build flags and build folders that
+// change what the compiler runs or links or what is loaded, token pasting,
+// includes and assembler directives that pull in code, and source Python
+// reads other than the checker.
 #include <algorithm>
 #include <cctype>
 #include <optional>
@@ -294,6 +295,47 @@ void unknown_build_flags(const Context& c, std::vector<Finding>& out) {
   }
 }
 
+// A build folder chosen by the candidate: `build_directory=` given anything
+// but None (the evaluator keys each build's folder by its sources; a folder
+// of one's own, another build's included, escapes that), anywhere it is
+// written (`functools.partial(load_inline, build_directory=...)` too); and
+// load_inline's options where no keyword shows them: unpacked (`**options`),
+// by position past the sources (the fourth, `functions` or `sycl_sources` as
+// torch's version places them, only as a list of literals), or load_inline
+// itself handed to other code (`partial(load_inline, "n", src, ...)`).
+void chosen_build_directory(const Context& c, std::vector<Finding>& out) {
+  const Grammar& g = c.grammar();
+  constexpr std::string_view kLoadInline = "torch.utils.cpp_extension.load_inline";
+  if (c.symbol() == g.keyword_argument) {
+    TSNode value = field(c.node(), g.field_value);
+    if (c.text(field(c.node(), g.field_name)) == "build_directory" && !ts_node_is_null(value) &&
+        ts_node_symbol(value) != g.none)
+      out.push_back({c.node(), "build_directory=" + written(c.text(value))});
+    return;
+  }
+  if (c.reference_name() == kLoadInline) {
+    TSNode parent = c.parent();
+    bool called = c.parent_symbol() == g.call && ts_node_eq(field(parent, g.field_function), c.node());
+    bool aliased = c.parent_symbol() == g.assignment && ts_node_eq(field(parent, g.field_right), c.node()) &&
+                   ts_node_symbol(field(parent, g.field_left)) == g.identifier;
+    if (!called && !aliased) out.push_back({c.node(), "load_inline as a value"});
+  }
+  if (c.symbol() != g.call || c.callee_name() != kLoadInline) return;
+  if (TSNode unpacked = c.unpacked_argument(c.node()); !ts_node_is_null(unpacked))
+    out.push_back({unpacked, "load_inline(" + written(c.text(unpacked)) + ")"});
+  auto literal_list = [&](TSNode list) {
+    if (ts_node_symbol(list) != g.list && ts_node_symbol(list) != g.tuple) return false;
+    std::string_view literal;
+    for (uint32_t i = 0; i < ts_node_named_child_count(list); ++i)
+      if (!c.string_literal(ts_node_named_child(list, i), &literal)) return false;
+    return true;
+  };
+  if (TSNode fourth = positional_argument(c, 3); !ts_node_is_null(fourth) && !literal_list(fourth))
+    out.push_back({fourth, "load_inline option by position"});
+  for (uint32_t index = 4; !ts_node_is_null(positional_argument(c, index)); ++index)
+    out.push_back({positional_argument(c, index), "load_inline option by position"});
+}
+
 // Whether an annotation's text names a type: dotted names, subscripts of
 // them and `|`, `,`, spaces, quotes (`"torch.Tensor"`, `"list[ModelNew] | None"`),
 // no call and no dunder.
@@ -379,6 +421,7 @@ void dynamic_code(const Context& c, std::vector<Finding>& out) {
     if (!listed(key, kEnvironmentAllowed) && !listed(key, kEnvironmentPrecision))
       out.push_back({at, "os.environ[" + written(key) + "]"});
   match_names(c, kDynamicCodeNames, out);
+  chosen_build_directory(c, out);
   const Grammar& g = c.grammar();
   if (c.symbol() == g.keyword_argument) return unknown_build_flags(c, out);
   // type(name, bases, namespace) makes a class whose members no def shows.

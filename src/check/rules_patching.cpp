@@ -77,6 +77,9 @@ constexpr std::string_view kPatchingNames[] = {"builtins",
                                                "sys.set_asyncgen_hooks",
                                                "sys.unraisablehook",
                                                "sys.excepthook",
+                                               "sys.displayhook",
+                                               "sys.breakpointhook",
+                                               "sys.addaudithook",
                                                "logging.Logger.manager",
                                                "logging.Manager"};
 // Of torch.library, what defines a new operator of one's own (a name that
@@ -93,6 +96,34 @@ constexpr std::string_view kPatchingAttributes[] = {
 constexpr std::string_view kNativeRegistrations[] = {"TORCH_LIBRARY",          "TORCH_LIBRARY_IMPL",
                                                      "TORCH_LIBRARY_FRAGMENT", "torch::Library",
                                                      "c10::RegisterOperators", "torch::RegisterOperators"};
+// torch's dispatcher reached from C++: operators looked up by name and
+// called boxed or below some of their dispatch keys (`c10::Dispatcher::singleton()
+// .findSchemaOrThrow("aten::mm", "").typed<...>()`, `at::_ops::mm::redispatch`),
+// the JIT's operator registry, and guards that switch dispatch keys off:
+// whatever torch dispatches to (the reference's kernels, the harness's
+// hooks) is then the candidate's to choose. Kernels call at:: functions.
+constexpr std::string_view kNativeDispatch[] = {"c10::Dispatcher",
+                                                "Dispatcher::singleton",
+                                                "OperatorHandle",
+                                                "TypedOperatorHandle",
+                                                "findSchemaOrThrow",
+                                                "findSchema",
+                                                "callBoxed",
+                                                "redispatch",
+                                                "redispatchBoxed",
+                                                "callWithDispatchKey",
+                                                "getAllOperators",
+                                                "getAllOperatorsFor",
+                                                "findOperatorFor",
+                                                "getOperatorForLiteral",
+                                                "ExcludeDispatchKeyGuard",
+                                                "IncludeDispatchKeyGuard",
+                                                "AutoDispatchBelowAutograd",
+                                                "AutoDispatchBelowADInplaceOrView",
+                                                "AutoDispatchSkipFunctionalize",
+                                                "tls_set_dispatch_key_excluded",
+                                                "tls_set_dispatch_key_included",
+                                                "_force_tls_local_dispatch_key_set"};
 // What writes, moves or removes files (the evaluator's cache among them).
 constexpr std::string_view kFileWriteNames[] = {"os.remove",
                                                 "os.unlink",
@@ -260,6 +291,35 @@ void class_as_self(const Context& c, std::vector<Finding>& out) {
   if (own_method_through_class(c, object, c.text(attribute))) out.push_back({c.node(), written(c.text(c.node()))});
 }
 
+// The name a setattr or delattr call with a literal name writes
+// (`sys.excepthook` of `setattr(sys, "excepthook", f)`); empty otherwise.
+std::string setattr_target(const Context& c) {
+  if (!is_setattr_call(c)) return {};
+  std::string object = c.qualified_name(positional_argument(c, 0));
+  std::string_view name;
+  TSNode literal = positional_argument(c, 1);
+  if (object.empty() || ts_node_is_null(literal) || !c.string_literal(literal, &name)) return {};
+  return object + "." + std::string(name);
+}
+
+// cuDNN switched off (`torch.backends.cudnn.enabled = False`, through an
+// alias, by setattr or delattr, as a loop's target): torch's convolutions
+// and RNNs then run other code than the reference's. Only True may be written.
+void cudnn_switched_off(const Context& c, std::vector<Finding>& out) {
+  constexpr std::string_view kSwitch[] = {"torch.backends.cudnn.enabled"};
+  const Grammar& g = c.grammar();
+  auto not_true = [&](TSNode value) { return ts_node_is_null(value) || ts_node_symbol(value) != g.true_; };
+  if (c.symbol() == g.call) {
+    if (std::string target = setattr_target(c);
+        name_in(target, kSwitch) && (c.callee_name() == "delattr" || not_true(positional_argument(c, 2))))
+      out.push_back({c.node(), target});
+    return;
+  }
+  if (c.symbol() != g.attribute || !name_in(c.reference_name(), kSwitch) || !is_target(c)) return;
+  bool assigned = c.parent_symbol() == g.assignment && ts_node_eq(field(c.parent(), g.field_left), c.node());
+  if (!assigned || not_true(field(c.parent(), g.field_right))) out.push_back({c.node(), c.reference_name()});
+}
+
 }  // namespace
 
 void runtime_patching(const Context& c, std::vector<Finding>& out) {
@@ -273,6 +333,9 @@ void runtime_patching(const Context& c, std::vector<Finding>& out) {
     if (key == "updated" || key == "assigned") out.push_back({c.node(), std::string(key) + "="});
   }
   if (c.symbol() == g.call && opens_for_writing(c)) out.push_back({c.node(), "open(..., mode)"});
+  // setattr(sys, "excepthook", f) writes the name as `sys.excepthook = f` does.
+  if (std::string target = setattr_target(c); name_in(target, kPatchingNames)) out.push_back({c.node(), target});
+  cudnn_switched_off(c, out);
   class_as_self(c, out);
   TSNode object;
   std::string_view method;
@@ -287,6 +350,7 @@ void runtime_patching(const Context& c, std::vector<Finding>& out) {
   if (text.empty()) return;
   match_strings(c, kFileWriteStrings, out);
   match_strings(c, kNativeRegistrations, out);
+  match_strings(c, kNativeDispatch, out);
   for (std::string_view call : kFileWriteCalls)
     if (has_call(text, call)) out.push_back({c.node(), std::string(call)});
   for (std::string_view function : kInterposedFunctions)

@@ -1,6 +1,7 @@
 // The rule on precision: an fp32 problem computed in fp32. Reduced-precision
 // dtypes, casts, autocast, TF32 flags and settings, Triton's dot without
-// "ieee", native half/bf16/fp8 types and intrinsics.
+// "ieee", native half/bf16/fp8 types and intrinsics, integer and 8/4-bit
+// math (int8 products, dp4a, integer tensor-core instructions).
 #include <algorithm>
 #include <cctype>
 #include <optional>
@@ -47,6 +48,11 @@ constexpr std::string_view kPrecisionMethods[] = {"half", "bfloat16", "chalf"};
 constexpr std::string_view kPrecisionTypeNames[] = {
     "e",         "f2",    "<f2",   ">f2",    "=f2",    "|f2",      "float16",  "half",       "bfloat16",
     "complex32", "chalf", "qint8", "quint8", "qint32", "quint4x2", "quint2x4", "HalfTensor", "BFloat16Tensor"};
+// The names of numpy's types without their size (`float` of `float32`).
+constexpr std::string_view kNumpyTypeNames[] = {
+    "bool",  "int",   "uint",   "float",    "complex",   "half",        "single",  "double",   "longdouble", "byte",
+    "ubyte", "short", "ushort", "intc",     "uintc",     "intp",        "uintp",   "longlong", "ulonglong",  "object",
+    "str",   "bytes", "void",   "datetime", "timedelta", "clongdouble", "csingle", "cdouble",  "bfloat"};
 // Native identifiers of reduced-precision types and math (after comments are dropped).
 constexpr std::string_view kPrecisionStrings[] = {
     "__half", "__half2", "__nv_bfloat16", "__nv_bfloat162", "__nv_fp8_e4m3", "__nv_fp8_e5m2", "precision::tf32",
@@ -54,14 +60,13 @@ constexpr std::string_view kPrecisionStrings[] = {
     "c10::BFloat16", "kHalf", "kBFloat16", "kFloat16", "nvcuda::wmma", "mma_sync", "__hmul", "__hadd", "__hfma",
     "__half2float", "__float2half_rn", "__nv_fp8_storage_t", "__nv_fp8x2_e4m3", "CUBLAS_TF32_TENSOR_OP_MATH",
     "CUBLAS_TENSOR_OP_MATH", "CUBLAS_COMPUTE_32F_FAST_TF32", "CUBLAS_COMPUTE_32F_FAST_16F",
-    "CUBLAS_COMPUTE_32F_FAST_16BF", "CUBLAS_COMPUTE_16F", "CUDA_R_16F", "CUDA_R_16BF", "CUDA_R_8F_E4M3",
-    "CUDA_R_8F_E5M2", "CUDNN_DATA_HALF", "CUDNN_DATA_BFLOAT16", "CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION",
-    "CUDNN_TENSOR_OP_MATH", "tf32", "f16", "bf16", "f16x2", "bf16x2", "e4m3", "e5m2", "cublasHgemm", "nv_bfloat16",
-    "nv_bfloat162", "_Float16", "__fp16", "__bf16", "__nv_fp8x4_e4m3", "__nv_fp8x4_e5m2", "__nv_fp8x2_e5m2",
-    "ScalarType::Half", "ScalarType::BFloat16", "ScalarType::Float8_e4m3fn", "ScalarType::Float8_e5m2",
-    "kFloat8_e4m3fn", "kFloat8_e5m2", "setAllowTF32CuBLAS", "setAllowTF32CuDNN", "setFloat32MatmulPrecision",
-    "setAllowFP16ReductionCuBLAS", "setAllowBF16ReductionCuBLAS", "setFloat32Precision", "at::autocast",
-    "torch::autocast", "set_autocast_enabled",
+    "CUBLAS_COMPUTE_32F_FAST_16BF", "CUBLAS_COMPUTE_16F", "CUDA_R_16F", "CUDA_R_16BF", "CUDA_R_16I", "CUDA_R_16U",
+    "CUDNN_DATA_HALF", "CUDNN_DATA_BFLOAT16", "CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION", "CUDNN_TENSOR_OP_MATH", "tf32",
+    "f16", "bf16", "f16x2", "bf16x2", "e4m3", "e5m2", "cublasHgemm", "nv_bfloat16", "nv_bfloat162", "_Float16",
+    "__fp16", "__bf16", "__nv_fp8x4_e4m3", "__nv_fp8x4_e5m2", "__nv_fp8x2_e5m2", "ScalarType::Half",
+    "ScalarType::BFloat16", "ScalarType::Float8_e4m3fn", "ScalarType::Float8_e5m2", "kFloat8_e4m3fn", "kFloat8_e5m2",
+    "setAllowTF32CuBLAS", "setAllowTF32CuDNN", "setFloat32MatmulPrecision", "setAllowFP16ReductionCuBLAS",
+    "setAllowBF16ReductionCuBLAS", "setFloat32Precision", "at::autocast", "torch::autocast", "set_autocast_enabled",
     // Math modes and compute types named by their types: a
     // number cast to one (`(cublasMath_t)3` is TF32 tensor-op
     // math) names no mode the rules can read.
@@ -71,36 +76,25 @@ constexpr std::string_view kPrecisionStrings[] = {
     // Other spellings of the same types and conversions, CUTLASS's.
     "nv_half", "nv_half2", "__nv_half", "__nv_half2", "__float2bfloat16_rn", "__float2bfloat16_rz", "__bfloat162float",
     "__float2half_rz", "__float2half_rd", "__float2half_ru", "tfloat32_t", "half_t", "bfloat16_t", "float_e4m3_t",
-    "float_e5m2_t", "OpClassTensorOp", "OpClassWmmaTensorOp", "e2m1", "__nv_fp4_e2m1", "__nv_fp6_e2m3",
-    "__nv_fp6_e3m2"};
+    "float_e5m2_t", "OpClassTensorOp", "OpClassWmmaTensorOp", "e2m1", "__nv_fp4_e2m1", "__nv_fp6_e2m3", "__nv_fp6_e3m2",
+    "float_e2m1_t", "float_e2m3_t", "float_e3m2_t", "float_ue8m0_t", "float_ue4m3_t",
+    // Integer math standing in for fp32: CUTLASS's sub-byte integers and
+    // integer tensor-core operations.
+    "int4b_t", "uint4b_t", "int2b_t", "uint2b_t", "uint1b_t", "OpMultiplyAddSaturate", "OpXorPopc", "OpAndPopc"};
 // Prefixes of CUDA's reduced-precision types and intrinsics: every spelling
 // of a family (`__float2half_rn`, `__half2float`, `__nv_bfloat16`, `__nv_fp8_e4m3`).
-constexpr std::string_view kPrecisionPrefixes[] = {"__float2half",
-                                                   "__float2bfloat16",
-                                                   "__half2",
-                                                   "__bfloat162",
-                                                   "__nv_half",
-                                                   "__nv_bfloat",
-                                                   "__nv_fp8",
-                                                   "__nv_fp6",
-                                                   "__nv_fp4",
-                                                   "__nv_cvt_float",
-                                                   "__nv_cvt_bfloat",
-                                                   "__nv_cvt_half",
-                                                   "nv_bfloat",
-                                                   "__hfma",
-                                                   "__hmul",
-                                                   "__hadd",
-                                                   "__hsub",
-                                                   "__hdiv",
-                                                   "e2m1",
-                                                   "e2m3",
-                                                   "e3m2",
-                                                   "e4m3",
-                                                   "e5m2",
-                                                   "ue8m0",
-                                                   "float8",
-                                                   "fp8"};
+constexpr std::string_view kPrecisionPrefixes[] = {
+    "__float2half", "__float2bfloat16", "__half2", "__bfloat162", "__nv_half", "__nv_bfloat", "__nv_fp8", "__nv_fp6",
+    "__nv_fp4", "__nv_cvt_float", "__nv_cvt_bfloat", "__nv_cvt_half", "nv_bfloat", "__hfma", "__hmul", "__hadd",
+    "__hsub", "__hdiv", "e2m1", "e2m3", "e3m2", "e4m3", "e5m2", "ue8m0", "float8", "fp8",
+    // Integer and 8/6/4-bit math: dot products of bytes (`__dp4a`, PTX `dp4a`),
+    // tensor-core builtins and instructions (`__imma_*`, `wgmma`, `tcgen05`: no
+    // fp32 among their types), cuBLAS's and cuDNN's integer, 8-, 6- and 4-bit
+    // data and compute types, cuBLASLt's int8 layouts, torch's int8/fp8 products.
+    "__dp4a", "__dp2a", "dp4a", "dp2a", "__imma", "__bmma", "__hmma", "wgmma", "tcgen05", "CUBLAS_COMPUTE_32I",
+    "CUDA_R_4", "CUDA_R_6F", "CUDA_R_8", "CUDA_C_4", "CUDA_C_8", "CUDA_C_16", "CUDNN_DATA_INT8", "CUDNN_DATA_UINT8",
+    "CUDNN_DATA_FP8", "CUBLASLT_ORDER_COL32", "CUBLASLT_ORDER_COL4_4R2_8C", "_int_mm", "_scaled_mm",
+    "_scaled_grouped_mm", "_weight_int4pack", "_weight_int8pack", "_convert_weight_to_int4pack", "_dyn_quant"};
 // Calls that choose a math mode or compute type, with the argument that
 // does and the values that keep fp32: any other value (a number cast through
 // `decltype`, a macro, a variable) is judged reduced.
@@ -109,6 +103,7 @@ struct MathChoice {
   size_t argument;
   size_t arity;
   std::span<const std::string_view> keeps_fp32;
+  bool gives_back_saved = false;  // also a mode saved by cublasGetMathMode (restored_values)
 };
 constexpr std::string_view kFp32MathModes[] = {"CUBLAS_DEFAULT_MATH", "CUBLAS_PEDANTIC_MATH",
                                                "CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION"};
@@ -116,13 +111,16 @@ constexpr std::string_view kFp32ComputeTypes[] = {"CUBLAS_COMPUTE_32F", "CUBLAS_
                                                   "CUBLAS_COMPUTE_64F", "CUBLAS_COMPUTE_64F_PEDANTIC",
                                                   "CUDA_R_32F",         "CUDA_R_64F"};
 constexpr std::string_view kFp32CudnnMathTypes[] = {"CUDNN_DEFAULT_MATH", "CUDNN_FMA_MATH"};
-constexpr MathChoice kMathChoices[] = {{"cublasSetMathMode", 1, 2, kFp32MathModes},
+constexpr MathChoice kMathChoices[] = {{"cublasSetMathMode", 1, 2, kFp32MathModes, true},
                                        {"cublasGemmEx", 17, 19, kFp32ComputeTypes},
                                        {"cublasGemmBatchedEx", 18, 20, kFp32ComputeTypes},
                                        {"cublasGemmStridedBatchedEx", 21, 23, kFp32ComputeTypes},
                                        {"cublasLtMatmulDescCreate", 1, 3, kFp32ComputeTypes},
                                        {"cublasLtMatmulDescInit", 1, 3, kFp32ComputeTypes},
                                        {"cudnnSetConvolutionMathType", 1, 2, kFp32CudnnMathTypes}};
+// PTX matrix products on integers and bits (`mma.sync...s32.s8.s8.s32`,
+// `wmma.mma.sync...u4`): the floating-point ones are named by their types above.
+constexpr std::string_view kIntegerMmaTypes[] = {"s8", "u8", "s4", "u4", "b1"};
 // Tensor methods of the C++ API that cast to reduced precision (`x.half()`).
 constexpr std::string_view kPrecisionNativeMethods[] = {"half", "bfloat16"};
 // Flags that set TF32 or other reduced precision: false is the only value a candidate may set.
@@ -130,11 +128,11 @@ constexpr std::string_view kPrecisionFlags[] = {"torch.backends.cuda.matmul.allo
                                                 "torch.backends.cudnn.allow_tf32",
                                                 "torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction",
                                                 "torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction"};
-// Settings a candidate may set to either value: they change no result.
 // Precision settings given by name: only "ieee" and "highest" keep fp32.
 constexpr std::string_view kPrecisionSettings[] = {"fp32_precision", "set_float32_matmul_precision"};
-constexpr std::string_view kFreeFlags[] = {"torch.backends.cudnn.benchmark", "torch.backends.cudnn.deterministic",
-                                           "torch.backends.cudnn.enabled"};
+// Settings a candidate may set to either value: they change no result.
+// (`torch.backends.cudnn.enabled` may be set to True only: runtime_patching.)
+constexpr std::string_view kFreeFlags[] = {"torch.backends.cudnn.benchmark", "torch.backends.cudnn.deterministic"};
 
 // Parts of a torch, numpy or Triton name that make it a reduced-precision
 // type, cast, table of types or setting wherever they appear in the name
@@ -142,8 +140,12 @@ constexpr std::string_view kFreeFlags[] = {"torch.backends.cudnn.benchmark", "to
 // `torch.get_autocast_cpu_dtype`): exact parts, then parts containing one.
 constexpr std::string_view kPrecisionParts[] = {"half",    "chalf",      "complex32", "typecodes",
                                                 "sctypes", "sctypeDict", "typeDict"};
-constexpr std::string_view kPrecisionPartInfixes[] = {"Half",   "BFloat16", "bfloat16", "float16", "Float16", "float8",
-                                                      "Float8", "autocast", "fp16",     "bf16",    "tf32",    "TF32"};
+constexpr std::string_view kPrecisionPartInfixes[] = {
+    "Half", "BFloat16", "bfloat16", "float16", "Float16", "float8", "Float8", "float4", "Float4", "autocast", "fp16",
+    "bf16", "tf32", "TF32",
+    // Integer, 8- and 4-bit matrix products and quantization (`torch._int_mm`,
+    // `torch._scaled_mm`, `torch._weight_int8pack_mm`, `torch.ops.aten._int_mm`).
+    "_int_mm", "scaled_mm", "int4pack", "int8pack", "_dyn_quant", "quantize"};
 
 bool names_reduced_precision(std::string_view qualified) {
   if (!qualified.starts_with("torch.") && !qualified.starts_with("numpy.") && !qualified.starts_with("triton."))
@@ -159,13 +161,56 @@ bool names_reduced_precision(std::string_view qualified) {
 }
 
 // Whether a type's name or numpy type code (`"float16"`, `"<e"`, `"=f2"`)
-// names a reduced-precision type, after a "torch.", "numpy." or "np." prefix
-// and a byte-order mark.
+// names a reduced-precision type, after a "torch.", "numpy." or "np." prefix,
+// a count or shape (`"2e"`, `"(2,3)f2"`) and a byte-order mark; a numpy
+// string of several fields (`"e, f4"`) when every field is a type code and
+// one of them is reduced.
 bool reduced_precision_type_name(std::string_view name) {
   for (std::string_view prefix : {"torch.", "numpy.", "np."})
     if (name.starts_with(prefix)) name.remove_prefix(prefix.size());
-  if (name.size() > 1 && std::string_view("<>=|").find(name.front()) != std::string_view::npos) name.remove_prefix(1);
-  return listed(name, kPrecisionTypeNames) || name.starts_with("float8");
+  auto trimmed = [](std::string_view text) {
+    size_t begin = text.find_first_not_of(' ');
+    return begin == std::string_view::npos ? std::string_view{}
+                                           : text.substr(begin, text.find_last_not_of(' ') - begin + 1);
+  };
+  // One field: its count or shape and byte order off, the code left.
+  auto code_of = [&](std::string_view field) {
+    field = trimmed(field);
+    if (field.starts_with('(')) field.remove_prefix(std::min(field.size(), field.find(')') + 1));
+    while (!field.empty() && std::isdigit(static_cast<unsigned char>(field.front()))) field.remove_prefix(1);
+    if (field.size() > 1 && std::string_view("<>=|").find(field.front()) != std::string_view::npos)
+      field.remove_prefix(1);
+    return trimmed(field);
+  };
+  auto reduced = [](std::string_view code) { return listed(code, kPrecisionTypeNames) || code.starts_with("float8"); };
+  // A numpy type code: a kind letter or a type's name, then a size (`f4`,
+  // `float32`, `?`, `M8[ns]`); not a word (`be` of einsum's "be,e").
+  auto type_code = [](std::string_view code) {
+    code = code.substr(0, code.find('['));
+    std::string_view kind = code.substr(0, code.find_first_of("0123456789"));
+    return !kind.empty() && code.find_first_not_of("0123456789", kind.size()) == std::string_view::npos &&
+           ((kind.size() == 1 && std::string_view("?bBhHiIlLqQpPefdgFDGSUVOMm").find(kind) != std::string_view::npos) ||
+            listed(kind, kNumpyTypeNames));
+  };
+  std::vector<std::string_view> fields;
+  for (size_t start = 0, depth = 0, i = 0; i <= name.size(); ++i) {
+    if (i == name.size() || (name[i] == ',' && depth == 0)) {
+      fields.push_back(name.substr(start, i - start));
+      start = i + 1;
+    } else if (name[i] == '(') {
+      ++depth;
+    } else if (name[i] == ')' && depth > 0) {
+      --depth;
+    }
+  }
+  if (fields.size() == 1) return reduced(code_of(fields.front()));
+  bool any_reduced = false;
+  for (std::string_view field : fields) {
+    std::string_view code = code_of(field);
+    if (!type_code(code)) return false;
+    any_reduced = any_reduced || reduced(code);
+  }
+  return any_reduced;
 }
 
 // The same for the one argument of a cast (`x.type("torch.cuda.HalfTensor")`,
@@ -247,32 +292,54 @@ bool reduced_precision_setting(const Context& c) {
 
 // Whether the current node is a string literal naming a reduced-precision
 // type (kPrecisionTypeNames) where a type is given: a call's argument, a
-// keyword's value, a subscript of a torch or numpy mapping.
+// keyword's value, a subscript of a torch or numpy mapping; or a field of a
+// structured numpy type (`[("a", "e")]`, `{"formats": ["f2"]}`: inside
+// tuples, lists and dictionaries) given as `dtype=` or `formats=`, to a numpy
+// call or to `.astype`/`.view`.
 bool type_named_by_string(const Context& c, std::string_view* literal) {
   const Grammar& g = c.grammar();
-  static const TSSymbol kSubscript = python_symbol("subscript");
-  TSSymbol parent = c.parent_symbol();
+  static const TSSymbol kSubscript = python_symbol("subscript"), kDictionary = python_symbol("dictionary"),
+                        kPair = python_symbol("pair");
+  if (c.symbol() != g.string || !c.string_literal(c.node(), literal)) return false;
+  // The node holding the string through containers of fields, `up` levels up.
+  uint32_t up = 0;
+  for (TSSymbol s = c.parent_symbol();
+       s == g.tuple || s == g.list || s == kDictionary || s == kPair || s == g.parenthesized_expression;
+       s = ts_node_symbol(c.ancestor(up + 1)))
+    ++up;
+  TSNode held = c.ancestor(up), holder = c.ancestor(up + 1);
+  TSSymbol parent = ts_node_symbol(holder);
   auto torch_or_numpy_mapping = [&] {  // np.sctypeDict["e"]; a dictionary of one's own is not a type
-    std::string value = c.qualified_name(ts_node_child_by_field_name(c.parent(), "value", 5));
+    std::string value = c.qualified_name(ts_node_child_by_field_name(holder, "value", 5));
     return value.starts_with("torch.") || value.starts_with("numpy.");
   };
-  bool placed =
-      parent == g.argument_list ||
-      (parent == g.keyword_argument && ts_node_eq(field(c.parent(), g.field_value), c.node())) ||
-      (parent == kSubscript && ts_node_eq(ts_node_child_by_field_name(c.parent(), "subscript", 9), c.node()) &&
-       torch_or_numpy_mapping());
-  if (c.symbol() != g.string || !placed || !c.string_literal(c.node(), literal)) return false;
-  if (parent == g.argument_list) {  // getattr(torch, "float16") reads as torch.float16, judged as that name
-    std::string callee = c.qualified_name(field(c.ancestor(2), g.field_function));
+  bool keyword = parent == g.keyword_argument && ts_node_eq(field(holder, g.field_value), held);
+  bool placed = parent == g.argument_list || keyword ||
+                (parent == kSubscript && ts_node_eq(ts_node_child_by_field_name(holder, "subscript", 9), held) &&
+                 torch_or_numpy_mapping());
+  if (!placed) return false;
+  if (parent == g.argument_list) {
+    TSNode call = c.ancestor(up + 2);
+    std::string callee = c.qualified_name(field(call, g.field_function));
+    // getattr(torch, "float16") reads as torch.float16, judged as that name
     if (callee == "getattr" || callee == "hasattr") return false;
+    TSNode object;
+    std::string_view method;
+    if (up > 0 && !callee.starts_with("numpy.") &&
+        !(c.reads_attribute(field(call, g.field_function), &object, &method) &&
+          (method == "astype" || method == "view")))
+      return false;
+  } else if (up > 0 && keyword) {
+    std::string_view key = c.text(field(holder, g.field_name));
+    if (key != "dtype" && key != "formats") return false;
   }
   return reduced_precision_type_name(*literal);
 }
 
 }  // namespace
 
-// A setting a candidate may write: a precision flag set to False, or a flag
-// that changes no result (cudnn.benchmark), set to a boolean.
+// A setting a candidate may write: a precision flag set to False, a flag
+// that changes no result (cudnn.benchmark) set to a boolean, cuDNN left on.
 bool allowed_setting(const Context& c, TSNode target) {
   const Grammar& g = c.grammar();
   if (c.symbol() != g.assignment) return false;
@@ -283,6 +350,7 @@ bool allowed_setting(const Context& c, TSNode target) {
   std::string_view literal;
   if (name.starts_with("torch.backends.") && name.ends_with(".fp32_precision"))
     return c.string_literal(right, &literal) && literal == "ieee";
+  if (name == "torch.backends.cudnn.enabled") return ts_node_symbol(right) == g.true_;
   return listed(name, kFreeFlags) && (ts_node_symbol(right) == g.false_ || ts_node_symbol(right) == g.true_);
 }
 
@@ -298,8 +366,14 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
     if (out.size() == found && names_reduced_precision(reference)) out.push_back({c.node(), reference});
   }
   if (const std::string& native = c.native_text(); !native.empty()) {  // a string's text read as C++
+    // A math mode saved and given back (`cublasMath_t mode; cublasGetMathMode(h, &mode);
+    // cublasSetMathMode(h, CUBLAS_DEFAULT_MATH); ...; cublasSetMathMode(h, mode);`).
+    std::vector<std::string_view> restored =
+        restored_values(native, "cublasMath_t", "cublasGetMathMode", "cublasSetMathMode", kFp32MathModes);
     for (std::string_view token : kPrecisionStrings)
-      if (has_uncompared_identifier(native, token)) out.push_back({c.node(), std::string(token)});
+      if (token == "cublasMath_t" ? has_type_besides_declarations(native, token, restored)
+                                  : has_uncompared_identifier(native, token))
+        out.push_back({c.node(), std::string(token)});
     for (std::string_view prefix : kPrecisionPrefixes)
       if (std::string_view found = identifier_with_prefix(native, prefix); !found.empty())
         out.push_back({c.node(), std::string(found)});
@@ -309,10 +383,13 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
     // `half` as a type only in C++ sources (a docstring's "the first half second" is prose).
     if (native.find('{') != std::string::npos && native.find(';') != std::string::npos && has_half_type(native))
       out.push_back({c.node(), "half"});
+    if (std::string_view type = ptx_instruction_type(native, "mma", kIntegerMmaTypes); !type.empty())
+      out.push_back({c.node(), "mma." + std::string(type)});
     for (std::string_view method : kPrecisionNativeMethods)
       if (has_member_call(native, method)) out.push_back({c.node(), "." + std::string(method) + "()"});
     for (const MathChoice& choice : kMathChoices)
-      if (has_unlisted_argument(native, choice.function, choice.argument, choice.arity, choice.keeps_fp32))
+      if (has_unlisted_argument(native, choice.function, choice.argument, choice.arity, choice.keeps_fp32,
+                                choice.gives_back_saved ? restored : std::vector<std::string_view>{}))
         out.push_back({c.node(), std::string(choice.function) + " with a mode other than fp32's"});
   }
   for (const auto& [at, key] : environment_writes(c))
