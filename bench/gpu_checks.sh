@@ -72,7 +72,7 @@ for step in "${steps[@]}"; do
         --endpoint "$build/kmem-scripted-endpoint" --kernelbench "$kernelbench" --out "$out/learning" \
         --problems 20 --device cuda 2>&1 | tail -40 ;;
     gputest)
-      (cd "$root" && timeout "$limit" "$build/eval_gpu_test" 2>&1 | tail -12) ;;
+      (cd "$root" && timeout "$limit" "$build/eval_gpu_test" 2>&1 | tee "$out/gputest.log" | tail -12) ;;
     hacks)
       timeout "$limit" "$build/hack_suite" --kmem "$build/kmem" --suite "$root/tests/hacks" --device cuda \
         --work "$out/hacks" 2>&1 | tail -45 ;;

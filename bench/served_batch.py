@@ -20,6 +20,20 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 from kmem_client import Client, KmemError  # noqa: E402
 
 
+def wait_for_server(client, url, seconds=120):
+    """Waits until the server answers /v1/health: `kmem serve --device cuda`
+    first makes sure torch sees a device, which takes seconds."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            client.health()
+            return
+        except KmemError as error:
+            if time.monotonic() > deadline:
+                sys.exit(f"{url} did not answer within {seconds} s: {error}")
+            time.sleep(0.5)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("jobs")
@@ -36,6 +50,7 @@ def main():
     if os.path.isdir(os.path.join(kernelbench, "KernelBench")):  # a checkout: its problems are in KernelBench/
         kernelbench = os.path.join(kernelbench, "KernelBench")
     jobs = [json.loads(line) for line in open(args.jobs) if line.strip()]
+    wait_for_server(client, args.url)
     started = time.monotonic()
     submitted = []
     for job in jobs:

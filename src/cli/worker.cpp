@@ -13,9 +13,9 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 
 #include "commands.h"
+#include "eval_options.h"
 #include "interrupt.h"
 #include "kmem/queue.h"
 #include "worker_command.h"
@@ -58,11 +58,10 @@ int run(WorkerArgs& args) {
   o.db = args.db;
   if (o.name.empty()) o.name = default_name();
   EvalOptions& e = o.eval;
-  if (e.python.empty()) e.python = default_python();
-  if (e.cache_dir.empty()) e.cache_dir = default_cache_dir();
-  e.cache_dir = std::filesystem::absolute(e.cache_dir).string();
-  e.python_dir = python_dir();
-  e.sandbox = !args.no_sandbox;
+  // The defaults and KMEM_TUNE_* variables every evaluating command gets
+  // (eval_options.h); the device is resolved below, cuda:N included.
+  if (Status completed = complete_eval_options({args.device, args.no_sandbox}, std::getenv, e); !completed)
+    return report_error("worker", completed.error());
   auto device = device_of(args.device, e);
   if (!device) return report_error("worker", device.error());
   e.device = *device;

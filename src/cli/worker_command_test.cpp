@@ -253,6 +253,24 @@ INSTANTIATE_TEST_SUITE_P(Engines, WorkerCommandTest,
 // A PostgreSQL restart while a worker evaluates and a submitter waits: both
 // reconnect and the outcome is stored once. The server is this test's own
 // (scripts/test_postgres.sh), so that no other test sees it go away.
+// The worker reads the KMEM_TUNE_* variables as every evaluating command
+// does (a worker that ignored KMEM_TUNE_COMPILE_BASELINE=0 timed torch.compile
+// baselines that a local `kmem eval` beside it left out); a bad value is one
+// line and exit 2, before any database is opened.
+TEST(WorkerTuningTest, ABadTuningValueIsRefusedBeforeTheQueueIsOpened) {
+  fs::path dir = fs::temp_directory_path() / ("kmem-worker-tuning-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  auto bad = test::run_command("KMEM_TUNE_COMPILE_BASELINE=7 " + std::string(KMEM_BINARY) + " worker --db " +
+                                   (dir / "never.db").string() + " --device cpu",
+                               dir / "err");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("kmem worker: KMEM_TUNE_COMPILE_BASELINE=7: not a whole number from 0 to 1"),
+            std::string::npos)
+      << bad.err;
+  EXPECT_FALSE(fs::exists(dir / "never.db"));
+  fs::remove_all(dir);
+}
+
 TEST(WorkerRestartTest, WorkersAndSubmittersSurviveADatabaseRestart) {
   if (std::getenv("KMEM_TEST_PG_URL") == nullptr)
     GTEST_SKIP() << "no PostgreSQL server binaries in use: KMEM_TEST_PG_URL (scripts/test.sh)";
