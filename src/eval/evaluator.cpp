@@ -4,7 +4,9 @@
 // problems each), one timing lock and one pool of workers started ahead of
 // need, through a WorkerLauncher (the zygotes; fakes in tests). A job that
 // runs out of GPU memory while others hold theirs is run again once the GPU
-// is its alone.
+// is its alone, and, out of memory even then (the references of the jobs
+// still to come hold their inputs drawn ahead), once more after every other
+// job, with every reference dropped.
 #include <fmt/format.h>
 #include <stdlib.h>
 
@@ -14,6 +16,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <shared_mutex>
 #include <thread>
 
@@ -133,6 +136,7 @@ class Batch {
     for (int t = 0; t < threads; ++t) job_threads.emplace_back([this] { work(); });
     for (int t = 0; t < lookahead_; ++t) job_threads.emplace_back([this] { prepare_ahead(); });
     for (auto& thread : job_threads) thread.join();
+    run_deferred();
     baselines_->finish();  // the outcomes held for a baseline are reported
     slots_.clear();        // any reference left goes before its worker
     baseline_hosts_.reset();
@@ -173,9 +177,35 @@ class Batch {
 
   void work() {
     for (size_t index; (index = take_next()) < jobs_.size();) {
-      EvalOutcome outcome = evaluate_one(index);
-      outcome.job = shown_[index];
-      baselines_->report(problem_key(jobs_[index]), std::move(outcome));
+      std::optional<EvalOutcome> outcome = evaluate_one(index);
+      if (!outcome) continue;  // deferred: run_deferred() reports it
+      outcome->job = shown_[index];
+      baselines_->report(problem_key(jobs_[index]), std::move(*outcome));
+    }
+  }
+
+  // The jobs out of memory even alone, once every other job is done: every
+  // reference left is dropped (only deferred jobs' problems hold one now),
+  // then each job runs alone with its reference prepared again.
+  void run_deferred() {
+    for (auto& [index, earlier] : deferred_) {
+      auto& slot = *slots_.at(problem_key(jobs_[index]));
+      std::lock_guard hold(slot.mutex);
+      slot.reference.reset();
+      slot.tried = false;
+    }
+    for (auto& [index, earlier] : deferred_) {
+      const EvalJob& job = jobs_[index];
+      auto& slot = *slots_.at(problem_key(job));
+      Attempt attempt;
+      {
+        std::unique_lock alone(gpu_alone_);  // compile baselines may still run
+        attempt = run_candidate(job, slot, fmt::format("{}/c{}-last", root_, index));
+      }
+      for (const auto& [stage, seconds] : earlier) attempt.outcome.seconds[stage] = seconds;
+      release(slot);
+      attempt.outcome.job = shown_[index];
+      baselines_->report(problem_key(job), std::move(attempt.outcome));
     }
   }
 
@@ -235,7 +265,8 @@ class Batch {
     slot.reference.reset();  // drops the problem from its worker
   }
 
-  EvalOutcome evaluate_one(size_t index) {
+  // The job's outcome, or nullopt when it is deferred to run_deferred().
+  std::optional<EvalOutcome> evaluate_one(size_t index) {
     const EvalJob& job = jobs_[index];
     if (on_start_) on_start_(job);
     auto& slot = *slots_.at(problem_key(job));
@@ -258,6 +289,14 @@ class Batch {
       attempt = run_candidate(job, slot, scratch);
       attempt.outcome.seconds["first_attempt"] = first_attempt;
       attempt.outcome.seconds["gpu_alone_wait"] = waited;
+    }
+    if (options_.device == "cuda" && attempt.out_of_memory) {
+      std::lock_guard hold(progress_mutex_);
+      deferred_.push_back({index,
+                           {{"first_attempt", attempt.outcome.seconds["first_attempt"]},
+                            {"second_attempt", attempt.outcome.seconds["total"]},
+                            {"started_at", started_at}}});
+      return std::nullopt;
     }
     EvalOutcome& outcome = attempt.outcome;
     auto releasing = Clock::now();
@@ -358,6 +397,9 @@ class Batch {
   std::condition_variable progress_;  // next_ moved on
   int lookahead_ = 1;                 // jobs whose references are prepared before they start
   std::atomic<size_t> next_to_prepare_{0};
+  // Jobs out of memory even alone (under progress_mutex_), with the seconds
+  // of their earlier attempts, for run_deferred().
+  std::vector<std::pair<size_t, std::map<std::string, double>>> deferred_;
   std::unique_ptr<eval::WorkerLauncher> launcher_;  // before the lock and the pool: outlives their workers
   // Pauses workers through the launcher (signals, or a fake's).
   eval::TimingLock timing_lock_{[this](pid_t group, int signal) { return launcher_->signal_group(group, signal); }};

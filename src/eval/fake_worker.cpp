@@ -222,7 +222,7 @@ class FakeWorker : public LineProcess {
         end({true, SIGSEGV});
       } else if (behaviour_ == "hang") {
         // says nothing more
-      } else if (behaviour_ == "oom_once" && attempt_ == 1) {
+      } else if ((behaviour_ == "oom_once" && attempt_ == 1) || (behaviour_ == "oom_twice" && attempt_ <= 2)) {
         say(error("forward", "out_of_memory", "OutOfMemoryError: fake"));
         end();
       } else if (behaviour_ == "device_fault") {

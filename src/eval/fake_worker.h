@@ -10,6 +10,7 @@
 // string. A fake candidate behaves as the first line of its candidate file
 // says, "# fake: BEHAVIOUR" (default pass): pass, build_error, crash, hang,
 // slow (200 ms before its result), oom_once (out of memory the first time),
+// oom_twice (the first two times),
 // device_fault, second_record (a record after its result), mistyped (a
 // result whose candidate_ms is a string), mismatch (the reference judges its
 // outputs wrong).

@@ -190,6 +190,31 @@ TEST_F(Scheduler, OutOfMemoryByItsKindRunsTheJobAgainAloneOnTheGpu) {
   EXPECT_EQ(log_->attempts["oom_once"], 2);
 }
 
+TEST_F(Scheduler, OutOfMemoryEvenAloneRunsOnceMoreAfterEveryOtherJobWithItsReferencePreparedAgain) {
+  options_.device = "cuda";
+  options_.parallel = 2;
+  std::vector<std::string> runs;  // candidate files, as each run begins
+  log_->on_run = [&](const std::string& candidate) {
+    std::lock_guard hold(log_->mutex);
+    runs.push_back(fs::path(candidate).stem().string());
+  };
+  auto outcomes = run({{"oom", "/p/one.py", candidate("oom_twice")},
+                       {"a", "/p/two.py", candidate("pass", "a")},
+                       {"b", "/p/three.py", candidate("slow", "b")}});
+  ASSERT_EQ(outcomes.size(), 3u);
+  EXPECT_EQ(outcomes["oom"].verdict, "pass") << outcomes["oom"].detail;
+  EXPECT_EQ(outcomes["b"].verdict, "pass") << outcomes["b"].detail;
+  EXPECT_EQ(log_->attempts["oom_twice"], 3);
+  for (const char* stage : {"first_attempt", "second_attempt", "started_at", "total"})
+    EXPECT_EQ(outcomes["oom"].seconds.count(stage), 1u) << stage;
+  // The last attempt comes after every other job's run, with its problem prepared again.
+  ASSERT_FALSE(runs.empty());
+  EXPECT_EQ(runs.back(), "oom_twice") << ::testing::PrintToString(runs);
+  EXPECT_EQ(std::count(runs.begin(), runs.end(), "b"), 1);
+  EXPECT_EQ(log_->count("prepare"), 4);                         // one, two, three, and one again
+  EXPECT_EQ(log_->count("drop"), 4 + log_->count("baseline"));  // every problem dropped (and each baseline's)
+}
+
 TEST_F(Scheduler, AReferenceOutOfMemoryIsPreparedAgainAlone) {
   options_.device = "cuda";
   auto outcomes = run({{"j", "/p/reference_oom_once.py", candidate("pass")}});
