@@ -8,6 +8,8 @@
 #include <span>
 #include <vector>
 
+#include "native_source.h"
+
 namespace kmem::check {
 namespace {
 
@@ -40,8 +42,6 @@ constexpr std::string_view kBindingScopes[] = {"return_value_policy"};
 // Names of pybind11's object interface and of the C-API's that read, call
 // or change a Python object, whatever precedes them.
 constexpr std::string_view kAttributeWords[] = {"getattr", "setattr", "hasattr", "delattr"};
-
-bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 bool listed(std::string_view name, std::span<const std::string_view> list) {
   return std::find(list.begin(), list.end(), name) != list.end();
@@ -85,36 +85,17 @@ std::vector<Token> identifiers(std::string_view text) {
   return out;
 }
 
-// The first non-blank character before `at` (0 at the start) and from `at` on.
-char previous_char(std::string_view text, size_t at) {
-  while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
-  return at > 0 ? text[at - 1] : 0;
-}
-char next_char(std::string_view text, size_t at) {
-  while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
-  return at < text.size() ? text[at] : 0;
-}
-
 // Whether the identifier at `at` is a member (`x.name`, `p->name`).
 bool is_member(std::string_view text, size_t at) {
   while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
   return at > 0 && (text[at - 1] == '.' || (text[at - 1] == '>' && at > 1 && text[at - 2] == '-'));
 }
 
-// The identifier ending just before `at` (blanks between allowed).
-std::string_view word_before(std::string_view text, size_t at) {
-  while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
-  size_t begin = at;
-  while (begin > 0 && identifier_char(text[begin - 1])) --begin;
-  return text.substr(begin, at - begin);
-}
-
 // Whether the line holding `at` is a preprocessor directive.
 bool in_directive(std::string_view text, size_t at) {
-  size_t line = text.rfind('\n', at);
-  line = line == std::string_view::npos ? 0 : line + 1;
-  size_t first = text.find_first_not_of(" \t", line);
-  return first != std::string_view::npos && first < at && text[first] == '#';
+  std::string_view head = line_before(text, at);
+  size_t first = head.find_first_not_of(" \t");
+  return first != std::string_view::npos && head[first] == '#';
 }
 
 // A name of Python's C-API or of CPython's and torch's Python objects.

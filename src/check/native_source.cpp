@@ -11,6 +11,9 @@
 #include "grammar.h"
 
 namespace kmem::check {
+
+bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
 namespace {
 
 void append_utf8(std::string& out, uint32_t code) {
@@ -62,8 +65,6 @@ void decode_escape(std::string_view escape, std::string& out) {
   if (kind == 'N') return out.append(escape), void();
   out.push_back(kind);  // \\ \' \"
 }
-
-bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 // `text` with every `alias::` of a `namespace alias = target;` read as
 // `target::` ("namespace s = std; s::thread" -> "std::thread").
@@ -313,29 +314,22 @@ bool has_uncompared_identifier(std::string_view text, std::string_view name) {
   return false;
 }
 
-namespace {
-
-// The first non-blank character before `at`, or 0.
 char previous_char(std::string_view text, size_t at) {
   while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
   return at > 0 ? text[at - 1] : 0;
 }
 
-// The first non-blank character from `at` on, or 0.
 char next_char(std::string_view text, size_t at) {
   while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
   return at < text.size() ? text[at] : 0;
 }
 
-// The text of `at`'s line before `at` (`#define T ` of `#define T thread`).
 std::string_view line_before(std::string_view text, size_t at) {
   size_t line = text.rfind('\n', at);
   line = line == std::string_view::npos ? 0 : line + 1;
   return text.substr(line, at - line);
 }
 
-// The identifier that ends just before `at`, blanks between allowed
-// (`const` of `const half* x`); empty when something else precedes.
 std::string_view word_before(std::string_view text, size_t at) {
   size_t end = at;
   while (end > 0 && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
@@ -343,6 +337,8 @@ std::string_view word_before(std::string_view text, size_t at) {
   while (begin > 0 && identifier_char(text[begin - 1])) --begin;
   return text.substr(begin, end - begin);
 }
+
+namespace {
 
 // Calls `visit(at)` for every whole-identifier occurrence of `name`; stops
 // when it returns true.

@@ -107,6 +107,17 @@ std::vector<std::string_view> restored_values(std::string_view text, std::string
 bool has_type_besides_declarations(std::string_view text, std::string_view type,
                                    std::span<const std::string_view> declared);
 
+// Scanning helpers for text from native_tokens, shared by the rules that read it.
+bool identifier_char(char c);
+// The first non-blank character before `at` (0 at the start), and from `at` on (0 at the end).
+char previous_char(std::string_view text, size_t at);
+char next_char(std::string_view text, size_t at);
+// The text of `at`'s line before `at` (`#define T ` of `#define T thread`).
+std::string_view line_before(std::string_view text, size_t at);
+// The identifier that ends just before `at`, blanks between allowed (`const`
+// of `const half* x`); empty when something else precedes.
+std::string_view word_before(std::string_view text, size_t at);
+
 // The first identifier in `text` that starts with `prefix` (`PyFrame_` finds
 // `PyFrame_GetVarString`); empty when none does.
 std::string_view identifier_with_prefix(std::string_view text, std::string_view prefix);
