@@ -59,7 +59,7 @@ def main():
     parser.add_argument("--problems", type=int, default=20, help="how many problems (the first with a seed kernel)")
     parser.add_argument("--policies", default="none,show_all")
     parser.add_argument("--device", default="cuda")
-    parser.add_argument("--port", type=int, default=8766)
+    parser.add_argument("--port", type=int, default=8766, help="the scripted endpoint's port (0: any free one)")
     parser.add_argument("--eval-parallel", type=int, default=8)
     args = parser.parse_args()
 
@@ -72,15 +72,19 @@ def main():
             os.remove(path)
     with open(args.store) as f:
         store = json.load(f)
-    kernels = sorted((i for i in store["items"] if i["kind"] == "kernel"), key=lambda i: i["source"])
+    kernels = sorted((i for i in store["items"] if i["kind"] == "kernel" and i.get("state", "active") == "active"),
+                     key=lambda i: i["source"])
     chosen = sorted({k["source"] for k in kernels})[:args.problems]
     kernels = [k for k in kernels if k["source"] in chosen]
     timings = {}
 
     def step(name, call):
+        """Runs one step's kmem command, printing what it printed (what ingest admitted and left out,
+        each kernel's re-measured speedup) and its wall time."""
         began = time.monotonic()
         value = call()
         timings[name] = round(time.monotonic() - began, 1)
+        print(value.rstrip(), flush=True)
         print(f"== {name}: {timings[name]} s", flush=True)
         return value
 
@@ -91,22 +95,25 @@ def main():
                 "content": f"```python\n{k['code'].rstrip()}\n```\nACTION: SUBMIT\n"} for k in kernels]
     write_json(os.path.join(args.out, "script.json"),
                {"format": "kmem-scripted-endpoint/1", "mode": "turns", "replies": replies})
-    base_url = f"http://127.0.0.1:{args.port}/v1"
-    for name in ("learn-first", "learn-second"):
-        write_json(os.path.join(args.out, name + ".json"), {
-            "format": "kmem-experiment/1", "name": name, "kernelbench": os.path.abspath(args.kernelbench),
-            "problems": chosen, "readers": [{"id": "learner", "endpoint": base_url, "model": "scripted",
-                                             "retries": 0}],
-            "policies": args.policies.split(","), "samples": 1, "device": args.device, "max_turns": 1,
-            "concurrency": 16, "eval_parallel": args.eval_parallel})
     endpoint = subprocess.Popen([args.endpoint, os.path.join(args.out, "script.json"), "--port", str(args.port)],
-                                stdout=subprocess.DEVNULL)
+                                stdout=subprocess.PIPE, text=True)
     try:
-        time.sleep(0.5)
+        # It prints its base URL once it listens (so --port 0 works and no fixed wait is needed).
+        base_url = endpoint.stdout.readline().strip()
+        if not base_url:
+            sys.exit(f"{args.endpoint}: exit {endpoint.wait()} before it printed its URL")
+        for name in ("learn-first", "learn-second"):
+            write_json(os.path.join(args.out, name + ".json"), {
+                "format": "kmem-experiment/1", "name": name, "kernelbench": os.path.abspath(args.kernelbench),
+                "problems": chosen, "readers": [{"id": "learner", "endpoint": base_url, "model": "scripted",
+                                                 "retries": 0}],
+                "policies": args.policies.split(","), "samples": 1, "device": args.device, "max_turns": 1,
+                "concurrency": 16, "eval_parallel": args.eval_parallel})
         experiment = [kmem, "experiment", "run", "--results", results, "--store", db, "--quiet",
                       "--work-dir", os.path.join(args.out, "work")]
         step("learn-first", lambda: run(experiment + [os.path.join(args.out, "learn-first.json")]))
-        step("ingest", lambda: run([kmem, "ingest", "learn-first", "--store", db, "--results", results]))
+        step("ingest", lambda: run([kmem, "ingest", "learn-first", "--store", db, "--results", results,
+                                      "--device", args.device]))
         reverify = [kmem, "reverify", "--store", db, "--kernelbench", args.kernelbench, "--kind", "kernel",
                     "--device", args.device]
         step("reverify", lambda: run(reverify))

@@ -32,7 +32,8 @@ def main():
 
     with open(args.store) as f:
         store = json.load(f)
-    kernels = [i for i in store["items"] if i["kind"] == "kernel"]
+    # The kernels a memory text may show (a store exported after learning also holds candidates and retired ones).
+    kernels = [i for i in store["items"] if i["kind"] == "kernel" and i.get("state", "active") == "active"]
     replies = [{"when": f"KernelBench problem {k['source']},",
                 "content": f"```python\n{k['code'].rstrip()}\n```\nACTION: SUBMIT\n"} for k in kernels]
     spec = {"format": "kmem-experiment/1", "name": "seed-replay", "kernelbench": os.path.abspath(args.kernelbench),
