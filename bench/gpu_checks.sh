@@ -59,8 +59,9 @@ for step in "${steps[@]}"; do
       tail -3 "$out/worker.log" ;;
     replay)
       python3 "$root/scripts/seed_replay.py" --kernelbench "$kernelbench" --out "$out/replay" >/dev/null
-      "$build/kmem-scripted-endpoint" "$out/replay/script.json" --port 8765 > /dev/null &
+      "$build/kmem-scripted-endpoint" "$out/replay/script.json" --port 8765 > "$out/replay/endpoint.log" &
       endpoint=$!
+      for _ in $(seq 50); do [ -s "$out/replay/endpoint.log" ] && break; sleep 0.2; done  # its URL once listening
       rm -f "$out/replay/results.db"
       /usr/bin/time -f "replay: %e s" timeout "$limit" "$build/kmem" experiment run "$out/replay/spec.json" \
         --results "$out/replay/results.db" --quiet --work-dir "$out/replay/work"
