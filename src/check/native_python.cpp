@@ -37,6 +37,10 @@ constexpr std::string_view kBindingNames[] = {"arg",
                                               "pos_only",
                                               "return_value_policy",
                                               "tuple"};
+// pybind11's headers a binding may include: the core and the STL casters
+// (torch/extension.h includes both). Others bring casters that turn Python
+// callables into C++ ones (functional.h) or embed the interpreter (embed.h).
+constexpr std::string_view kBindingHeaders[] = {"pybind11/pybind11.h", "pybind11/stl.h"};
 // Of these, the names whose members may be named too (enumerators).
 constexpr std::string_view kBindingScopes[] = {"return_value_policy"};
 // Names of pybind11's object interface and of the C-API's that read, call
@@ -125,7 +129,12 @@ std::string pybind11_use(std::string_view text, const Token& t) {
     return std::string(t.text) + "::" + std::string(name);
   }
   std::string_view before = word_before(text, t.at);
-  if (in_directive(text, t.at)) return "#define naming " + std::string(t.text);
+  if (in_directive(text, t.at)) {  // an #include's header is judged by included_header
+    std::string_view head = line_before(text, t.at);
+    size_t word = head.find_first_not_of(" \t", head.find('#') + 1);
+    if (word != std::string_view::npos && head.substr(word).starts_with("include")) return {};
+    return "#define naming " + std::string(t.text);
+  }
   if (before == "namespace" && word_before(text, static_cast<size_t>(before.data() - text.data())) == "using")
     return "using namespace " + std::string(t.text);
   // `namespace py = pybind11;` (expanded where used); `py` as a variable.
@@ -196,9 +205,22 @@ std::string module_use(std::string_view text, size_t macro_end) {
   return {};
 }
 
+// The first pybind11 header included that a binding does not need, as
+// `#include <...>`; empty when none.
+std::string included_header(std::string_view text) {
+  for (std::string_view operand : directives(text, "include")) {
+    if (operand.size() < 2) continue;
+    std::string_view header = operand.substr(1, operand.find_first_of(">\"", 1) - 1);
+    if (header.starts_with("pybind11/") && !listed(header, kBindingHeaders))
+      return "#include <" + std::string(header) + ">";
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string python_reach(std::string_view text) {
+  if (std::string found = included_header(text); !found.empty()) return found;
   for (const Token& t : identifiers(text)) {
     bool member = is_member(text, t.at);
     if (names_python_object(t.text, member)) return std::string(member ? "." : "") + std::string(t.text);

@@ -14,6 +14,8 @@ std::string reach(std::string_view source) { return python_reach(native_tokens(s
 TEST(NativePython, BindingsOfOwnFunctionsAndClassesPass) {
   EXPECT_EQ(reach(R"(
 #include <torch/extension.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 namespace py = pybind11;
 torch::Tensor forward(torch::Tensor x, double k);  // PyTorch's tensors, "getattr" in a literal
 struct Scaler { float k; explicit Scaler(float k) : k(k) {} };
@@ -55,6 +57,10 @@ TEST(NativePython, PybindNamesBeyondBindingAreNamed) {
   EXPECT_EQ(reach("using   namespace py; void f() {}"), "using namespace py");
   EXPECT_EQ(reach("#define P pybind11\nP::object o;"), "#define naming pybind11");
   EXPECT_EQ(reach("PYBIND11_EMBEDDED_MODULE(x, m) {}"), "PYBIND11_EMBEDDED_MODULE");
+  // Casters of Python callables into std::function, or the embedded interpreter.
+  EXPECT_EQ(reach("#include <pybind11/functional.h>\nvoid f(std::function<void()> g) { g(); }"),
+            "#include <pybind11/functional.h>");
+  EXPECT_EQ(reach("#include \"pybind11/embed.h\"\n"), "#include <pybind11/embed.h>");
 }
 
 TEST(NativePython, AttributesAndPointersOfObjectsAreNamed) {
