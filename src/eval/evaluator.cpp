@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
@@ -184,15 +185,20 @@ class Batch {
     }
   }
 
-  // The jobs out of memory even alone, once every other job is done: every
-  // reference left is dropped (only deferred jobs' problems hold one now),
-  // then each job runs alone with its reference prepared again.
+  // The jobs out of memory even alone, once every other job is done (and
+  // every reference dropped, each deferred job having released its own):
+  // each runs alone with its reference prepared again, the jobs of one
+  // problem one after another, so that no other problem's is held.
   void run_deferred() {
+    std::stable_sort(deferred_.begin(), deferred_.end(), [this](const auto& a, const auto& b) {
+      return problem_key(jobs_[a.first]) < problem_key(jobs_[b.first]);
+    });
     for (auto& [index, earlier] : deferred_) {
       auto& slot = *slots_.at(problem_key(jobs_[index]));
       std::lock_guard hold(slot.mutex);
       slot.reference.reset();
       slot.tried = false;
+      slot.remaining++;
     }
     for (auto& [index, earlier] : deferred_) {
       const EvalJob& job = jobs_[index];
@@ -291,6 +297,7 @@ class Batch {
       attempt.outcome.seconds["gpu_alone_wait"] = waited;
     }
     if (options_.device == "cuda" && attempt.out_of_memory) {
+      release(slot);  // the rest of the batch runs without its reference (run_deferred prepares it again)
       std::lock_guard hold(progress_mutex_);
       deferred_.push_back({index,
                            {{"first_attempt", attempt.outcome.seconds["first_attempt"]},

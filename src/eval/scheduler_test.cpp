@@ -215,6 +215,28 @@ TEST_F(Scheduler, OutOfMemoryEvenAloneRunsOnceMoreAfterEveryOtherJobWithItsRefer
   EXPECT_EQ(log_->count("drop"), 4 + log_->count("baseline"));  // every problem dropped (and each baseline's)
 }
 
+// A deferred job holds no reference while the rest of the batch runs: its
+// problem's is dropped at once when no other job of the problem is left.
+TEST_F(Scheduler, AJobDeferredForMemoryLeavesItsReferenceToNoLaterJob) {
+  options_.device = "cuda";
+  options_.parallel = 1;
+  options_.compile_baseline = false;        // its workers' drops are no references'
+  std::map<std::string, int> drops_before;  // candidate -> references dropped as its run began
+  log_->on_run = [&](const std::string& candidate) {
+    std::lock_guard hold(log_->mutex);
+    drops_before[fs::path(candidate).stem().string()] = log_->commands["drop"];
+  };
+  auto outcomes = run({{"oom", "/p/one.py", candidate("oom_twice")},
+                       {"a", "/p/two.py", candidate("pass", "a")},
+                       {"b", "/p/two.py", candidate("pass", "b")}});
+  ASSERT_EQ(outcomes.size(), 3u);
+  EXPECT_EQ(outcomes["oom"].verdict, "pass") << outcomes["oom"].detail;
+  EXPECT_EQ(drops_before["a"], 1);  // /p/one.py's, before the batch went on
+  EXPECT_EQ(drops_before["b"], 1);
+  EXPECT_EQ(log_->count("prepare"), 3);  // one, two, and one again
+  EXPECT_EQ(log_->count("drop"), 3);
+}
+
 TEST_F(Scheduler, AReferenceOutOfMemoryIsPreparedAgainAlone) {
   options_.device = "cuda";
   auto outcomes = run({{"j", "/p/reference_oom_once.py", candidate("pass")}});
