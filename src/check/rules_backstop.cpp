@@ -125,7 +125,7 @@ void private_attribute(const Context& c, std::vector<Finding>& out) {
     }
     return;
   }
-  if (c.symbol() == python_symbol("keyword_argument")) {
+  if (c.symbol() == g.keyword_argument) {
     TSNode key = field(c.node(), g.field_name);
     std::string_view name = ts_node_is_null(key) ? std::string_view() : c.text(key);
     if (is_dunder(name) && !listed(name, kAllowedDunders)) out.push_back({c.node(), std::string(name)});
