@@ -250,9 +250,6 @@ TEST_P(WorkerCommandTest, AQueuedExperimentIsEvaluatedByTheWorkers) {
 INSTANTIATE_TEST_SUITE_P(Engines, WorkerCommandTest,
                          ::testing::Values(store::Engine::kSqlite, store::Engine::kPostgres), store::engine_name);
 
-// A PostgreSQL restart while a worker evaluates and a submitter waits: both
-// reconnect and the outcome is stored once. The server is this test's own
-// (scripts/test_postgres.sh), so that no other test sees it go away.
 // The worker reads the KMEM_TUNE_* variables as every evaluating command
 // does (a worker that ignored KMEM_TUNE_COMPILE_BASELINE=0 timed torch.compile
 // baselines that a local `kmem eval` beside it left out); a bad value is one
@@ -271,6 +268,9 @@ TEST(WorkerTuningTest, ABadTuningValueIsRefusedBeforeTheQueueIsOpened) {
   fs::remove_all(dir);
 }
 
+// A PostgreSQL restart while a worker evaluates and a submitter waits: both
+// reconnect and the outcome is stored once. The server is this test's own
+// (scripts/test_postgres.sh), so that no other test sees it go away.
 TEST(WorkerRestartTest, WorkersAndSubmittersSurviveADatabaseRestart) {
   if (std::getenv("KMEM_TEST_PG_URL") == nullptr)
     GTEST_SKIP() << "no PostgreSQL server binaries in use: KMEM_TEST_PG_URL (scripts/test.sh)";
