@@ -56,21 +56,15 @@ struct Token {
   size_t at;
 };
 
-// The identifiers of `text` outside string and character literals (a raw
-// string `R"x(...)x"` included), in order.
+// The prefixes of a raw string literal (`R"x(...)x"`, `u8R"(...)"`).
+constexpr std::string_view kRawStringPrefixes[] = {"R", "u8R", "uR", "UR", "LR"};
+
+// The identifiers of `text` outside string and character literals (raw
+// strings included), in order.
 std::vector<Token> identifiers(std::string_view text) {
   std::vector<Token> out;
   for (size_t i = 0; i < text.size();) {
     char c = text[i];
-    if (c == 'R' && i + 1 < text.size() && text[i + 1] == '"' && (i == 0 || !identifier_char(text[i - 1]))) {
-      size_t open = text.find('(', i + 2);
-      if (open == std::string_view::npos) break;
-      std::string close(1, ')');
-      close.append(text.substr(i + 2, open - i - 2)).push_back('"');
-      size_t end = text.find(close, open + 1);
-      i = end == std::string_view::npos ? text.size() : end + close.size();
-      continue;
-    }
     if (c == '"' || c == '\'') {
       size_t j = i + 1;
       while (j < text.size() && text[j] != c && text[j] != '\n') j += text[j] == '\\' ? 2 : 1;
@@ -80,7 +74,17 @@ std::vector<Token> identifiers(std::string_view text) {
     if (identifier_char(c)) {
       size_t end = i;
       while (end < text.size() && identifier_char(text[end])) ++end;
-      if (!std::isdigit(static_cast<unsigned char>(c))) out.push_back({text.substr(i, end - i), i});
+      std::string_view word = text.substr(i, end - i);
+      if (end < text.size() && text[end] == '"' && listed(word, kRawStringPrefixes)) {
+        size_t open = text.find('(', end + 1);
+        if (open == std::string_view::npos) break;
+        std::string close(1, ')');
+        close.append(text.substr(end + 1, open - end - 1)).push_back('"');
+        size_t close_at = text.find(close, open + 1);
+        i = close_at == std::string_view::npos ? text.size() : close_at + close.size();
+        continue;
+      }
+      if (!std::isdigit(static_cast<unsigned char>(c))) out.push_back({word, i});
       i = end;
       continue;
     }

@@ -71,6 +71,15 @@ TEST(NativePython, AttributesAndPointersOfObjectsAreNamed) {
   EXPECT_EQ(reach("auto p = m.ptr();"), ".ptr()");
 }
 
+TEST(NativePython, RawStringsOfEveryPrefixAreLiterals) {
+  // A raw string's quote does not open a literal that hides the code after it.
+  for (std::string prefix : {"R", "u8R", "uR", "UR", "LR"})
+    EXPECT_EQ(reach("auto s = " + prefix + "\"(\")\"; void f(pybind11::handle h) { h(); } auto e = \"\";"),
+              "pybind11::handle")
+        << prefix;
+  EXPECT_EQ(reach("auto s = u8R\"x(PyObject* o; \")x\";"), "");
+}
+
 TEST(NativePython, TheModuleDefinesNamesOnly) {
   EXPECT_EQ(reach("PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { bind(m); }"),
             "the module 'm' used other than to define names");
