@@ -59,36 +59,60 @@ struct Token {
 // The prefixes of a raw string literal (`R"x(...)x"`, `u8R"(...)"`).
 constexpr std::string_view kRawStringPrefixes[] = {"R", "u8R", "uR", "UR", "LR"};
 
-// The identifiers of `text` outside string and character literals (raw
-// strings included), in order.
-std::vector<Token> identifiers(std::string_view text) {
-  std::vector<Token> out;
+// `text` with what its string and character literals hold (raw strings
+// included) blanked, quotes and line breaks kept: no literal reads as code,
+// or hides any (the `}` of `m.doc() = "}"`). Offsets are unchanged.
+std::string code_only(std::string_view text) {
+  std::string out(text);
+  auto blank = [&](size_t from, size_t to) {
+    for (size_t k = from; k < std::min(to, out.size()); ++k)
+      if (out[k] != '\n') out[k] = ' ';
+  };
   for (size_t i = 0; i < text.size();) {
     char c = text[i];
     if (c == '"' || c == '\'') {
       size_t j = i + 1;
       while (j < text.size() && text[j] != c && text[j] != '\n') j += text[j] == '\\' ? 2 : 1;
+      blank(i + 1, j);
       i = j + 1;
       continue;
     }
-    if (identifier_char(c)) {
-      size_t end = i;
-      while (end < text.size() && identifier_char(text[end])) ++end;
-      std::string_view word = text.substr(i, end - i);
-      if (end < text.size() && text[end] == '"' && listed(word, kRawStringPrefixes)) {
-        size_t open = text.find('(', end + 1);
-        if (open == std::string_view::npos) break;
-        std::string close(1, ')');
-        close.append(text.substr(end + 1, open - end - 1)).push_back('"');
-        size_t close_at = text.find(close, open + 1);
-        i = close_at == std::string_view::npos ? text.size() : close_at + close.size();
-        continue;
-      }
-      if (!std::isdigit(static_cast<unsigned char>(c))) out.push_back({word, i});
-      i = end;
+    if (!identifier_char(c)) {
+      ++i;
       continue;
     }
-    ++i;
+    size_t end = i;
+    while (end < text.size() && identifier_char(text[end])) ++end;
+    if (end < text.size() && text[end] == '"' && listed(text.substr(i, end - i), kRawStringPrefixes)) {
+      size_t open = text.find('(', end + 1);
+      size_t close = std::string_view::npos;  // where the closing `)delim"` ends
+      if (open != std::string_view::npos) {
+        std::string closing(1, ')');
+        closing.append(text.substr(end + 1, open - end - 1)).push_back('"');
+        close = text.find(closing, open + 1);
+        if (close != std::string_view::npos) close += closing.size() - 1;
+      }
+      if (close == std::string_view::npos) close = text.size();
+      blank(end + 1, close);
+      end = close + 1;
+    }
+    i = end;
+  }
+  return out;
+}
+
+// The identifiers of `code` (from code_only), in order.
+std::vector<Token> identifiers(std::string_view code) {
+  std::vector<Token> out;
+  for (size_t i = 0; i < code.size();) {
+    if (!identifier_char(code[i])) {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < code.size() && identifier_char(code[end])) ++end;
+    if (!std::isdigit(static_cast<unsigned char>(code[i]))) out.push_back({code.substr(i, end - i), i});
+    i = end;
   }
   return out;
 }
@@ -159,19 +183,20 @@ size_t template_arguments_start(std::string_view text, size_t at) {
   return std::string_view::npos;
 }
 
-// Whether the module variable at `at` is the first argument of a class or
-// enum builder: `class_<T>(m, "T")`.
-bool builds_type_in(std::string_view text, size_t at) {
-  if (previous_char(text, at) != '(' || (next_char(text, at + 1) != ',')) return false;
+// The class or enum builder whose first argument is the module variable at
+// `at` (`class_` of `class_<T>(m, "T")`); empty when there is none.
+std::string_view type_builder(std::string_view text, size_t at) {
+  if (previous_char(text, at) != '(' || (next_char(text, at + 1) != ',')) return {};
   size_t paren = text.rfind('(', at);
   size_t open = template_arguments_start(text, paren);
-  if (open == std::string_view::npos) return false;
+  if (open == std::string_view::npos) return {};
   std::string_view builder = word_before(text, open);
-  return builder == "class_" || builder == "enum_";
+  return builder == "class_" || builder == "enum_" ? builder : std::string_view();
 }
 
 // The first use of a PYBIND11_MODULE's module in its body other than to
-// define names: `m.def(...)`, `m.doc()`, `class_<T>(m, ...)`.
+// define names: `m.def(...)`, `m.doc()`, `class_<T>(m, ...)`. `text` is
+// from code_only.
 std::string module_use(std::string_view text, size_t macro_end) {
   size_t open = macro_end;
   while (open < text.size() && std::isspace(static_cast<unsigned char>(text[open]))) ++open;
@@ -203,7 +228,8 @@ std::string module_use(std::string_view text, size_t macro_end) {
       std::string_view member = name == std::string_view::npos ? "" : rest.substr(name, name_end - name);
       if ((member == "def" || member == "doc") && next_char(rest, name_end) == '(') continue;
     }
-    if (builds_type_in(inside, t.at)) continue;
+    // pybind11's, not a template of the source's own given the module.
+    if (std::string_view builder = type_builder(inside, t.at); !builder.empty() && !redefines(text, builder)) continue;
     return "the module '" + std::string(var) + "' used other than to define names";
   }
   return {};
@@ -223,8 +249,10 @@ std::string included_header(std::string_view text) {
 
 }  // namespace
 
-std::string python_reach(std::string_view text) {
-  if (std::string found = included_header(text); !found.empty()) return found;
+std::string python_reach(std::string_view source) {
+  if (std::string found = included_header(source); !found.empty()) return found;
+  const std::string code = code_only(source);
+  std::string_view text = code;
   for (const Token& t : identifiers(text)) {
     bool member = is_member(text, t.at);
     if (names_python_object(t.text, member)) return std::string(member ? "." : "") + std::string(t.text);

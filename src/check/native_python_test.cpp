@@ -89,6 +89,13 @@ TEST(NativePython, TheModuleDefinesNamesOnly) {
             "the module 'm' used other than to define names");
   EXPECT_EQ(reach("PYBIND11_MODULE(name, m) { helper<int>(m, \"x\"); }"),
             "the module 'm' used other than to define names");
+  // A brace in a literal does not end the module's body early.
+  EXPECT_EQ(reach("PYBIND11_MODULE(name, m) { m.doc() = \"}\"; char c = '}'; bind(m); }"),
+            "the module 'm' used other than to define names");
+  // A class_ of the source's own is no builder of pybind11's.
+  EXPECT_EQ(reach("template <class T> struct class_ { template <class M> class_(M& m, const char*) {} };\n"
+                  "PYBIND11_MODULE(name, m) { class_<int>(m, \"x\"); }"),
+            "the module 'm' used other than to define names");
   // Only the module's own uses count: another m inside a kernel is a variable.
   EXPECT_EQ(reach("__global__ void k(int m) { int y = m + 1; }\nPYBIND11_MODULE(name, m) { m.def(\"k\", &f); }"), "");
 }
