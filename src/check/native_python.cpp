@@ -261,6 +261,7 @@ std::string python_reach(std::string_view source) {
       continue;
     }
     if (member && t.text == "attr") return ".attr";
+    if (member && t.text == "import") return ".import";  // module_::import, called on a module object
     if (member && t.text == "ptr" && next_char(text, t.at + t.text.size()) == '(') return ".ptr()";
     if (!member && listed(t.text, kAttributeWords)) return std::string(t.text);
     if (t.text.starts_with("PYBIND11_") && t.text != "PYBIND11_MODULE") return std::string(t.text);

@@ -49,6 +49,7 @@ TEST(NativePython, TheCApiAndCPythonsObjectsAreNamed) {
 TEST(NativePython, PybindNamesBeyondBindingAreNamed) {
   EXPECT_EQ(reach("py::object o;"), "py::object");
   EXPECT_EQ(reach("auto os = pybind11::module_::import(\"os\");"), "pybind11::module_::import");
+  EXPECT_EQ(reach("void f() { py::module_ m; auto os = m.import(\"os\"); }"), ".import");
   EXPECT_EQ(reach("auto g = ::pybind11::globals();"), "pybind11::globals");
   EXPECT_EQ(reach("pybind11::detail::get_internals();"), "pybind11::detail::get_internals");
   // An alias is expanded where used; a directive or macro names pybind11 itself.
