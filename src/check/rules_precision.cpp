@@ -417,12 +417,20 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
     std::string_view name;
     if (!ts_node_is_null(function) && c.reads_attribute(function, &object, &name)) {
       if (listed(name, kPrecisionMethods)) out.push_back({function, std::string(".").append(name).append("()")});
-      // x.type("torch.HalfTensor"), x.to("torch.float16"): a type by its name.
-      TSNode first = positional_argument(c, 0);
-      std::string_view literal;
-      if ((name == "type" || name == "to" || name == "astype" || name == "view") && !ts_node_is_null(first) &&
-          c.string_literal(first, &literal) && reduced_precision_cast_name(literal))
-        out.push_back({first, std::string(literal)});
+      // x.type("torch.HalfTensor"), x.to("torch.float16"): a type by its name,
+      // as any argument (`torch.Tensor.type(x, "torch.HalfTensor")`) or dtype=.
+      TSNode arguments = c.argument_list(node);
+      if ((name == "type" || name == "to" || name == "astype" || name == "view") && !ts_node_is_null(arguments)) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(arguments); ++i) {
+          TSNode argument = ts_node_named_child(arguments, i);
+          if (ts_node_symbol(argument) == g.keyword_argument)
+            argument = c.text(field(argument, g.field_name)) == "dtype" ? field(argument, g.field_value) : TSNode{};
+          std::string_view literal;
+          if (!ts_node_is_null(argument) && c.string_literal(argument, &literal) &&
+              reduced_precision_cast_name(literal))
+            out.push_back({argument, std::string(literal)});
+        }
+      }
     }
   } else if (c.symbol() == g.keyword_argument) {
     TSNode name = field(node, g.field_name);
