@@ -56,52 +56,7 @@ struct Token {
   size_t at;
 };
 
-// The prefixes of a raw string literal (`R"x(...)x"`, `u8R"(...)"`).
-constexpr std::string_view kRawStringPrefixes[] = {"R", "u8R", "uR", "UR", "LR"};
-
-// `text` with what its string and character literals hold (raw strings
-// included) blanked, quotes and line breaks kept: no literal reads as code,
-// or hides any (the `}` of `m.doc() = "}"`). Offsets are unchanged.
-std::string code_only(std::string_view text) {
-  std::string out(text);
-  auto blank = [&](size_t from, size_t to) {
-    for (size_t k = from; k < std::min(to, out.size()); ++k)
-      if (out[k] != '\n') out[k] = ' ';
-  };
-  for (size_t i = 0; i < text.size();) {
-    char c = text[i];
-    if (c == '"' || c == '\'') {
-      size_t j = i + 1;
-      while (j < text.size() && text[j] != c && text[j] != '\n') j += text[j] == '\\' ? 2 : 1;
-      blank(i + 1, j);
-      i = j + 1;
-      continue;
-    }
-    if (!identifier_char(c)) {
-      ++i;
-      continue;
-    }
-    size_t end = i;
-    while (end < text.size() && identifier_char(text[end])) ++end;
-    if (end < text.size() && text[end] == '"' && listed(text.substr(i, end - i), kRawStringPrefixes)) {
-      size_t open = text.find('(', end + 1);
-      size_t close = std::string_view::npos;  // where the closing `)delim"` ends
-      if (open != std::string_view::npos) {
-        std::string closing(1, ')');
-        closing.append(text.substr(end + 1, open - end - 1)).push_back('"');
-        close = text.find(closing, open + 1);
-        if (close != std::string_view::npos) close += closing.size() - 1;
-      }
-      if (close == std::string_view::npos) close = text.size();
-      blank(end + 1, close);
-      end = close + 1;
-    }
-    i = end;
-  }
-  return out;
-}
-
-// The identifiers of `code` (from code_only), in order.
+// The identifiers of `code` (from blank_literals), in order.
 std::vector<Token> identifiers(std::string_view code) {
   std::vector<Token> out;
   for (size_t i = 0; i < code.size();) {
@@ -196,7 +151,7 @@ std::string_view type_builder(std::string_view text, size_t at) {
 
 // The first use of a PYBIND11_MODULE's module in its body other than to
 // define names: `m.def(...)`, `m.doc()`, `class_<T>(m, ...)`. `text` is
-// from code_only.
+// from blank_literals.
 std::string module_use(std::string_view text, size_t macro_end) {
   size_t open = macro_end;
   while (open < text.size() && std::isspace(static_cast<unsigned char>(text[open]))) ++open;
@@ -251,7 +206,7 @@ std::string included_header(std::string_view text) {
 
 std::string python_reach(std::string_view source) {
   if (std::string found = included_header(source); !found.empty()) return found;
-  const std::string code = code_only(source);
+  const std::string code = blank_literals(source);
   std::string_view text = code;
   for (const Token& t : identifiers(text)) {
     bool member = is_member(text, t.at);

@@ -1,5 +1,6 @@
 // python_reach: the bindings honest extensions write pass; every other way
-// from C++ to a Python object is named, however it is spelled.
+// from C++ to a Python object is named, however it is spelled. And
+// blank_literals (native_source.h), through which it reads the code.
 #include "native_python.h"
 
 #include <gtest/gtest.h>
@@ -70,6 +71,12 @@ TEST(NativePython, AttributesAndPointersOfObjectsAreNamed) {
   EXPECT_EQ(reach("void f(X o) { auto v = getattr(o, \"x\"); }"), "getattr");
   EXPECT_EQ(reach("auto f = &setattr;"), "setattr");
   EXPECT_EQ(reach("auto p = m.ptr();"), ".ptr()");
+}
+
+TEST(NativeSource, BlankLiteralsKeepsOffsetsAndCodeAndBlanksWhatLiteralsHold) {
+  EXPECT_EQ(blank_literals("f(\"a(b\", 'c', x);"), "f(\"   \", ' ', x);");
+  EXPECT_EQ(blank_literals("s = u8R\"x(a\"b\n)\")x\"; y"), "s = u8R\"     \n    \"; y");
+  EXPECT_EQ(blank_literals("t = \"\\\"(\" + z"), "t = \"   \" + z");
 }
 
 TEST(NativePython, RawStringsOfEveryPrefixAreLiterals) {

@@ -338,6 +338,48 @@ std::string_view word_before(std::string_view text, size_t at) {
   return text.substr(begin, end - begin);
 }
 
+std::string blank_literals(std::string_view text) {
+  constexpr std::string_view kRawStringPrefixes[] = {"R", "u8R", "uR", "UR", "LR"};
+  std::string out(text);
+  auto blank = [&](size_t from, size_t to) {
+    for (size_t k = from; k < std::min(to, out.size()); ++k)
+      if (out[k] != '\n') out[k] = ' ';
+  };
+  for (size_t i = 0; i < text.size();) {
+    char c = text[i];
+    if (c == '"' || c == '\'') {
+      size_t j = i + 1;
+      while (j < text.size() && text[j] != c && text[j] != '\n') j += text[j] == '\\' ? 2 : 1;
+      blank(i + 1, j);
+      i = j + 1;
+      continue;
+    }
+    if (!identifier_char(c)) {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < text.size() && identifier_char(text[end])) ++end;
+    std::string_view word = text.substr(i, end - i);
+    if (end < text.size() && text[end] == '"' &&
+        std::find(std::begin(kRawStringPrefixes), std::end(kRawStringPrefixes), word) != std::end(kRawStringPrefixes)) {
+      size_t open = text.find('(', end + 1);
+      size_t close = std::string_view::npos;  // the closing `)delim"`'s quote
+      if (open != std::string_view::npos) {
+        std::string closing(1, ')');
+        closing.append(text.substr(end + 1, open - end - 1)).push_back('"');
+        close = text.find(closing, open + 1);
+        if (close != std::string_view::npos) close += closing.size() - 1;
+      }
+      if (close == std::string_view::npos) close = text.size();
+      blank(end + 1, close);
+      end = close + 1;
+    }
+    i = end;
+  }
+  return out;
+}
+
 namespace {
 
 // Calls `visit(at)` for every whole-identifier occurrence of `name`; stops
@@ -549,8 +591,13 @@ bool has_unlisted_argument(std::string_view text, std::string_view name, size_t 
   });
 }
 
-std::vector<std::string_view> restored_values(std::string_view text, std::string_view type, std::string_view getter,
+std::vector<std::string_view> restored_values(std::string_view source, std::string_view type, std::string_view getter,
                                               std::string_view setter, std::span<const std::string_view> kept) {
+  if (source.find(type) == std::string_view::npos) return {};  // no variable of the type
+  // Read outside literals: `"cublasSetMathMode("` in a string is no call
+  // around a later argument. The names found are given as `source`'s.
+  const std::string code = blank_literals(source);
+  std::string_view text = code;
   auto trimmed = [](std::string_view argument) {
     size_t first = argument.find_first_not_of(" \t\r\n");
     return first == std::string_view::npos ? std::string_view{}
@@ -587,7 +634,8 @@ std::vector<std::string_view> restored_values(std::string_view text, std::string
                std::none_of(kept_at.begin(), kept_at.end(), [&](size_t k) { return saved < k && k < use; });
       return true;  // written or read any other way
     });
-    if (restores_only && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    if (restores_only && std::find(names.begin(), names.end(), name) == names.end())
+      names.push_back(source.substr(begin, end - begin));
     return false;
   });
   return names;

@@ -98,7 +98,7 @@ bool has_unlisted_argument(std::string_view text, std::string_view name, size_t 
 // cublasSetMathMode(h, mode);`): declared `type name;`, written only as
 // `getter(h, &name)`, otherwise only passed last to `setter(h, name)`, each
 // such call coming after a getter call saving it and a `setter` call with
-// one of `kept` between the two.
+// one of `kept` between the two. Literals are not read (blank_literals).
 std::vector<std::string_view> restored_values(std::string_view text, std::string_view type, std::string_view getter,
                                               std::string_view setter, std::span<const std::string_view> kept);
 
@@ -117,6 +117,12 @@ std::string_view line_before(std::string_view text, size_t at);
 // The identifier that ends just before `at`, blanks between allowed (`const`
 // of `const half* x`); empty when something else precedes.
 std::string_view word_before(std::string_view text, size_t at);
+
+// `text` with what its string and character literals hold (raw strings of
+// every prefix included) blanked, quotes and line breaks kept, offsets
+// unchanged: no literal reads as code, or hides any (the `}` of `m.doc() =
+// "}"`, a `"cublasSetMathMode("` before a call's argument).
+std::string blank_literals(std::string_view text);
 
 // The first identifier in `text` that starts with `prefix` (`PyFrame_` finds
 // `PyFrame_GetVarString`); empty when none does.
