@@ -37,12 +37,12 @@ constexpr std::string_view kBindingNames[] = {"arg",
                                               "pos_only",
                                               "return_value_policy",
                                               "tuple"};
+// Of these, the names whose members may be named too (enumerators).
+constexpr std::string_view kBindingScopes[] = {"return_value_policy"};
 // pybind11's headers a binding may include: the core and the STL casters
 // (torch/extension.h includes both). Others bring casters that turn Python
 // callables into C++ ones (functional.h) or embed the interpreter (embed.h).
 constexpr std::string_view kBindingHeaders[] = {"pybind11/pybind11.h", "pybind11/stl.h"};
-// Of these, the names whose members may be named too (enumerators).
-constexpr std::string_view kBindingScopes[] = {"return_value_policy"};
 // Names of pybind11's object interface and of the C-API's that read, call
 // or change a Python object, whatever precedes them.
 constexpr std::string_view kAttributeWords[] = {"getattr", "setattr", "hasattr", "delattr"};

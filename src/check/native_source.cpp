@@ -406,6 +406,13 @@ bool any_occurrence(std::string_view text, std::string_view name, Visit visit) {
   });
 }
 
+// `text` without the blanks around it (a call's argument).
+std::string_view trimmed(std::string_view text) {
+  size_t first = text.find_first_not_of(" \t\r\n");
+  return first == std::string_view::npos ? std::string_view{}
+                                         : text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+}
+
 // The arguments of the call whose `(` is at `open`, split at the commas
 // outside brackets; those before the text ends when it is not closed.
 std::vector<std::string_view> call_arguments(std::string_view text, size_t open) {
@@ -558,11 +565,7 @@ bool has_unlisted_argument(std::string_view text, std::string_view name, size_t 
   for (std::string_view value : allowed)
     if (redefines(text, value)) return true;  // `const auto CUBLAS_DEFAULT_MATH = ...(3)` shadows the name
   auto listed_only = [&](std::string_view argument) {
-    size_t first = argument.find_first_not_of(" \t\r\n");
-    size_t last = argument.find_last_not_of(" \t\r\n");
-    if (first != std::string_view::npos &&
-        std::find(restored.begin(), restored.end(), argument.substr(first, last - first + 1)) != restored.end())
-      return true;
+    if (std::find(restored.begin(), restored.end(), trimmed(argument)) != restored.end()) return true;
     for (size_t at = 0; at < argument.size();) {
       char ch = argument[at];
       if (std::isspace(static_cast<unsigned char>(ch)) || ch == '(' || ch == ')' || ch == '|') {
@@ -598,11 +601,6 @@ std::vector<std::string_view> restored_values(std::string_view source, std::stri
   // around a later argument. The names found are given as `source`'s.
   const std::string code = blank_literals(source);
   std::string_view text = code;
-  auto trimmed = [](std::string_view argument) {
-    size_t first = argument.find_first_not_of(" \t\r\n");
-    return first == std::string_view::npos ? std::string_view{}
-                                           : argument.substr(first, argument.find_last_not_of(" \t\r\n") - first + 1);
-  };
   // A getter of the text's own (`template <class T> void cublasGetMathMode(int, T* m)`)
   // saves what it likes.
   if (any_word(text, getter, [&](size_t at) { return declared_at(text, getter, at); })) return {};
