@@ -220,8 +220,11 @@ std::string python_reach(std::string_view source) {
     if (member && t.text == "ptr" && next_char(text, t.at + t.text.size()) == '(') return ".ptr()";
     if (!member && listed(t.text, kAttributeWords)) return std::string(t.text);
     if (t.text.starts_with("PYBIND11_") && t.text != "PYBIND11_MODULE") return std::string(t.text);
-    if (t.text == "PYBIND11_MODULE" && !in_directive(text, t.at))
+    if (t.text == "PYBIND11_MODULE") {
+      // A macro standing for it (`#define MOD PYBIND11_MODULE`) would hide its module's uses.
+      if (in_directive(text, t.at)) return "PYBIND11_MODULE in a directive";
       if (std::string found = module_use(text, t.at + t.text.size()); !found.empty()) return found;
+    }
   }
   return {};
 }

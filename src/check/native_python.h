@@ -20,11 +20,12 @@ namespace kmem::check {
 // among the binding descriptors (`py::object`, `py::module_::import`,
 // `pybind11::globals`), pybind11 named other than as `pybind11::NAME`
 // (`using namespace pybind11`, a macro), an attribute read (`.attr(`,
-// `getattr`), an import through a module object
-// (`mod.import("os")`), an object's PyObject pointer (`.ptr()`), a pybind11 macro but
-// PYBIND11_MODULE, or the module of a PYBIND11_MODULE used other than to
-// define names (`m.def(...)`, `class_<T>(m, ...)`). Empty when none; string
-// and character literals are not read.
+// `getattr`), an import through a module object (`mod.import("os")`), an
+// object's PyObject pointer (`.ptr()`), a pybind11 macro but
+// PYBIND11_MODULE, PYBIND11_MODULE in a directive (a macro for it), or the
+// module of a PYBIND11_MODULE used other than to define names
+// (`m.def(...)`, `class_<T>(m, ...)`). Empty when none; string and
+// character literals are not read.
 std::string python_reach(std::string_view text);
 
 }  // namespace kmem::check

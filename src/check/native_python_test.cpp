@@ -97,6 +97,10 @@ TEST(NativePython, TheModuleDefinesNamesOnly) {
             "the module 'm' used other than to define names");
   EXPECT_EQ(reach("PYBIND11_MODULE(name, m) { helper<int>(m, \"x\"); }"),
             "the module 'm' used other than to define names");
+  // Under a macro's name, its module's uses would go unread.
+  EXPECT_EQ(reach("#define MOD PYBIND11_MODULE\nMOD(name, m) { bind(m); }"), "PYBIND11_MODULE in a directive");
+  EXPECT_EQ(reach("#define MOD(n, v) PYBIND11_MODULE(n, v)\nMOD(name, m) { bind(m); }"),
+            "PYBIND11_MODULE in a directive");
   // A brace in a literal does not end the module's body early.
   EXPECT_EQ(reach("PYBIND11_MODULE(name, m) { m.doc() = \"}\"; char c = '}'; bind(m); }"),
             "the module 'm' used other than to define names");
