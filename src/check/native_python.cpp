@@ -138,20 +138,35 @@ size_t template_arguments_start(std::string_view text, size_t at) {
   return std::string_view::npos;
 }
 
-// The class or enum builder whose first argument is the module variable at
-// `at` (`class_` of `class_<T>(m, "T")`); empty when there is none.
-std::string_view type_builder(std::string_view text, size_t at) {
-  if (previous_char(text, at) != '(' || (next_char(text, at + 1) != ',')) return {};
+// Whether the expression at `at` begins a statement, so that its value is
+// handed to nothing (`m.def(...);`, not `bind(m.def(...))`).
+bool starts_statement(std::string_view text, size_t at) {
+  char before = previous_char(text, at);
+  return before == '{' || before == ';' || before == '}';
+}
+
+// The class or enum builder whose first argument is the module variable
+// `var` at `at` (`class_` of `class_<T>(m, "T")`), made by a statement of
+// its own; empty when there is none.
+std::string_view type_builder(std::string_view text, size_t at, std::string_view var) {
+  if (previous_char(text, at) != '(' || (next_char(text, at + var.size()) != ',')) return {};
   size_t paren = text.rfind('(', at);
   size_t open = template_arguments_start(text, paren);
   if (open == std::string_view::npos) return {};
   std::string_view builder = word_before(text, open);
-  return builder == "class_" || builder == "enum_" ? builder : std::string_view();
+  if (builder != "class_" && builder != "enum_") return {};
+  size_t start = builder.data() - text.data();  // of its qualified name (`pybind11::class_`)
+  while (start >= 2 && text.substr(start - 2, 2) == "::") {
+    start -= 2;
+    while (start > 0 && identifier_char(text[start - 1])) --start;
+  }
+  return starts_statement(text, start) ? builder : std::string_view();
 }
 
 // The first use of a PYBIND11_MODULE's module in its body other than to
-// define names: `m.def(...)`, `m.doc()`, `class_<T>(m, ...)`. `text` is
-// from blank_literals.
+// define names, each by a statement of its own: `m.def(...)`, `m.doc()`,
+// `class_<T>(m, ...)` (their results, the module or a class object, handed
+// to nothing). `text` is from blank_literals.
 std::string module_use(std::string_view text, size_t macro_end) {
   size_t open = macro_end;
   while (open < text.size() && std::isspace(static_cast<unsigned char>(text[open]))) ++open;
@@ -181,10 +196,12 @@ std::string module_use(std::string_view text, size_t macro_end) {
       size_t name_end = name;
       while (name_end < rest.size() && identifier_char(rest[name_end])) ++name_end;
       std::string_view member = name == std::string_view::npos ? "" : rest.substr(name, name_end - name);
-      if ((member == "def" || member == "doc") && next_char(rest, name_end) == '(') continue;
+      if ((member == "def" || member == "doc") && next_char(rest, name_end) == '(' && starts_statement(inside, t.at))
+        continue;
     }
     // pybind11's, not a template of the source's own given the module.
-    if (std::string_view builder = type_builder(inside, t.at); !builder.empty() && !redefines(text, builder)) continue;
+    if (std::string_view builder = type_builder(inside, t.at, var); !builder.empty() && !redefines(text, builder))
+      continue;
     return "the module '" + std::string(var) + "' used other than to define names";
   }
   return {};

@@ -97,6 +97,15 @@ TEST(NativePython, TheModuleDefinesNamesOnly) {
             "the module 'm' used other than to define names");
   EXPECT_EQ(reach("PYBIND11_MODULE(name, m) { helper<int>(m, \"x\"); }"),
             "the module 'm' used other than to define names");
+  // What m.def and class_ give back is the module or a class object: handed on, a template
+  // reaches pybind11's object through it.
+  EXPECT_EQ(reach("PYBIND11_MODULE(name, m) { bind(m.def(\"f\", &f)); }"),
+            "the module 'm' used other than to define names");
+  EXPECT_EQ(reach("PYBIND11_MODULE(name, m) { bind(py::class_<S>(m, \"S\")); }"),
+            "the module 'm' used other than to define names");
+  // A module variable of any name.
+  EXPECT_EQ(reach("PYBIND11_MODULE(name, mod) { mod.def(\"f\", &f);\n  py::class_<S>(mod, \"S\").def(py::init<>()); }"),
+            "");
   // Under a macro's name, its module's uses would go unread.
   EXPECT_EQ(reach("#define MOD PYBIND11_MODULE\nMOD(name, m) { bind(m); }"), "PYBIND11_MODULE in a directive");
   EXPECT_EQ(reach("#define MOD(n, v) PYBIND11_MODULE(n, v)\nMOD(name, m) { bind(m); }"),
