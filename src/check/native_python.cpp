@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -13,10 +14,13 @@
 namespace kmem::check {
 namespace {
 
-// pybind11's names a binding needs (after `pybind11::` or `py::`): the
-// module and class builders, constructors, argument and policy descriptors,
-// the GIL guards, and tuples or lists of results. None reads or calls an
-// object the binding did not make.
+// pybind11's names a binding needs (after `pybind11::` or `py::`): the class
+// builders, constructors, argument and policy descriptors, the GIL guards,
+// a tuple made of results and None (`py::arg("b") = py::none()`). None is the
+// type of an object handed in from Python (`py::tuple`, `py::list`,
+// `py::object`, `py::module_`: an item or attribute of one could be called;
+// a list built in C++ is refused with them, std::vector gives the same),
+// nor reads or calls an object the binding did not make.
 constexpr std::string_view kBindingNames[] = {"arg",
                                               "arg_v",
                                               "call_guard",
@@ -28,21 +32,25 @@ constexpr std::string_view kBindingNames[] = {"arg",
                                               "init",
                                               "keep_alive",
                                               "kw_only",
-                                              "list",
                                               "make_tuple",
-                                              "module",
-                                              "module_",
                                               "none",
                                               "overload_cast",
                                               "pos_only",
-                                              "return_value_policy",
-                                              "tuple"};
+                                              "return_value_policy"};
 // Of these, the names whose members may be named too (enumerators).
 constexpr std::string_view kBindingScopes[] = {"return_value_policy"};
-// pybind11's headers a binding may include: the core and the STL casters
-// (torch/extension.h includes both). Others bring casters that turn Python
-// callables into C++ ones (functional.h) or embed the interpreter (embed.h).
-constexpr std::string_view kBindingHeaders[] = {"pybind11/pybind11.h", "pybind11/stl.h"};
+// Headers that bind C++ to Python a source may include: pybind11's core and
+// STL casters and torch's header of both (torch/extension.h includes them).
+// Others bring casters that turn Python callables into C++ ones
+// (pybind11/functional.h, and torch's JIT headers that include it), embed
+// the interpreter (pybind11/embed.h) or declare the C-API (Python.h).
+constexpr std::string_view kBindingHeaders[] = {"pybind11/pybind11.h", "pybind11/stl.h", "torch/python.h",
+                                                "torch/csrc/utils/pybind.h"};
+// Members of pybind11's objects that reach other objects: an attribute
+// (`attr`, and `doc`, whose accessor type reads any attribute), the type
+// (`get_type`), a module's import; on the module of a PYBIND11_MODULE,
+// `doc` sets its docstring and is allowed there.
+constexpr std::string_view kObjectMembers[] = {"attr", "doc", "get_type", "import"};
 // Names of pybind11's object interface and of the C-API's that read, call
 // or change a Python object, whatever precedes them.
 constexpr std::string_view kAttributeWords[] = {"getattr", "setattr", "hasattr", "delattr"};
@@ -163,30 +171,49 @@ std::string_view type_builder(std::string_view text, size_t at, std::string_view
   return starts_statement(text, start) ? builder : std::string_view();
 }
 
+// A PYBIND11_MODULE's module variable and body (`{` to its `}`), read from
+// the text after the macro's name.
+struct ModuleBlock {
+  std::string_view var;
+  size_t body = 0, body_end = 0;
+};
+
+std::optional<ModuleBlock> module_block(std::string_view text, size_t macro_end) {
+  size_t open = macro_end;
+  while (open < text.size() && std::isspace(static_cast<unsigned char>(text[open]))) ++open;
+  if (open >= text.size() || text[open] != '(') return std::nullopt;
+  size_t close = text.find(')', open);
+  size_t comma = text.find(',', open);
+  if (close == std::string_view::npos || comma == std::string_view::npos || comma > close) return std::nullopt;
+  ModuleBlock block;
+  block.var = trimmed(text.substr(comma + 1, close - comma - 1));
+  block.body = text.find('{', close);
+  if (block.body == std::string_view::npos) block.body = text.size();
+  block.body_end = block.body;
+  for (int depth = 0; block.body_end < text.size(); ++block.body_end) {
+    if (text[block.body_end] == '{') ++depth;
+    if (text[block.body_end] == '}' && --depth == 0) break;
+  }
+  return block;
+}
+
 // The first use of a PYBIND11_MODULE's module in its body other than to
 // define names, each by a statement of its own: `m.def(...)`, `m.doc()`,
 // `class_<T>(m, ...)` (their results, the module or a class object, handed
-// to nothing). `text` is from blank_literals.
-std::string module_use(std::string_view text, size_t macro_end) {
-  size_t open = macro_end;
-  while (open < text.size() && std::isspace(static_cast<unsigned char>(text[open]))) ++open;
-  if (open >= text.size() || text[open] != '(') return "PYBIND11_MODULE without its arguments";
-  size_t close = text.find(')', open);
-  size_t comma = text.find(',', open);
-  if (close == std::string_view::npos || comma == std::string_view::npos || comma > close)
-    return "PYBIND11_MODULE without its arguments";
-  std::string_view var = text.substr(comma + 1, close - comma - 1);
-  while (!var.empty() && std::isspace(static_cast<unsigned char>(var.front()))) var.remove_prefix(1);
-  while (!var.empty() && std::isspace(static_cast<unsigned char>(var.back()))) var.remove_suffix(1);
-  size_t body = text.find('{', close);
-  if (body == std::string_view::npos) return {};
-  size_t body_end = body;
-  for (int depth = 0; body_end < text.size(); ++body_end) {
-    if (text[body_end] == '{') ++depth;
-    if (text[body_end] == '}' && --depth == 0) break;
+// to nothing); or a macro the source defines used in the body (it could
+// name the module: `#define M m`). `text` is from blank_literals.
+std::string module_use(std::string_view text, const ModuleBlock& block) {
+  std::string_view inside = text.substr(block.body, block.body_end - block.body);
+  std::string_view var = block.var;
+  std::vector<std::string_view> macros;
+  for (std::string_view defined : directives(text, "define")) {
+    size_t end = 0;
+    while (end < defined.size() && identifier_char(defined[end])) ++end;
+    macros.push_back(defined.substr(0, end));
   }
-  std::string_view inside = text.substr(body, body_end - body);
   for (const Token& t : identifiers(inside)) {
+    if (std::find(macros.begin(), macros.end(), t.text) != macros.end())
+      return "the macro '" + std::string(t.text) + "' inside PYBIND11_MODULE";
     if (t.text != var || is_member(inside, t.at)) continue;
     size_t end = t.at + var.size();
     std::string_view rest = inside.substr(end);
@@ -207,14 +234,23 @@ std::string module_use(std::string_view text, size_t macro_end) {
   return {};
 }
 
-// The first pybind11 header included that a binding does not need, as
-// `#include <...>`; empty when none.
+// The first header binding C++ to Python that a binding does not need, as
+// `#include <...>`, in any directive that names a file (`#include`,
+// `#include_next`, `#import`, however the path is spelled); empty when none.
 std::string included_header(std::string_view text) {
-  for (std::string_view operand : directives(text, "include")) {
-    if (operand.size() < 2) continue;
-    std::string_view header = operand.substr(1, operand.find_first_of(">\"", 1) - 1);
-    if (header.starts_with("pybind11/") && !listed(header, kBindingHeaders))
-      return "#include <" + std::string(header) + ">";
+  for (size_t line = 0; line < text.size();) {
+    size_t end = std::min(text.find('\n', line), text.size());
+    std::string_view content = text.substr(line, end - line);
+    line = end + 1;
+    size_t hash = content.find_first_not_of(" \t");
+    size_t open = content.find_first_of("<\"");
+    if (hash == std::string_view::npos || content[hash] != '#' || open == std::string_view::npos) continue;
+    size_t close = content.find_first_of(">\"", open + 1);
+    std::string_view header = content.substr(open + 1, close == std::string_view::npos ? close : close - open - 1);
+    std::string lower(header);
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    bool binds = lower.find("pybind") != std::string::npos || lower.find("python") != std::string::npos;
+    if (binds && !listed(header, kBindingHeaders)) return "#include <" + std::string(header) + ">";
   }
   return {};
 }
@@ -225,6 +261,20 @@ std::string python_reach(std::string_view source) {
   if (std::string found = included_header(source); !found.empty()) return found;
   const std::string code = blank_literals(source);
   std::string_view text = code;
+  std::vector<ModuleBlock> blocks;
+  for (const Token& t : identifiers(text)) {
+    if (t.text != "PYBIND11_MODULE") continue;
+    // A macro standing for it (`#define MOD PYBIND11_MODULE`) would hide its module's uses.
+    if (in_directive(text, t.at)) return "PYBIND11_MODULE in a directive";
+    auto block = module_block(text, t.at + t.text.size());
+    if (!block) return "PYBIND11_MODULE without its arguments";
+    if (std::string found = module_use(text, *block); !found.empty()) return found;
+    blocks.push_back(*block);
+  }
+  auto of_module = [&](const Token& t) {  // `m.doc()` on a PYBIND11_MODULE's module
+    std::string_view object = word_before(text, text.rfind('.', t.at));
+    return std::any_of(blocks.begin(), blocks.end(), [&](const ModuleBlock& b) { return b.var == object; });
+  };
   for (const Token& t : identifiers(text)) {
     bool member = is_member(text, t.at);
     if (names_python_object(t.text, member)) return std::string(member ? "." : "") + std::string(t.text);
@@ -232,16 +282,14 @@ std::string python_reach(std::string_view source) {
       if (std::string found = pybind11_use(text, t); !found.empty()) return found;
       continue;
     }
-    if (member && t.text == "attr") return ".attr";
-    if (member && t.text == "import") return ".import";  // module_::import, called on a module object
+    bool object_member = listed(t.text, kObjectMembers) || t.text.starts_with("ob_") || t.text.starts_with("tp_");
+    // A macro naming one (`#define FIELD attr`) is used as a member under another name.
+    if ((object_member || listed(t.text, kAttributeWords)) && in_directive(text, t.at))
+      return "#define naming " + std::string(t.text);
+    if (member && object_member && !(t.text == "doc" && of_module(t))) return "." + std::string(t.text);
     if (member && t.text == "ptr" && next_char(text, t.at + t.text.size()) == '(') return ".ptr()";
     if (!member && listed(t.text, kAttributeWords)) return std::string(t.text);
     if (t.text.starts_with("PYBIND11_") && t.text != "PYBIND11_MODULE") return std::string(t.text);
-    if (t.text == "PYBIND11_MODULE") {
-      // A macro standing for it (`#define MOD PYBIND11_MODULE`) would hide its module's uses.
-      if (in_directive(text, t.at)) return "PYBIND11_MODULE in a directive";
-      if (std::string found = module_use(text, t.at + t.text.size()); !found.empty()) return found;
-    }
   }
   return {};
 }

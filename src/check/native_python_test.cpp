@@ -23,7 +23,7 @@ struct Scaler { float k; explicit Scaler(float k) : k(k) {} };
 enum class Mode { A, B };
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.doc() = "kernels";
-  m.def("forward", &forward, "forward", py::arg("x"), py::arg("k") = 2.0,
+  m.def("forward", &forward, "forward", py::arg("x"), py::arg("k") = 2.0, py::arg("bias") = py::none(),
         py::call_guard<py::gil_scoped_release>());
   m.def("twice", [](torch::Tensor x) { return py::make_tuple(x, x); });
   pybind11::class_<Scaler>(m, "Scaler").def(pybind11::init<float>()).def_readwrite("k", &Scaler::k);
@@ -50,7 +50,7 @@ TEST(NativePython, TheCApiAndCPythonsObjectsAreNamed) {
 TEST(NativePython, PybindNamesBeyondBindingAreNamed) {
   EXPECT_EQ(reach("py::object o;"), "py::object");
   EXPECT_EQ(reach("auto os = pybind11::module_::import(\"os\");"), "pybind11::module_::import");
-  EXPECT_EQ(reach("void f() { py::module_ m; auto os = m.import(\"os\"); }"), ".import");
+  EXPECT_EQ(reach("void f() { auto os = m.import(\"os\"); }"), ".import");
   EXPECT_EQ(reach("auto g = ::pybind11::globals();"), "pybind11::globals");
   EXPECT_EQ(reach("pybind11::detail::get_internals();"), "pybind11::detail::get_internals");
   // An alias is expanded where used; a directive or macro names pybind11 itself.
@@ -63,6 +63,23 @@ TEST(NativePython, PybindNamesBeyondBindingAreNamed) {
   EXPECT_EQ(reach("#include <pybind11/functional.h>\nvoid f(std::function<void()> g) { g(); }"),
             "#include <pybind11/functional.h>");
   EXPECT_EQ(reach("#include \"pybind11/embed.h\"\n"), "#include <pybind11/embed.h>");
+  EXPECT_EQ(reach("#include <torch/csrc/jit/python/pybind.h>\n"), "#include <torch/csrc/jit/python/pybind.h>");
+  EXPECT_EQ(reach("#include <Python.h>\n"), "#include <Python.h>");
+  // Objects handed in from Python, whose items could be called.
+  EXPECT_EQ(reach("void f(torch::Tensor x, py::tuple hooks) { hooks[0](); }"), "py::tuple");
+  EXPECT_EQ(reach("void f(pybind11::list hooks) {}"), "pybind11::list");
+  EXPECT_EQ(reach("void f(py::module_ mod) {}"), "py::module_");
+  EXPECT_EQ(reach("void f(py::object o) { auto t = o.get_type(); }"), "py::object");
+  EXPECT_EQ(reach("void f(torch::Tensor x) { auto t = py::make_tuple(x)[0].get_type(); }"), ".get_type");
+  EXPECT_EQ(reach("void f(torch::Tensor x) { decltype(py::make_tuple(x).doc()) a(py::make_tuple(x), \"k\"); }"),
+            ".doc");
+  // Macros naming an object's members or the module.
+  EXPECT_EQ(reach("#define FIELD attr\nvoid f(X o) { o.FIELD(\"x\"); }"), "#define naming attr");
+  EXPECT_EQ(reach("#define TYPE_OF ob_type\nvoid f(X* o) { o->TYPE_OF; }"), "#define naming ob_type");
+  EXPECT_EQ(reach("#define THE_MODULE m\nPYBIND11_MODULE(n, m) { auto& mod = THE_MODULE; }"),
+            "the macro 'THE_MODULE' inside PYBIND11_MODULE");
+  EXPECT_EQ(reach("#include_next <pybind11/functional.h>\n"), "#include <pybind11/functional.h>");
+  EXPECT_EQ(reach("#include <./pybind11/functional.h>\n"), "#include <./pybind11/functional.h>");
 }
 
 TEST(NativePython, AttributesAndPointersOfObjectsAreNamed) {

@@ -380,6 +380,12 @@ std::string blank_literals(std::string_view text) {
   return out;
 }
 
+std::string_view trimmed(std::string_view text) {
+  size_t first = text.find_first_not_of(" \t\r\n");
+  return first == std::string_view::npos ? std::string_view{}
+                                         : text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+}
+
 namespace {
 
 // Calls `visit(at)` for every whole-identifier occurrence of `name`; stops
@@ -404,13 +410,6 @@ bool any_occurrence(std::string_view text, std::string_view name, Visit visit) {
         before > 0 && (text[before - 1] == '.' || (text[before - 1] == '>' && before > 1 && text[before - 2] == '-'));
     return !member && visit(at);
   });
-}
-
-// `text` without the blanks around it (a call's argument).
-std::string_view trimmed(std::string_view text) {
-  size_t first = text.find_first_not_of(" \t\r\n");
-  return first == std::string_view::npos ? std::string_view{}
-                                         : text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
 }
 
 // The arguments of the call whose `(` is at `open`, split at the commas

@@ -117,6 +117,8 @@ std::string_view line_before(std::string_view text, size_t at);
 // The identifier that ends just before `at`, blanks between allowed (`const`
 // of `const half* x`); empty when something else precedes.
 std::string_view word_before(std::string_view text, size_t at);
+// `text` without the blanks around it (a call's argument).
+std::string_view trimmed(std::string_view text);
 
 // `text` with what its string and character literals hold (raw strings of
 // every prefix included) blanked, quotes and line breaks kept, offsets
