@@ -99,9 +99,17 @@ bool names_python_object(std::string_view word, bool member) {
   if (word.size() > 2 && word.starts_with("Py") &&
       (std::isupper(static_cast<unsigned char>(word[2])) || word[2] == '_'))
     return true;
-  if (word.starts_with("_Py") || word.starts_with("THP") || word.starts_with("pyobj")) return true;
-  if (word.find("PyObject") != std::string_view::npos || word.find("PyInterpreter") != std::string_view::npos)
-    return true;
+  if (word.starts_with("_Py") || word.starts_with("pyobj")) return true;
+  // torch's Python objects and state: THPVariable_Wrap, getTHPDtype (THP
+  // after a word's start or a lower-case letter, before a capital: not
+  // WIDTHPAD), PythonDispatcherTLS, SafePyObject, c10::impl::GPUTrace (the
+  // interpreter behind the CUDA trace hooks).
+  for (size_t at = word.find("THP"); at != std::string_view::npos; at = word.find("THP", at + 1))
+    if ((at == 0 || word[at - 1] == '_' || std::islower(static_cast<unsigned char>(word[at - 1]))) &&
+        at + 3 < word.size() && std::isupper(static_cast<unsigned char>(word[at + 3])))
+      return true;
+  for (std::string_view part : {"PyObject", "PyInterpreter", "Python", "GPUTrace"})
+    if (word.find(part) != std::string_view::npos) return true;
   return member && (word.starts_with("ob_") || word.starts_with("tp_"));
 }
 

@@ -45,6 +45,10 @@ TEST(NativePython, TheCApiAndCPythonsObjectsAreNamed) {
   EXPECT_EQ(reach("auto s = t.unsafeGetTensorImpl()->pyobj_slot();"), ".pyobj_slot");
   EXPECT_EQ(reach("auto g = p->ob_type->tp_getattro;"), ".ob_type");
   EXPECT_EQ(reach("auto o = v.toPyObject();"), ".toPyObject");
+  EXPECT_EQ(reach("torch::getTHPDtype(at::kFloat)->scalar_type = at::kDouble;"), "getTHPDtype");
+  EXPECT_EQ(reach("c10::impl::PythonDispatcherTLS::set_state(nullptr);"), "PythonDispatcherTLS");
+  EXPECT_EQ(reach("auto* i = c10::impl::GPUTrace::get_trace();"), "GPUTrace");
+  EXPECT_EQ(reach("constexpr int WIDTHPAD = 4; int THREADS = 256;"), "");
 }
 
 TEST(NativePython, PybindNamesBeyondBindingAreNamed) {

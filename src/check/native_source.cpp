@@ -151,25 +151,104 @@ std::string python_string_value(const SyntaxTree& tree, TSNode node) {
   return *python_string_value(tree, node, [](TSNode) { return std::optional<std::string>(" "); });
 }
 
+namespace {
+
+// `source` with its line splices undone, as the compiler's second phase
+// does: a backslash, blanks (GCC and nvcc take them), a line end.
+std::string spliced(std::string_view source) {
+  std::string out;
+  out.reserve(source.size());
+  for (size_t i = 0; i < source.size(); ++i) {
+    if (source[i] == '\\') {
+      size_t end = source.find_first_not_of(" \t\r", i + 1);
+      if (end != std::string_view::npos && source[end] == '\n') {
+        i = end;
+        continue;
+      }
+    }
+    out.push_back(source[i]);
+  }
+  return out;
+}
+
+// Where the next token after `at` begins: blanks and comments skipped.
+size_t next_token(std::string_view source, size_t at) {
+  while (at < source.size()) {
+    if (std::isspace(static_cast<unsigned char>(source[at]))) {
+      ++at;
+    } else if (source.compare(at, 2, "/*") == 0) {
+      size_t end = source.find("*/", at + 2);
+      at = end == std::string_view::npos ? source.size() : end + 2;
+    } else if (source.compare(at, 2, "//") == 0) {
+      at = source.find('\n', at);
+    } else {
+      break;
+    }
+  }
+  return std::min(at, source.size());
+}
+
+// `text` (from native_tokens) with each use of an object-like macro whose
+// body is string literals replaced by the body (`#define T "f16"` then
+// `"cvt." T`), so that the literals join as the compiler joins them; empty
+// when the text defines none.
+std::string with_string_macros(std::string_view text) {
+  std::vector<std::pair<std::string_view, std::string_view>> macros;
+  for (std::string_view defined : directives(text, "define")) {
+    size_t end = 0;
+    while (end < defined.size() && identifier_char(defined[end])) ++end;
+    std::string_view body = trimmed(defined.substr(end));
+    if (end == 0 || body.size() < 2 || body.front() != '"' || body.back() != '"') continue;
+    macros.emplace_back(defined.substr(0, end), body);
+  }
+  if (macros.empty()) return {};
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    if (!identifier_char(text[i]) || (i > 0 && identifier_char(text[i - 1]))) {
+      out.push_back(text[i++]);
+      continue;
+    }
+    size_t end = i;
+    while (end < text.size() && identifier_char(text[end])) ++end;
+    std::string_view word = text.substr(i, end - i);
+    auto macro = std::find_if(macros.begin(), macros.end(), [&](const auto& m) { return m.first == word; });
+    bool defining = !line_before(text, i).empty() && line_before(text, i).find('#') != std::string_view::npos;
+    out.append(macro != macros.end() && !defining ? macro->second : word);
+    i = end;
+  }
+  return out;
+}
+
+std::string tokens_of(std::string_view source);
+
+}  // namespace
+
 std::string native_tokens(std::string_view source) {
+  std::string text = tokens_of(spliced(source));
+  // Strings named by macros join the literals beside them (once: a macro's
+  // body is literals only, so no further macro appears).
+  if (std::string expanded = with_string_macros(text); !expanded.empty()) return tokens_of(expanded);
+  return text;
+}
+
+namespace {
+
+std::string tokens_of(std::string_view source) {
   std::string out;
   out.reserve(source.size());
   size_t i = 0;
   char quote = 0;  // inside a C++ string or character literal
   while (i < source.size()) {
     char c = source[i];
-    if (c == '\\' && i + 1 < source.size() && source[i + 1] == '\n') {  // a line splice
-      i += 2;
-      continue;
-    }
     if (quote) {
       out.push_back(c);
       if (c == '\\' && i + 1 < source.size()) {
         out.push_back(source[++i]);
       } else if (c == quote) {
-        // "cvt.rna.t" "f32": adjacent literals are one, as the compiler reads them.
-        size_t next = source.find_first_not_of(" \t\r\n", i + 1);
-        if (quote == '"' && next != std::string_view::npos && source[next] == '"') {
+        // "cvt.rna.t" "f32" (a comment between or not): adjacent literals are
+        // one, as the compiler reads them.
+        size_t next = next_token(source, i + 1);
+        if (quote == '"' && next < source.size() && source[next] == '"') {
           out.pop_back();
           i = next + 1;
           continue;
@@ -248,6 +327,8 @@ std::string native_tokens(std::string_view source) {
   }
   return expand_namespace_aliases(out);
 }
+
+}  // namespace
 
 bool has_identifier(std::string_view text, std::string_view name, std::string_view unless_member) {
   for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {

@@ -320,6 +320,35 @@ void cudnn_switched_off(const Context& c, std::vector<Finding>& out) {
   if (!assigned || not_true(field(c.parent(), g.field_right))) out.push_back({c.node(), c.reference_name()});
 }
 
+// Families of names kNativeDispatch's entries belong to, by part: any guard
+// or state of dispatch keys and modes (`ForceDispatchKeyGuard`,
+// `TorchDispatchModeTLS`), an operator's handle (`at::_ops::mm::typed_handle`),
+// and the global context's setters of torch's process-wide settings
+// (`at::globalContext().setUserEnabledCuDNN(false)`, `setAllowTF32CuBLAS`).
+constexpr std::string_view kNativeDispatchParts[] = {"DispatchKey", "DispatchMode", "typed_handle"};
+constexpr std::string_view kContextSetterPrefixes[] = {
+    "setUserEnabled", "setBenchmark",     "setDeterministic", "setAllow",           "setFloat32",
+    "setSDP",         "setFlushDenormal", "setBlasPreferred", "setLinalgPreferred", "setROCm"};
+
+// The first identifier of `text` (native source) in those families; empty when none.
+std::string_view dispatch_or_context_setting(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    if (!identifier_char(text[i])) {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < text.size() && identifier_char(text[end])) ++end;
+    std::string_view word = text.substr(i, end - i);
+    i = end;
+    for (std::string_view part : kNativeDispatchParts)
+      if (word.find(part) != std::string_view::npos) return word;
+    for (std::string_view prefix : kContextSetterPrefixes)
+      if (word.starts_with(prefix)) return word;
+  }
+  return {};
+}
+
 }  // namespace
 
 void runtime_patching(const Context& c, std::vector<Finding>& out) {
@@ -351,6 +380,8 @@ void runtime_patching(const Context& c, std::vector<Finding>& out) {
   match_strings(c, kFileWriteStrings, out);
   match_strings(c, kNativeRegistrations, out);
   match_strings(c, kNativeDispatch, out);
+  if (std::string_view found = dispatch_or_context_setting(text); !found.empty())
+    out.push_back({c.node(), std::string(found)});
   for (std::string_view call : kFileWriteCalls)
     if (has_call(text, call)) out.push_back({c.node(), std::string(call)});
   for (std::string_view function : kInterposedFunctions)
