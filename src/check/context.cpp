@@ -1,6 +1,6 @@
 // Name resolution and the `self` rule for the checker's rules. Every walk
 // here is a loop (over the flattened tree, an explicit stack or the chain of
-// parents), never a recursion, but source_value's, which follows an
+// parents), never a recursion, but evaluate's, which follows an
 // expression's own nesting and stops 32 levels deep.
 #include "context.h"
 
@@ -113,12 +113,13 @@ bool decorated_as(const SyntaxTree& tree, TSNode decorated, std::string_view nam
 }
 
 // Whether the identifier nodes[i] is used where its value cannot change or
-// be kept: assigned to, an operand of `+`, or a cpp_extension flag argument
-// (`extra_cflags=FLAGS`). Anything else (`FLAGS.append`, `f(FLAGS)`,
+// be kept: assigned to, an operand of `+`, or a cpp_extension flag, source
+// or function-list argument (`extra_cflags=FLAGS`, `cpp_sources=SOURCES`). Anything else (`FLAGS.append`, `f(FLAGS)`,
 // `x = FLAGS`) lets its value change out of sight.
 bool value_use_only(const SyntaxTree& tree, std::span<const FlatNode> nodes, uint32_t i) {
-  static constexpr std::string_view kFlagArguments[] = {"extra_cflags", "extra_cuda_cflags", "extra_ldflags",
-                                                        "extra_include_paths"};
+  static constexpr std::string_view kFlagArguments[] = {
+      "extra_cflags", "extra_cuda_cflags", "extra_ldflags", "extra_include_paths",
+      "cpp_sources",  "cuda_sources",      "functions"};
   const Grammar& g = python_grammar();
   const FlatNode& parent = nodes[nodes[i].parent];
   TSNode node = nodes[i].node;
@@ -172,6 +173,49 @@ bool names_parameter(TSNode identifier) {
   if (std::find(std::begin(kParameters), std::end(kParameters), s) != std::end(kParameters)) return true;
   return (s == g.default_parameter || s == g.typed_default_parameter) &&
          ts_node_eq(field(parent, g.field_name), identifier);
+}
+
+TSNode local_scope(const SyntaxTree& tree, TSNode identifier, int* parameter) {
+  static const TSSymbol kComprehensions[] = {python_symbol("list_comprehension"), python_symbol("set_comprehension"),
+                                             python_symbol("dictionary_comprehension"),
+                                             python_symbol("generator_expression")};
+  static const TSSymbol kDictionarySplat = python_symbol("dictionary_splat_pattern");
+  const Grammar& g = python_grammar();
+  std::string_view name = tree.text(identifier);
+  *parameter = -1;
+  for (TSNode below = identifier, scope = ts_node_parent(identifier); !ts_node_is_null(scope);
+       below = scope, scope = ts_node_parent(scope)) {
+    TSSymbol s = ts_node_symbol(scope);
+    if (s == g.function_definition || s == g.lambda) {
+      TSNode params = field(scope, g.field_parameters);
+      if (ts_node_is_null(params) || ts_node_eq(params, below)) continue;  // a default is read outside
+      for (uint32_t i = 0, n = ts_node_named_child_count(params); i < n; ++i) {
+        TSNode p = ts_node_named_child(params, i);
+        // `*src`, `**src` (alone or typed: `*src: str`)
+        TSNode inner =
+            ts_node_symbol(p) == g.typed_parameter && ts_node_named_child_count(p) > 0 ? ts_node_named_child(p, 0) : p;
+        TSSymbol is = ts_node_symbol(inner);
+        if (is == g.list_splat_pattern || is == kDictionarySplat) {
+          if (ts_node_named_child_count(inner) > 0 && tree.text(ts_node_named_child(inner, 0)) == name) return scope;
+        } else if (parameter_name(tree, p) == name) {
+          *parameter = static_cast<int>(i);
+          return scope;
+        }
+      }
+    } else if (std::find(std::begin(kComprehensions), std::end(kComprehensions), s) != std::end(kComprehensions)) {
+      for (uint32_t i = 0; i < ts_node_named_child_count(scope); ++i) {
+        TSNode clause = ts_node_named_child(scope, i);
+        if (ts_node_symbol(clause) == g.for_in_clause && pattern_binds(tree, field(clause, g.field_left), name))
+          return scope;
+      }
+    }
+  }
+  return TSNode{};
+}
+
+bool bound_locally(const SyntaxTree& tree, TSNode identifier) {
+  int parameter = -1;
+  return !ts_node_is_null(local_scope(tree, identifier, &parameter));
 }
 
 FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) : tree_(tree), nodes_(nodes) {
@@ -723,62 +767,120 @@ std::string stripped(std::string_view text, bool left, bool right) {
 
 }  // namespace
 
-std::optional<std::string> Context::source_value(TSNode node, int depth) const {
+std::optional<std::string> Context::source_value(TSNode node) const {
+  std::optional<Value> value = evaluate(node);
+  if (!value || value->kind == Value::kNumber) return std::nullopt;
+  if (value->kind == Value::kText) return value->text;
+  std::string out;
+  for (size_t i = 0; i < value->items.size(); ++i) {
+    if (value->items[i].kind != Value::kText) return std::nullopt;
+    out += (i ? "\n" : "") + value->items[i].text;
+  }
+  return out;
+}
+
+std::optional<std::string> Context::text_value(TSNode node) const {
+  std::optional<Value> value = evaluate(node);
+  if (!value || value->kind != Value::kText) return std::nullopt;
+  return value->text;
+}
+
+std::optional<Context::Value> Context::evaluate(TSNode node, int depth) const {
   static const TSSymbol kInteger = python_symbol("integer");
   const Grammar& g = grammar_;
   if (ts_node_is_null(node) || depth > 32) return std::nullopt;
   TSSymbol s = ts_node_symbol(node);
-  auto values_of = [&](TSNode list, std::vector<std::string>& out) {
+  auto text_of = [](std::string text) { return Value{Value::kText, std::move(text), {}}; };
+  // The values of a list's, tuple's or argument list's children.
+  auto values_of = [&](TSNode list, std::vector<Value>& out) {
     for (uint32_t i = 0; i < ts_node_named_child_count(list); ++i) {
-      auto value = source_value(ts_node_named_child(list, i), depth + 1);
+      auto value = evaluate(ts_node_named_child(list, i), depth + 1);
       if (!value) return false;
-      out.push_back(*value);
+      out.push_back(std::move(*value));
     }
     return true;
   };
-  if (s == kInteger) return std::string(text(node));
-  if (s == g.identifier) return source_value(facts_.bound_once(text(node)), depth + 1);
+  // A value Python writes into a string as the checker does: a string's or
+  // a number's text (a list's repr is no text the checker writes).
+  auto scalar = [&](TSNode expression) -> std::optional<std::string> {
+    auto value = evaluate(expression, depth + 1);
+    if (!value || !value->scalar()) return std::nullopt;
+    return value->text;
+  };
+  if (s == kInteger) {  // decimal only: `0x10` and `1_000` are written otherwise by str()
+    std::string_view digits = text(node);
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos ||
+        (digits.size() > 1 && digits.front() == '0'))
+      return std::nullopt;
+    return Value{Value::kNumber, std::string(digits), {}};
+  }
+  if (s == g.identifier) {
+    int parameter = -1;
+    if (TSNode scope = local_scope(tree_, node, &parameter); !ts_node_is_null(scope))
+      return parameter < 0 ? std::nullopt : argument_value(scope, parameter, text(node), depth + 1);
+    TSNode bound = facts_.bound_once(text(node));
+    // A list may change after its binding (`SRC.append(...)`, `SRC[0] = ...`):
+    // only one nothing can change is read.
+    if (!ts_node_is_null(bound) && ts_node_symbol(bound) == g.list &&
+        !ts_node_eq(facts_.constant_value(text(node)), bound))
+      return std::nullopt;
+    return evaluate(bound, depth + 1);
+  }
   if (s == g.parenthesized_expression && ts_node_named_child_count(node) == 1)
-    return source_value(ts_node_named_child(node, 0), depth + 1);
+    return evaluate(ts_node_named_child(node, 0), depth + 1);
   if (s == g.concatenated_string) {
-    std::vector<std::string> parts;
+    std::vector<Value> parts;
     if (!values_of(node, parts)) return std::nullopt;
     std::string out;
-    for (const std::string& part : parts) out += part;
-    return out;
+    for (const Value& part : parts) {
+      if (part.kind != Value::kText) return std::nullopt;
+      out += part.text;
+    }
+    return text_of(std::move(out));
   }
   if (s == g.list || s == g.tuple) {
-    std::vector<std::string> parts;
-    if (!values_of(node, parts)) return std::nullopt;
-    std::string out;
-    for (size_t i = 0; i < parts.size(); ++i) out += (i ? "\n" : "") + parts[i];
+    Value out{s == g.list ? Value::kList : Value::kTuple, {}, {}};
+    if (!values_of(node, out.items)) return std::nullopt;
     return out;
   }
-  if (s == g.string)  // a literal; an f-string's fields (no conversion or specification) evaluated in place
-    return python_string_value(tree_, node, [&](TSNode field) -> std::optional<std::string> {
+  if (s == g.string) {  // a literal; an f-string's fields (no conversion or specification) evaluated in place
+    std::string_view prefix = text(node).substr(0, text(node).find_first_of("\"'"));
+    if (prefix.find_first_of("bB") != std::string_view::npos) return std::nullopt;  // bytes are no str
+    auto value = python_string_value(tree_, node, [&](TSNode field) -> std::optional<std::string> {
       if (ts_node_named_child_count(field) != 1) return std::nullopt;
-      return source_value(ts_node_named_child(field, 0), depth + 1);
+      return scalar(ts_node_named_child(field, 0));
     });
+    if (!value) return std::nullopt;
+    return text_of(std::move(*value));
+  }
   if (s == g.binary_operator) {
     TSNode op = ts_node_child_by_field_name(node, "operator", 8);
     std::string_view sign = ts_node_is_null(op) ? std::string_view() : text(op);
-    auto left = source_value(field(node, g.field_left), depth + 1);
+    auto left = evaluate(field(node, g.field_left), depth + 1);
     if (!left) return std::nullopt;
     TSNode right_node = field(node, g.field_right);
     if (sign == "+") {
-      auto right = source_value(right_node, depth + 1);
-      return right ? std::optional<std::string>(*left + *right) : std::nullopt;
+      auto right = evaluate(right_node, depth + 1);
+      if (!right || right->kind != left->kind || left->kind == Value::kNumber) return std::nullopt;
+      left->text += right->text;
+      for (Value& item : right->items) left->items.push_back(std::move(item));
+      return left;
     }
-    if (sign != "%") return std::nullopt;
+    if (sign != "%" || left->kind != Value::kText) return std::nullopt;
+    auto right = evaluate(right_node, depth + 1);
+    if (!right || right->kind == Value::kList) return std::nullopt;  // a list is substituted as its repr
     std::vector<std::string> values;
-    if (ts_node_symbol(right_node) == g.tuple) {
-      if (!values_of(right_node, values)) return std::nullopt;
-    } else if (auto right = source_value(right_node, depth + 1)) {
-      values.push_back(*right);
+    if (right->kind == Value::kTuple) {
+      for (const Value& item : right->items) {
+        if (!item.scalar()) return std::nullopt;
+        values.push_back(item.text);
+      }
     } else {
-      return std::nullopt;
+      values.push_back(right->text);
     }
-    return python_percent(*left, values);
+    auto formatted = python_percent(left->text, values);
+    if (!formatted) return std::nullopt;
+    return text_of(std::move(*formatted));
   }
   if (s != g.call) return std::nullopt;
   TSNode function = field(node, g.field_function);
@@ -786,48 +888,136 @@ std::optional<std::string> Context::source_value(TSNode node, int depth) const {
   if (ts_node_is_null(function) || ts_node_is_null(arguments)) return std::nullopt;
   std::vector<std::string> positional;
   std::vector<std::pair<std::string, std::string>> named;
-  for (uint32_t i = 0; i < ts_node_named_child_count(arguments); ++i) {
+  uint32_t count = ts_node_named_child_count(arguments);
+  TSNode object;
+  std::string_view method;
+  bool is_join = attribute_read(function, &object, &method) && method == "join" && count == 1;
+  for (uint32_t i = 0; i < count && !is_join; ++i) {
     TSNode a = ts_node_named_child(arguments, i);
     if (ts_node_symbol(a) == g.keyword_argument) {
-      auto value = source_value(field(a, g.field_value), depth + 1);
+      auto value = scalar(field(a, g.field_value));
       if (!value) return std::nullopt;
       named.emplace_back(std::string(text(field(a, g.field_name))), *value);
-    } else if (ts_node_symbol(a) == g.list || ts_node_symbol(a) == g.tuple) {
-      positional.emplace_back();  // join's argument, read below
     } else {
-      auto value = source_value(a, depth + 1);
+      auto value = scalar(a);  // a list or tuple is substituted as its repr
       if (!value) return std::nullopt;
       positional.push_back(*value);
     }
   }
-  if (qualified_name(function) == "textwrap.dedent" && positional.size() == 1 && named.empty()) return positional[0];
-  TSNode object;
-  std::string_view method;
+  if (qualified_name(function) == "textwrap.dedent" && positional.size() == 1 && named.empty()) {
+    auto value = evaluate(ts_node_named_child(arguments, 0), depth + 1);
+    if (!value || value->kind != Value::kText) return std::nullopt;
+    return value;
+  }
   if (!attribute_read(function, &object, &method)) return std::nullopt;
-  auto self = source_value(object, depth + 1);
-  if (!self) return std::nullopt;
-  if (method == "format") return python_format(*self, positional, named);
+  auto self = evaluate(object, depth + 1);
+  if (!self || self->kind != Value::kText) return std::nullopt;
+  auto result = [&](std::optional<std::string> value) -> std::optional<Value> {
+    if (!value) return std::nullopt;
+    return text_of(std::move(*value));
+  };
+  if (method == "format") return result(python_format(self->text, positional, named));
   if (!named.empty()) return std::nullopt;
-  if (method == "strip" && positional.empty()) return stripped(*self, true, true);
-  if (method == "lstrip" && positional.empty()) return stripped(*self, true, false);
-  if (method == "rstrip" && positional.empty()) return stripped(*self, false, true);
+  if (method == "strip" && positional.empty()) return text_of(stripped(self->text, true, true));
+  if (method == "lstrip" && positional.empty()) return text_of(stripped(self->text, true, false));
+  if (method == "rstrip" && positional.empty()) return text_of(stripped(self->text, false, true));
   if (method == "replace" && positional.size() == 2 && !positional[0].empty()) {
-    std::string out = *self;
+    // Only strings: `"a".replace("1", 2)` is a TypeError, no text.
+    for (uint32_t i = 0; i < 2; ++i)
+      if (auto part = evaluate(ts_node_named_child(arguments, i), depth + 1); !part || part->kind != Value::kText)
+        return std::nullopt;
+    std::string out = self->text;
     for (size_t at = out.find(positional[0]); at != std::string::npos;
          at = out.find(positional[0], at + positional[1].size()))
       out.replace(at, positional[0].size(), positional[1]);
-    return out;
+    return text_of(std::move(out));
   }
-  if (method == "join" && ts_node_named_child_count(arguments) == 1) {
-    TSNode list = ts_node_named_child(arguments, 0);
-    if (ts_node_symbol(list) != g.list && ts_node_symbol(list) != g.tuple) return std::nullopt;
-    std::vector<std::string> parts;
-    if (!values_of(list, parts)) return std::nullopt;
+  if (is_join) {
+    auto list = evaluate(ts_node_named_child(arguments, 0), depth + 1);
+    if (!list || (list->kind != Value::kList && list->kind != Value::kTuple)) return std::nullopt;
     std::string out;
-    for (size_t i = 0; i < parts.size(); ++i) out += (i ? *self : "") + parts[i];
-    return out;
+    for (size_t i = 0; i < list->items.size(); ++i) {
+      if (list->items[i].kind != Value::kText) return std::nullopt;
+      out += (i ? self->text : "") + list->items[i].text;
+    }
+    return text_of(std::move(out));
   }
   return std::nullopt;
+}
+
+std::optional<Context::Value> Context::argument_value(TSNode function, int parameter, std::string_view name,
+                                                      int depth) const {
+  static const TSSymbol kKeywordSeparator = python_symbol("keyword_separator"),
+                        kDictionarySplat = python_symbol("dictionary_splat_pattern");
+  const Grammar& g = grammar_;
+  TSNode function_name = field(function, g.field_name);
+  if (ts_node_symbol(function) != g.function_definition || ts_node_is_null(function_name) ||
+      ts_node_symbol(ts_node_parent(function)) != g.module)
+    return std::nullopt;
+  std::string_view called = text(function_name);
+  // Where the parameter may be given by position (none after `*` or `*args`).
+  TSNode params = field(function, g.field_parameters);
+  static const TSSymbol kPositionalSeparator = python_symbol("positional_separator");
+  bool by_position = true;
+  uint32_t position = 0;  // among the parameters given by position
+  for (int i = 0; i < parameter; ++i) {
+    TSNode p = ts_node_named_child(params, static_cast<uint32_t>(i));
+    TSNode inner =
+        ts_node_symbol(p) == g.typed_parameter && ts_node_named_child_count(p) > 0 ? ts_node_named_child(p, 0) : p;
+    TSSymbol s = ts_node_symbol(inner);
+    if (s == kKeywordSeparator || s == g.list_splat_pattern || s == kDictionarySplat) by_position = false;
+    if (!ts_node_is_extra(p) && s != kPositionalSeparator) ++position;
+  }
+  TSNode parameter_node = ts_node_named_child(params, static_cast<uint32_t>(parameter));
+  TSSymbol parameter_symbol = ts_node_symbol(parameter_node);
+  TSNode fallback = parameter_symbol == g.default_parameter || parameter_symbol == g.typed_default_parameter
+                        ? field(parameter_node, g.field_value)
+                        : TSNode{};
+  std::uint32_t function_start = ts_node_start_byte(function), function_end = ts_node_end_byte(function);
+  std::optional<Value> found;
+  bool any = false;
+  auto same = [](const Value& a, const Value& b, auto& self) -> bool {
+    if (a.kind != b.kind || a.text != b.text || a.items.size() != b.items.size()) return false;
+    for (size_t i = 0; i < a.items.size(); ++i)
+      if (!self(a.items[i], b.items[i], self)) return false;
+    return true;
+  };
+  for (uint32_t i = 1; i < nodes_.size(); ++i) {
+    if (!nodes_[i].named) continue;
+    TSNode node = nodes_[i].node;
+    TSSymbol symbol = nodes_[i].symbol;
+    const FlatNode& parent = nodes_[nodes_[i].parent];
+    uint32_t start = ts_node_start_byte(node);
+    bool inside = start >= function_start && start < function_end;
+    // The parameter rebound in the function (`src = ...`, `nonlocal src` in a nested one).
+    if (inside && symbol == g.identifier && text(node) == name && binds_name(node)) return std::nullopt;
+    if ((symbol == g.function_definition || symbol == g.class_definition) && !ts_node_eq(node, function) &&
+        text(field(node, g.field_name)) == called)
+      return std::nullopt;
+    if (symbol != g.identifier || text(node) != called || ts_node_eq(node, function_name)) continue;
+    // `x.called` and `f(called=...)` name no variable.
+    if ((parent.symbol == g.attribute && ts_node_eq(field(parent.node, g.field_attribute), node)) ||
+        (parent.symbol == g.keyword_argument && ts_node_eq(field(parent.node, g.field_name), node)))
+      continue;
+    if (parent.symbol != g.call || !ts_node_eq(field(parent.node, g.field_function), node)) return std::nullopt;
+    TSNode call = parent.node;
+    if (!ts_node_is_null(unpacked_argument(call))) return std::nullopt;
+    TSNode given = fallback;
+    TSNode arguments = argument_list(call);
+    for (uint32_t a = 0; !ts_node_is_null(arguments) && a < ts_node_named_child_count(arguments); ++a) {
+      TSNode argument = ts_node_named_child(arguments, a);
+      if (ts_node_symbol(argument) == g.keyword_argument && text(field(argument, g.field_name)) == name)
+        given = field(argument, g.field_value);
+    }
+    if (by_position)
+      if (TSNode positional = positional_argument(call, position); !ts_node_is_null(positional)) given = positional;
+    if (ts_node_is_null(given)) continue;  // a call without it raises
+    auto value = evaluate(given, depth + 1);
+    if (!value || (found && !same(*found, *value, same))) return std::nullopt;
+    found = std::move(value);
+    any = true;
+  }
+  return any ? found : std::nullopt;
 }
 
 const std::string& Context::callee_name() const {

@@ -27,6 +27,18 @@ class Context;
 bool binds_name(TSNode identifier);
 // Whether the identifier `identifier` names a function's or lambda's parameter.
 bool names_parameter(TSNode identifier);
+// Whether a name read at `identifier` is local to an enclosing function,
+// lambda or comprehension: one of its parameters (`def build(src): ...
+// load_inline(cpp_sources=src)`, `*src`, `**src` included) or a
+// comprehension's target. There it never reads the top-level binding of
+// that name (FileFacts::bound_once and its kin), whatever that holds. A
+// default value (`def f(src=src)`) is read outside its function.
+bool bound_locally(const SyntaxTree& tree, TSNode identifier);
+// The function, lambda or comprehension to which the name at `identifier`
+// is local (bound_locally); a null node when none. `*parameter` is the
+// index among the function's parameters of a plain parameter of that name
+// (not `*src` or `**src`), -1 otherwise.
+TSNode local_scope(const SyntaxTree& tree, TSNode identifier, int* parameter);
 
 class FileFacts {
  public:
@@ -201,8 +213,29 @@ class Context {
   // f-strings, names bound once, integers, `+`, `%`, `.format(...)`,
   // `"sep".join([...])`, `.strip()`, `.replace(a, b)`, `textwrap.dedent(...)`
   // of such; nullopt for anything else (a source built at run time). A list
-  // or tuple of sources is their values joined by newlines.
-  std::optional<std::string> source_value(TSNode node, int depth = 0) const;
+  // or tuple of sources is their values joined by newlines, as
+  // cpp_extension joins them.
+  std::optional<std::string> source_value(TSNode node) const;
+  // The same for an expression that must be one string (a name, a dtype
+  // code): nullopt for a list, a tuple or a number.
+  std::optional<std::string> text_value(TSNode node) const;
+
+  // A value Python computes from an expression the checker reads
+  // (evaluate): a string, a decimal integer, or a list or tuple of such.
+  struct Value {
+    enum Kind { kText, kNumber, kList, kTuple } kind = kText;
+    std::string text;          // a string's or number's text
+    std::vector<Value> items;  // a list's or tuple's
+    bool scalar() const { return kind == kText || kind == kNumber; }
+  };
+  // What Python computes for `node`, typed: only strings and numbers are
+  // substituted into strings (`%`, `.format`, f-string fields), as their
+  // text, since Python substitutes a list's or tuple's repr, which the
+  // checker does not write; `+` joins strings to strings and lists to lists;
+  // a name bound once at the top level reads its value there (a list only
+  // where nothing can change it: FileFacts::constant_value), but where the
+  // name is local (bound_locally). nullopt for anything else.
+  std::optional<Value> evaluate(TSNode node, int depth = 0) const;
 
  private:
   const Grammar& grammar_;
@@ -211,6 +244,13 @@ class Context {
   std::span<const FlatNode> nodes_;
   uint32_t index_;
 
+  // The value of parameter `parameter` (its index) named `name` of
+  // `function`, a function defined at the top level that only calls use by
+  // its name (called nowhere else, never passed on, no other binding of its
+  // name, the parameter never rebound in it): the one value every call
+  // passes it, by position or keyword, or its default (evaluate); nullopt
+  // when calls pass it different values, or any the checker cannot compute.
+  std::optional<Value> argument_value(TSNode function, int parameter, std::string_view name, int depth) const;
   // Whether `node` reads an attribute by a name known here: `obj.name`, or
   // `getattr(obj, "name")` (the builtin, a plain literal name, nothing
   // unpacked); its parts go to `object` and `name`.
