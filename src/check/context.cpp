@@ -951,9 +951,22 @@ std::optional<Context::Value> Context::argument_value(TSNode function, int param
                         kDictionarySplat = python_symbol("dictionary_splat_pattern");
   const Grammar& g = grammar_;
   TSNode function_name = field(function, g.field_name);
-  if (ts_node_symbol(function) != g.function_definition || ts_node_is_null(function_name) ||
-      ts_node_symbol(ts_node_parent(function)) != g.module)
+  if (ts_node_symbol(function) != g.function_definition || ts_node_is_null(function_name)) return std::nullopt;
+  // Defined at the top level, decorated at most by caches that pass the
+  // arguments on as given (`@functools.lru_cache(maxsize=None)`).
+  if (TSNode up = ts_node_parent(function); ts_node_symbol(up) == g.decorated_definition) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(up); ++i) {
+      TSNode decorator = ts_node_named_child(up, i);
+      if (ts_node_symbol(decorator) != g.decorator) continue;
+      TSNode expression = ts_node_named_child(decorator, 0);
+      if (ts_node_symbol(expression) == g.call) expression = field(expression, g.field_function);
+      std::string name = qualified_name(expression);
+      if (name != "functools.lru_cache" && name != "functools.cache") return std::nullopt;
+    }
+    if (ts_node_symbol(ts_node_parent(up)) != g.module) return std::nullopt;
+  } else if (ts_node_symbol(up) != g.module) {
     return std::nullopt;
+  }
   std::string_view called = text(function_name);
   // Where the parameter may be given by position (none after `*` or `*args`).
   TSNode params = field(function, g.field_parameters);

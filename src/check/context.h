@@ -247,7 +247,8 @@ class Context {
   // The value of parameter `parameter` (its index) named `name` of
   // `function`, a function defined at the top level that only calls use by
   // its name (called nowhere else, never passed on, no other binding of its
-  // name, the parameter never rebound in it): the one value every call
+  // name, the parameter never rebound in it, decorated by nothing but
+  // functools' caches): the one value every call
   // passes it, by position or keyword, or its default (evaluate); nullopt
   // when calls pass it different values, or any the checker cannot compute.
   std::optional<Value> argument_value(TSNode function, int parameter, std::string_view name, int depth) const;

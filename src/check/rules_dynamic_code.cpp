@@ -138,9 +138,11 @@ constexpr std::string_view kNativeCodePrefixes[] = {"PyRun_",
                                                     "clearenv",
                                                     "PyThreadState_Set",
                                                     "_PyThreadState_Set"};
-// Assembler directives that pull a file or raw bytes into the binary.
-constexpr std::string_view kHiddenCodeDirectives[] = {".incbin", ".include", ".byte ",         ".byte\t",
-                                                      ".quad ",  ".ascii",   ".section .text", ".globl"};
+// Assembler directives that pull a file or raw bytes into the binary, or
+// put them where code runs (`.section .text` is matched with its operand).
+constexpr std::string_view kHiddenCodeDirectives[] = {
+    ".incbin", ".include", ".byte", ".2byte", ".4byte", ".8byte",  ".short", ".hword", ".word",   ".int",
+    ".long",   ".quad",    ".octa", ".ascii", ".asciz", ".string", ".inst",  ".globl", ".section"};
 // Dunder methods that run code where the checker cannot see it called
 // (copy, pickle, deepcopy of the output).
 constexpr std::string_view kDynamicCodeDunders[] = {"__reduce__",   "__reduce_ex__", "__setstate__",
@@ -169,33 +171,41 @@ constexpr std::string_view kEnvironmentAllowed[] = {"TORCH_CUDA_ARCH_LIST",
 // Compiler and linker flags of cpp_extension a candidate may pass (any
 // other may load or define code the checker cannot see: -Wl,..., -include,
 // -fplugin, a library path, `-DNAME=value` with a value not a number).
+// cpp_extension writes every flag, the extension's name and the include
+// paths unquoted into build.ninja, whose commands /bin/sh runs: a flag is
+// read as the blank-separated flags it makes, each judged alone, and may
+// hold only kFlagCharacters (no `;`, `$`, quote, `@` response file, ...).
 constexpr std::string_view kBuildFlags[] = {"-O0",
                                             "-O1",
                                             "-O2",
                                             "-O3",
                                             "-Ofast",
+                                            "-O",
                                             "-g",
                                             "-lineinfo",
+                                            "--generate-line-info",
                                             "--use_fast_math",
                                             "-use_fast_math",
                                             "--expt-relaxed-constexpr",
                                             "--expt-extended-lambda",
-                                            "-std=c++14",
-                                            "-std=c++17",
-                                            "-std=c++20",
+                                            "--extended-lambda",
                                             "-fopenmp",
                                             "-march=native",
                                             "-mtune=native",
                                             "-ffast-math",
                                             "-funroll-loops",
-                                            "-w",
-                                            "-Xptxas",
-                                            "-v",
-                                            "-Xptxas=-v",
-                                            "-Xptxas=-O3",
-                                            "--ptxas-options=-v",
-                                            "-Xcompiler",
+                                            "-fno-strict-aliasing",
+                                            "-fno-math-errno",
                                             "-fPIC",
+                                            "-w",
+                                            "-v",
+                                            "-Wall",
+                                            "-Wextra",
+                                            "--restrict",
+                                            "-restrict",
+                                            "-res-usage",
+                                            "--resource-usage",
+                                            "--extra-device-vectorization",
                                             "-lcublas",
                                             "-lcublasLt",
                                             "-lcudnn",
@@ -206,92 +216,370 @@ constexpr std::string_view kBuildFlags[] = {"-O0",
                                             "-lcudart",
                                             "-lcuda",
                                             "-lm",
-                                            "-lgomp",
-                                            "-fno-strict-aliasing",
-                                            "--restrict",
-                                            "-restrict",
-                                            "-DNDEBUG",
-                                            "--extended-lambda",
-                                            "-Wall",
-                                            "-Wextra",
-                                            "-res-usage",
-                                            "--resource-usage",
-                                            "--extra-device-vectorization",
-                                            "-fno-math-errno",
-                                            "-O",
-                                            "-DNDEBUG=1"};
-// Flags whose name starts with one of these (architectures, register caps, warnings).
-constexpr std::string_view kBuildFlagPrefixes[] = {"-arch=",
-                                                   "-gencode",
-                                                   "--gpu-architecture=",
-                                                   "-maxrregcount=",
-                                                   "--maxrregcount=",
-                                                   "-Wno-",
-                                                   "arch=",
-                                                   "-code=",
-                                                   "--generate-code=",
-                                                   "--ptxas-options=",
-                                                   "-Xptxas=",
-                                                   "-L/usr/",
-                                                   "-std=",
-                                                   "--std=",
-                                                   "-U__CUDA_NO_",
-                                                   "-I/usr/",
-                                                   "-ftz=",
-                                                   "--ftz=",
-                                                   "-prec-div=",
-                                                   "--prec-div=",
-                                                   "-prec-sqrt=",
-                                                   "--prec-sqrt=",
-                                                   "-fmad=",
-                                                   "--fmad=",
-                                                   "-DTORCH_EXTENSION_NAME="};
+                                            "-lgomp"};
+// Characters a flag may hold (blanks split it into flags).
+constexpr std::string_view kFlagCharacters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-=,.+:/[]";
+// ptxas's options a candidate may pass (`-Xptxas -O3,-v`): reports,
+// optimisation, caching and register settings; none reads or writes a file.
+constexpr std::string_view kPtxasOptions[] = {"-v",
+                                              "--verbose",
+                                              "-O0",
+                                              "-O1",
+                                              "-O2",
+                                              "-O3",
+                                              "-warn-spills",
+                                              "-warn-lmem-usage",
+                                              "--warn-on-spills",
+                                              "--warn-on-local-memory-usage",
+                                              "--warn-on-double-precision-use",
+                                              "--allow-expensive-optimizations",
+                                              "-lineinfo",
+                                              "--generate-line-info",
+                                              "--suppress-stack-size-warning"};
+constexpr std::string_view kPtxasOptionPrefixes[] = {"-dlcm=",
+                                                     "-dscm=",
+                                                     "--def-load-cache=",
+                                                     "--def-store-cache=",
+                                                     "--allow-expensive-optimizations=",
+                                                     "-maxrregcount=",
+                                                     "--maxrregcount=",
+                                                     "-fmad=",
+                                                     "--fmad="};
 constexpr std::string_view kBuildFlagArguments[] = {"extra_cflags", "extra_cuda_cflags", "extra_ldflags",
                                                     "extra_include_paths"};
 
+bool only_characters(std::string_view text, std::string_view allowed) {
+  return text.find_first_not_of(allowed) == std::string_view::npos;
+}
+bool is_identifier(std::string_view text) {
+  return !text.empty() && !std::isdigit(static_cast<unsigned char>(text.front())) &&
+         only_characters(text, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+}
+bool is_number(std::string_view text) { return !text.empty() && only_characters(text, "0123456789"); }
+
+// A folder whose files a build may read: an absolute path of plain names (no
+// `.`, `..` or empty part) under the system's and CUDA's headers. Any other
+// folder (`/`, `/proc`, `/root`, `/tmp`, one relative to the evaluator's
+// folder) lets `#include <proc/self/environ>` read what the compiler reports
+// back, or code the checker never saw.
+bool allowed_include_folder(std::string_view path) {
+  if (!path.starts_with('/') || !only_characters(path, kFlagCharacters) ||
+      path.find_first_of(",:=[]") != std::string_view::npos)
+    return false;
+  for (size_t at = 1; at <= path.size();) {
+    size_t end = std::min(path.find('/', at), path.size());
+    std::string_view part = path.substr(at, end - at);
+    if ((part.empty() && end != path.size()) || part == "." || part == "..") return false;
+    at = end + 1;
+  }
+  std::string_view cuda = "/usr/local/cuda";
+  if (path.starts_with(cuda)) {
+    std::string_view rest = path.substr(cuda.size());
+    std::string_view version = rest.substr(0, rest.find('/'));
+    return version.empty() || (version.starts_with('-') && only_characters(version.substr(1), "0123456789."));
+  }
+  for (std::string_view root : {"/usr/include", "/usr/local/include"})
+    if (path == root || (path.starts_with(root) && path[root.size()] == '/')) return true;
+  return false;
+}
+
+// A folder to look for the allowed libraries in: plain names under /usr.
+bool allowed_library_folder(std::string_view path) {
+  if (!path.starts_with("/usr/") || !only_characters(path, kFlagCharacters) ||
+      path.find_first_of(",:=[]") != std::string_view::npos)
+    return false;
+  for (size_t at = 1; at <= path.size();) {
+    size_t end = std::min(path.find('/', at), path.size());
+    std::string_view part = path.substr(at, end - at);
+    if ((part.empty() && end != path.size()) || part == "." || part == "..") return false;
+    at = end + 1;
+  }
+  return true;
+}
+
+bool ptxas_options(std::string_view list) {
+  for (size_t at = 0; at <= list.size();) {
+    size_t end = std::min(list.find(',', at), list.size());
+    std::string_view option = list.substr(at, end - at);
+    bool known =
+        listed(option, kPtxasOptions) || std::any_of(std::begin(kPtxasOptionPrefixes), std::end(kPtxasOptionPrefixes),
+                                                     [option](std::string_view p) { return option.starts_with(p); });
+    if (!known) return false;
+    at = end + 1;
+  }
+  return true;
+}
+bool architectures(std::string_view list) {
+  return !list.empty() && only_characters(list, "abcdefghijklmnopqrstuvwxyz0123456789_,-");
+}
+bool generated_code(std::string_view value) {  // arch=compute_90,code=[sm_90,compute_90]
+  return value.starts_with("arch=") && only_characters(value, "abcdefghijklmnopqrstuvwxyz0123456789_,=[]");
+}
+bool allowed_flag(std::string_view flag);
+bool host_flags(std::string_view list) {  // -Xcompiler's value: host compiler flags, comma-separated
+  for (size_t at = 0; at <= list.size();) {
+    size_t end = std::min(list.find(',', at), list.size());
+    if (!allowed_flag(list.substr(at, end - at))) return false;
+    at = end + 1;
+  }
+  return true;
+}
+
+// Options whose value is the flag after them (`-Xptxas -O3,-v`,
+// `-maxrregcount 64`, `-arch sm_90`) or follows `=`, and what it may be.
+struct ValuedOption {
+  std::string_view option;
+  bool (*value)(std::string_view);
+};
+constexpr ValuedOption kValuedOptions[] = {
+    {"-Xptxas", ptxas_options},         {"--ptxas-options", ptxas_options},    {"-Xcompiler", host_flags},
+    {"--compiler-options", host_flags}, {"-maxrregcount", is_number},          {"--maxrregcount", is_number},
+    {"-arch", architectures},           {"--gpu-architecture", architectures}, {"-code", architectures},
+    {"--gpu-code", architectures},      {"-gencode", generated_code},          {"--generate-code", generated_code}};
+// Flags `PREFIX<value>` and what the value may be.
+constexpr std::pair<std::string_view, std::string_view> kFlagValues[] = {
+    {"-std=", "abcdefghijklmnopqrstuvwxyz0123456789+"},
+    {"--std=", "abcdefghijklmnopqrstuvwxyz0123456789+"},
+    {"-Wno-", "abcdefghijklmnopqrstuvwxyz0123456789-_="},
+    {"-U__CUDA_NO_", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"},
+    {"-ftz=", "truefals"},
+    {"--ftz=", "truefals"},
+    {"-prec-div=", "truefals"},
+    {"--prec-div=", "truefals"},
+    {"-prec-sqrt=", "truefals"},
+    {"--prec-sqrt=", "truefals"},
+    {"-fmad=", "truefals"},
+    {"--fmad=", "truefals"}};
+
+const ValuedOption* valued_option(std::string_view flag) {
+  for (const ValuedOption& option : kValuedOptions)
+    if (flag == option.option) return &option;
+  return nullptr;
+}
+
+// Whether one flag (no blank in it) is allowed by itself.
+bool allowed_flag(std::string_view flag) {
+  if (flag.empty()) return true;
+  if (!only_characters(flag, kFlagCharacters)) return false;
+  if (listed(flag, kBuildFlags)) return true;
+  for (const ValuedOption& option : kValuedOptions)
+    if (flag.starts_with(option.option) && flag.size() > option.option.size() && flag[option.option.size()] == '=')
+      return option.value(flag.substr(option.option.size() + 1));
+  for (const auto& [prefix, characters] : kFlagValues)
+    if (flag.starts_with(prefix))
+      return flag.size() > prefix.size() && only_characters(flag.substr(prefix.size()), characters);
+  if (flag.starts_with("arch=")) return generated_code(flag);  // the value of a -gencode before it
+  if (flag.starts_with("-I")) return allowed_include_folder(flag.substr(2));
+  if (flag.starts_with("-L")) return allowed_library_folder(flag.substr(2));
+  if (flag.starts_with("-D")) {  // -DNAME, -DNAME=<number>
+    std::string_view definition = flag.substr(2);
+    size_t equals = definition.find('=');
+    if (equals == std::string_view::npos) return is_identifier(definition);
+    std::string_view name = definition.substr(0, equals), value = definition.substr(equals + 1);
+    if (name == "TORCH_EXTENSION_NAME") return is_identifier(value);
+    return is_identifier(name) && !value.empty() && only_characters(value, "0123456789.");
+  }
+  return false;
+}
+
+// Whether `value` is known to be an integer: a field of
+// `torch.cuda.get_device_capability()` (`major, minor = torch.cuda.get_device_capability()`
+// at the top level, the names bound nowhere else; `CAP[0]` of `CAP = ...()`;
+// `torch.cuda.get_device_capability()[1]`).
+bool capability_number(const Context& c, TSNode value) {
+  const Grammar& g = c.grammar();
+  static const TSSymbol kSubscript = python_symbol("subscript"), kInteger = python_symbol("integer"),
+                        kStatement = python_symbol("expression_statement");
+  auto capability_call = [&](TSNode call) {
+    return !ts_node_is_null(call) && ts_node_symbol(call) == g.call &&
+           c.qualified_name(field(call, g.field_function)) == "torch.cuda.get_device_capability" &&
+           ts_node_is_null(c.unpacked_argument(call));
+  };
+  auto top_level = [&](TSNode assignment) {
+    TSNode statement = ts_node_parent(assignment);
+    return ts_node_symbol(statement) == kStatement && ts_node_symbol(ts_node_parent(statement)) == g.module;
+  };
+  if (ts_node_is_null(value)) return false;
+  if (ts_node_symbol(value) == kSubscript) {
+    TSNode object = ts_node_child_by_field_name(value, "value", 5);
+    TSNode index = ts_node_child_by_field_name(value, "subscript", 9);
+    if (ts_node_is_null(index) || ts_node_symbol(index) != kInteger || (c.text(index) != "0" && c.text(index) != "1"))
+      return false;
+    if (capability_call(object)) return true;
+    if (ts_node_is_null(object) || ts_node_symbol(object) != g.identifier || bound_locally(c.tree(), object))
+      return false;
+    TSNode bound = c.facts().bound_once(c.text(object));
+    return capability_call(bound) && top_level(ts_node_parent(bound));
+  }
+  if (ts_node_symbol(value) != g.identifier || bound_locally(c.tree(), value) ||
+      c.facts().bindings_of(c.text(value)) != 1)
+    return false;
+  // The one binding: `major, minor = torch.cuda.get_device_capability()` at the top level.
+  std::string_view name = c.text(value);
+  TSNode root = c.tree().root();
+  for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i) {
+    TSNode statement = ts_node_named_child(root, i);
+    if (ts_node_symbol(statement) != kStatement || ts_node_named_child_count(statement) != 1) continue;
+    TSNode assignment = ts_node_named_child(statement, 0);
+    if (ts_node_symbol(assignment) != g.assignment) continue;
+    TSNode left = field(assignment, g.field_left);
+    if (ts_node_is_null(left) || (ts_node_symbol(left) != g.pattern_list && ts_node_symbol(left) != g.tuple_pattern) ||
+        ts_node_named_child_count(left) != 2)
+      continue;
+    for (uint32_t j = 0; j < 2; ++j) {
+      TSNode target = ts_node_named_child(left, j);
+      if (ts_node_symbol(target) == g.identifier && c.text(target) == name)
+        return capability_call(field(assignment, g.field_right));
+    }
+  }
+  return false;
+}
+
+// The text of one flag expression: a string the checker computes
+// (Context::text_value), or an f-string whose fields are such or numbers
+// from torch.cuda.get_device_capability() (written as 0: digits alike).
+std::optional<std::string> flag_text(const Context& c, TSNode node) {
+  if (auto text = c.text_value(node)) return text;
+  const Grammar& g = c.grammar();
+  if (ts_node_symbol(node) != g.string) return std::nullopt;
+  std::string_view prefix = c.text(node).substr(0, c.text(node).find_first_of("\"'"));
+  if (prefix.find_first_of("bB") != std::string_view::npos) return std::nullopt;
+  return python_string_value(c.tree(), node, [&](TSNode field_node) -> std::optional<std::string> {
+    if (ts_node_named_child_count(field_node) != 1) return std::nullopt;
+    TSNode expression = ts_node_named_child(field_node, 0);
+    if (capability_number(c, expression)) return std::string("0");
+    auto value = c.evaluate(expression);
+    if (!value || !value->scalar()) return std::nullopt;
+    return value->text;
+  });
+}
+
+// One flag as written (a list's item) and what it holds.
+struct FlagItem {
+  TSNode at;
+  std::string text;
+};
+using FlagSequence = std::vector<FlagItem>;
+
+// The sequences of flags a flag argument may hold: list or tuple literals
+// of flag expressions (flag_text), joined by `+`, a conditional expression's
+// two branches (`["-O3"] + (["--use_fast_math"] if FAST else [])`, an item
+// `"-DA" if A else "-DB"`), names bound once at the top level to such and
+// used nowhere their value may change (FileFacts::constant_value), not
+// local (bound_locally). At most 64 sequences; what it cannot read goes to
+// `unknown`.
+std::vector<FlagSequence> flag_sequences(const Context& c, TSNode node, std::vector<TSNode>& unknown, int depth = 0) {
+  const Grammar& g = c.grammar();
+  static const TSSymbol kConditional = python_symbol("conditional_expression");
+  constexpr size_t kMost = 64;
+  if (ts_node_is_null(node) || depth > 32) {
+    unknown.push_back(node);
+    return {};
+  }
+  TSSymbol s = ts_node_symbol(node);
+  auto product = [&](std::vector<FlagSequence> left, const std::vector<FlagSequence>& right) {
+    std::vector<FlagSequence> out;
+    for (const FlagSequence& a : left)
+      for (const FlagSequence& b : right) {
+        if (out.size() >= kMost) {
+          unknown.push_back(node);
+          return out;
+        }
+        FlagSequence joined = a;
+        joined.insert(joined.end(), b.begin(), b.end());
+        out.push_back(std::move(joined));
+      }
+    return out;
+  };
+  if (s == g.parenthesized_expression && ts_node_named_child_count(node) == 1)
+    return flag_sequences(c, ts_node_named_child(node, 0), unknown, depth + 1);
+  if (s == kConditional && ts_node_named_child_count(node) == 3) {
+    std::vector<FlagSequence> out = flag_sequences(c, ts_node_named_child(node, 0), unknown, depth + 1);
+    for (FlagSequence& sequence : flag_sequences(c, ts_node_named_child(node, 2), unknown, depth + 1))
+      out.push_back(std::move(sequence));
+    if (out.size() > kMost) unknown.push_back(node);
+    return out;
+  }
+  if (s == g.list || s == g.tuple) {
+    std::vector<FlagSequence> out{{}};
+    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
+      TSNode item = ts_node_named_child(node, i);
+      std::vector<FlagSequence> choices;
+      if (ts_node_symbol(item) == kConditional && ts_node_named_child_count(item) == 3) {
+        for (uint32_t branch : {0u, 2u}) {
+          TSNode chosen = ts_node_named_child(item, branch);
+          if (auto text = flag_text(c, chosen)) choices.push_back({{chosen, *text}});
+          else unknown.push_back(chosen);
+        }
+      } else if (auto text = flag_text(c, item)) {
+        choices.push_back({{item, *text}});
+      } else {
+        unknown.push_back(item);
+      }
+      out = product(std::move(out), choices);
+    }
+    return out;
+  }
+  if (s == g.binary_operator && c.text(ts_node_child_by_field_name(node, "operator", 8)) == "+")
+    return product(flag_sequences(c, field(node, g.field_left), unknown, depth + 1),
+                   flag_sequences(c, field(node, g.field_right), unknown, depth + 1));
+  if (s == g.identifier && !bound_locally(c.tree(), node)) {
+    TSNode constant = c.facts().constant_value(c.text(node));
+    if (!ts_node_is_null(constant)) return flag_sequences(c, constant, unknown, depth + 1);
+  }
+  unknown.push_back(node);
+  return {};
+}
+
 // A cpp_extension flag argument (extra_cflags=[...]) holding anything but
-// literal flags of kBuildFlags.
+// the flags above, or an include path outside the allowed folders.
 void unknown_build_flags(const Context& c, std::vector<Finding>& out) {
   const Grammar& g = c.grammar();
   TSNode key = field(c.node(), g.field_name);
   TSNode value = field(c.node(), g.field_value);
   if (ts_node_is_null(key) || ts_node_is_null(value) || !listed(c.text(key), kBuildFlagArguments)) return;
-  // The flags: list or tuple literals, joined by `+`, or names bound once to such.
-  std::vector<TSNode> flags, pending{value};
-  while (!pending.empty()) {
-    TSNode part = pending.back();
-    pending.pop_back();
-    if (ts_node_is_null(part)) continue;
-    TSSymbol s = ts_node_symbol(part);
-    TSNode constant = s == g.identifier ? c.facts().constant_value(c.text(part)) : TSNode{};
-    if (s == g.list || s == g.tuple) {
-      for (uint32_t i = 0; i < ts_node_named_child_count(part); ++i) flags.push_back(ts_node_named_child(part, i));
-    } else if (s == g.binary_operator && c.text(ts_node_child_by_field_name(part, "operator", 8)) == "+") {
-      pending.push_back(field(part, g.field_left));
-      pending.push_back(field(part, g.field_right));
-    } else if (!ts_node_is_null(constant) && pending.size() + flags.size() < 256) {
-      pending.push_back(constant);
-    } else {
-      out.push_back({part, std::string(c.text(key)) + "=" + written(c.text(part))});
+  std::vector<TSNode> unknown;
+  std::vector<FlagSequence> sequences = flag_sequences(c, value, unknown);
+  for (TSNode part : unknown)
+    out.push_back({ts_node_is_null(part) ? value : part,
+                   std::string(c.text(key)) + "=" + written(c.text(ts_node_is_null(part) ? value : part))});
+  if (!unknown.empty()) return;
+  std::vector<TSNode> refused;
+  auto refuse = [&](TSNode at) {
+    if (std::none_of(refused.begin(), refused.end(), [at](TSNode r) { return ts_node_eq(r, at); })) {
+      refused.push_back(at);
+      out.push_back({at, written(c.text(at))});
     }
-  }
-  // Include paths are directories, not flags.
+  };
+  // Include paths are folders, one an item.
   if (c.text(key) == "extra_include_paths") {
-    std::string_view literal;
-    for (TSNode flag : flags)
-      if (!c.string_literal(flag, &literal) || !literal.starts_with('/')) out.push_back({flag, written(c.text(flag))});
+    for (const FlagSequence& sequence : sequences)
+      for (const FlagItem& item : sequence)
+        if (!allowed_include_folder(item.text)) refuse(item.at);
     return;
   }
-  for (TSNode flag : flags) {
-    std::string_view literal;
-    bool known = c.string_literal(flag, &literal) &&
-                 (listed(literal, kBuildFlags) ||
-                  std::any_of(std::begin(kBuildFlagPrefixes), std::end(kBuildFlagPrefixes),
-                              [literal](std::string_view p) { return literal.starts_with(p); }) ||
-                  (literal.starts_with("-D") && literal.find('=') == std::string_view::npos) ||
-                  (literal.starts_with("-D") &&
-                   literal.find_first_not_of("0123456789.", literal.find('=') + 1) == std::string_view::npos));
-    if (!known) out.push_back({flag, written(c.text(flag))});
+  // The flags as the shell gets them: the items joined by blanks, split at blanks.
+  for (const FlagSequence& sequence : sequences) {
+    std::vector<std::pair<std::string_view, TSNode>> flags;
+    for (const FlagItem& item : sequence) {
+      std::string_view text = item.text;
+      if (!only_characters(text, std::string(kFlagCharacters) + " \t")) refuse(item.at);
+      for (size_t at = text.find_first_not_of(" \t"); at != std::string_view::npos;
+           at = text.find_first_not_of(" \t", at)) {
+        size_t end = std::min(text.find_first_of(" \t", at), text.size());
+        flags.emplace_back(text.substr(at, end - at), item.at);
+        at = end;
+      }
+    }
+    for (size_t i = 0; i < flags.size(); ++i) {
+      if (const ValuedOption* option = valued_option(flags[i].first)) {
+        if (i + 1 == flags.size() || !option->value(flags[i + 1].first))
+          refuse(flags[std::min(i + 1, flags.size() - 1)].second);
+        ++i;
+      } else if (!allowed_flag(flags[i].first)) {
+        refuse(flags[i].second);
+      }
+    }
   }
 }
 
@@ -323,17 +611,160 @@ void chosen_build_directory(const Context& c, std::vector<Finding>& out) {
   if (c.symbol() != g.call || c.callee_name() != kLoadInline) return;
   if (TSNode unpacked = c.unpacked_argument(c.node()); !ts_node_is_null(unpacked))
     out.push_back({unpacked, "load_inline(" + written(c.text(unpacked)) + ")"});
-  auto literal_list = [&](TSNode list) {
-    if (ts_node_symbol(list) != g.list && ts_node_symbol(list) != g.tuple) return false;
-    std::string_view literal;
-    for (uint32_t i = 0; i < ts_node_named_child_count(list); ++i)
-      if (!c.string_literal(ts_node_named_child(list, i), &literal)) return false;
-    return true;
-  };
-  if (TSNode fourth = positional_argument(c, 3); !ts_node_is_null(fourth) && !literal_list(fourth))
-    out.push_back({fourth, "load_inline option by position"});
+  // The fourth (`functions` or `sycl_sources`) is judged as `functions` (generated_bindings).
   for (uint32_t index = 4; !ts_node_is_null(positional_argument(c, index)); ++index)
     out.push_back({positional_argument(c, index), "load_inline option by position"});
+}
+
+// Whether `node` is known to make an identifier (`first`: one that starts
+// as an identifier does) or, with `first` false, characters of one: a
+// string the checker computes; `+` of such; an f-string of such; a hex
+// digest (`hashlib.sha1(...).hexdigest()`, a slice of one) or a number of
+// torch.cuda.get_device_capability() after the start (`"ext_" +
+// hashlib.sha1(SRC.encode()).hexdigest()[:8]`).
+bool identifier_expression(const Context& c, TSNode node, bool first, int depth = 0) {
+  const Grammar& g = c.grammar();
+  static const TSSymbol kSubscript = python_symbol("subscript");
+  if (ts_node_is_null(node) || depth > 32) return false;
+  if (auto text = c.text_value(node))
+    return first ? is_identifier(*text)
+                 : only_characters(*text, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+  TSSymbol s = ts_node_symbol(node);
+  if (s == g.parenthesized_expression && ts_node_named_child_count(node) == 1)
+    return identifier_expression(c, ts_node_named_child(node, 0), first, depth + 1);
+  if (s == g.identifier && !bound_locally(c.tree(), node))
+    return identifier_expression(c, c.facts().bound_once(c.text(node)), first, depth + 1);
+  if (s == g.binary_operator && c.text(ts_node_child_by_field_name(node, "operator", 8)) == "+")
+    return identifier_expression(c, field(node, g.field_left), first, depth + 1) &&
+           identifier_expression(c, field(node, g.field_right), false, depth + 1);
+  if (first) return false;
+  if (capability_number(c, node)) return true;
+  while (ts_node_symbol(node) == kSubscript) node = ts_node_child_by_field_name(node, "value", 5);
+  TSNode object;
+  std::string_view method;
+  if (ts_node_is_null(node) || ts_node_symbol(node) != g.call ||
+      !c.reads_attribute(field(node, g.field_function), &object, &method) || method != "hexdigest" ||
+      ts_node_is_null(object) || ts_node_symbol(object) != g.call)
+    return false;
+  return c.qualified_name(field(object, g.field_function)).starts_with("hashlib.");
+}
+
+// Names the module cpp_extension generates for `functions` is written with:
+// `PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("NAME",
+// torch::wrap_pybind_function(NAME), "DOC"); }`, appended to the C++ sources.
+constexpr std::string_view kGeneratedModuleNames[] = {
+    "m", "def", "torch", "wrap_pybind_function", "PYBIND11_MODULE", "TORCH_EXTENSION_NAME"};
+
+// The argument of load_inline's call `c` given by keyword `key` or at `index`.
+TSNode load_inline_argument(const Context& c, std::string_view key, uint32_t index) {
+  const Grammar& g = c.grammar();
+  TSNode arguments = c.argument_list(c.node());
+  for (uint32_t i = 0; !ts_node_is_null(arguments) && i < ts_node_named_child_count(arguments); ++i) {
+    TSNode a = ts_node_named_child(arguments, i);
+    if (ts_node_symbol(a) == g.keyword_argument && c.text(field(a, g.field_name)) == key)
+      return field(a, g.field_value);
+  }
+  return positional_argument(c, index);
+}
+
+// What cpp_extension writes unquoted into generated code and the build:
+// load_inline's `name` (`-DTORCH_EXTENSION_NAME={name}` in build.ninja,
+// whose commands the shell runs) must be an identifier the checker computes;
+// `functions` (keyword or the fourth argument) a list or tuple of literal
+// identifiers, or a dict of literal identifiers to plain literal docstrings
+// holding no `"`, `\\` or line break (each name and docstring is pasted raw
+// into `m.def("NAME", ..., "DOC")`), or a name bound once to such; and the
+// sources may not `#define` a function's name or a name of that generated
+// module (`m`, `def`, `torch`, ...), which would rewrite it where the
+// native rules never read it.
+void generated_bindings(const Context& c, std::vector<Finding>& out) {
+  const Grammar& g = c.grammar();
+  static const TSSymbol kDictionary = python_symbol("dictionary"), kPair = python_symbol("pair");
+  if (c.symbol() != g.call || c.callee_name() != "torch.utils.cpp_extension.load_inline") return;
+  if (TSNode name = load_inline_argument(c, "name", 0); !ts_node_is_null(name) && !identifier_expression(c, name, true))
+    out.push_back({name, "load_inline name " + written(c.text(name))});
+  TSNode functions = load_inline_argument(c, "functions", 3);
+  if (ts_node_is_null(functions) || ts_node_symbol(functions) == g.none) return;
+  std::vector<std::string_view> names;
+  bool known = true;
+  auto identifier_literal = [&](TSNode node) {
+    std::string_view literal;
+    if (ts_node_is_null(node) || !c.string_literal(node, &literal) || !is_identifier(literal)) return false;
+    names.push_back(literal);
+    return true;
+  };
+  TSNode value = functions;
+  if (ts_node_symbol(value) == g.identifier && !bound_locally(c.tree(), value)) {
+    TSNode constant = c.facts().constant_value(c.text(value));
+    if (!ts_node_is_null(constant)) value = constant;
+  }
+  TSSymbol s = ts_node_symbol(value);
+  if (s == g.string) {
+    known = identifier_literal(value);
+  } else if (s == g.list || s == g.tuple) {
+    for (uint32_t i = 0; known && i < ts_node_named_child_count(value); ++i)
+      known = identifier_literal(ts_node_named_child(value, i));
+  } else if (s == kDictionary) {
+    for (uint32_t i = 0; known && i < ts_node_named_child_count(value); ++i) {
+      TSNode pair = ts_node_named_child(value, i);
+      std::string_view doc;
+      known = ts_node_symbol(pair) == kPair && identifier_literal(ts_node_child_by_field_name(pair, "key", 3)) &&
+              c.string_literal(ts_node_child_by_field_name(pair, "value", 5), &doc) &&
+              std::none_of(doc.begin(), doc.end(), [](char ch) {
+                return ch == '"' || ch == '\\' || static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f;
+              });
+    }
+  } else {
+    known = false;
+  }
+  if (!known) {
+    out.push_back({functions, "functions=" + written(c.text(functions))});
+    return;
+  }
+  // Macros renaming what the generated module is written with.
+  for (auto [key, index] : {std::pair<std::string_view, uint32_t>{"cpp_sources", 1}, {"cuda_sources", 2}}) {
+    TSNode source = load_inline_argument(c, key, index);
+    auto text = ts_node_is_null(source) ? std::nullopt : c.source_value(source);
+    if (!text) continue;
+    std::string tokens = native_tokens(*text);
+    for (size_t at = tokens.find("%:"); at != std::string::npos; at = tokens.find("%:", at)) tokens.replace(at, 2, "#");
+    for (std::string_view operand : directives(tokens, "define")) {
+      size_t end = 0;
+      while (end < operand.size() && identifier_char(operand[end])) ++end;
+      std::string_view macro = operand.substr(0, end);
+      if (listed(macro, kGeneratedModuleNames) || std::find(names.begin(), names.end(), macro) != names.end())
+        out.push_back({source, "#define " + std::string(macro) + " in the module load_inline generates"});
+    }
+  }
+}
+
+// Whether `text` holds the assembler directive `name` (any case) as one:
+// where an assembler statement starts (the text's or a line's start, after
+// `"`, `;`, `:`, `{`, `}` or a C escape `\n`/`\t`/`\r`, blanks between),
+// followed by no character of a name (`include_paths()` in prose is none).
+// `.section` counts only with a `.text` operand.
+bool assembler_directive(std::string_view text, std::string_view name) {
+  auto name_char = [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.' || ch == '$';
+  };
+  auto lower = [](char ch) { return static_cast<char>(std::tolower(static_cast<unsigned char>(ch))); };
+  for (size_t at = 0; at + name.size() <= text.size(); ++at) {
+    if (lower(text[at]) != name[0] || !std::equal(name.begin(), name.end(), text.begin() + static_cast<long>(at),
+                                                  [&](char a, char b) { return a == lower(b); }))
+      continue;
+    size_t end = at + name.size();
+    if (end < text.size() && name_char(text[end])) continue;
+    size_t before = at;
+    while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) --before;
+    bool starts = before == 0 || std::string_view("\n\r\";:{}").find(text[before - 1]) != std::string_view::npos ||
+                  (before >= 2 && text[before - 2] == '\\' &&
+                   std::string_view("ntr").find(text[before - 1]) != std::string_view::npos);
+    if (!starts) continue;
+    if (name != ".section") return true;
+    size_t operand = text.find_first_not_of(" \t\\\"", end);
+    if (operand != std::string_view::npos && text.substr(operand).starts_with(".text")) return true;
+  }
+  return false;
 }
 
 // Whether an annotation's text names a type: dotted names, subscripts of
@@ -422,6 +853,7 @@ void dynamic_code(const Context& c, std::vector<Finding>& out) {
       out.push_back({at, "os.environ[" + written(key) + "]"});
   match_names(c, kDynamicCodeNames, out);
   chosen_build_directory(c, out);
+  generated_bindings(c, out);
   const Grammar& g = c.grammar();
   if (c.symbol() == g.keyword_argument) return unknown_build_flags(c, out);
   // type(name, bases, namespace) makes a class whose members no def shows.
@@ -456,7 +888,7 @@ void dynamic_code(const Context& c, std::vector<Finding>& out) {
       out.push_back({c.node(), "#include " + written(operand)});
   }
   for (std::string_view directive : kHiddenCodeDirectives)
-    if (text.find(directive) != std::string::npos) out.push_back({c.node(), std::string(directive)});
+    if (assembler_directive(text, directive)) out.push_back({c.node(), std::string(directive)});
 }
 
 }  // namespace kmem::check
