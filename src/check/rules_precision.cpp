@@ -118,6 +118,130 @@ constexpr MathChoice kMathChoices[] = {{"cublasSetMathMode", 1, 2, kFp32MathMode
                                        {"cublasLtMatmulDescCreate", 1, 3, kFp32ComputeTypes},
                                        {"cublasLtMatmulDescInit", 1, 3, kFp32ComputeTypes},
                                        {"cudnnSetConvolutionMathType", 1, 2, kFp32CudnnMathTypes}};
+// Data types of cuBLAS's and cuDNN's calls, and the values that keep fp32:
+// any other (a number cast, a variable, a macro) may name int8 or fp16.
+constexpr std::string_view kFp32DataTypes[] = {"CUDA_R_32F", "CUDA_R_64F", "CUDA_C_32F", "CUDA_C_64F"};
+constexpr std::string_view kFp32CudnnDataTypes[] = {"CUDNN_DATA_FLOAT", "CUDNN_DATA_DOUBLE"};
+struct DataTypeChoice {
+  std::string_view function;
+  size_t arity;
+  std::initializer_list<size_t> arguments;
+  std::span<const std::string_view> keeps_fp32;
+};
+const DataTypeChoice kDataTypeChoices[] = {{"cublasGemmEx", 19, {8, 11, 15}, kFp32DataTypes},
+                                           {"cublasGemmEx_64", 19, {8, 11, 15}, kFp32DataTypes},
+                                           {"cublasGemmBatchedEx", 20, {8, 11, 15}, kFp32DataTypes},
+                                           {"cublasGemmBatchedEx_64", 20, {8, 11, 15}, kFp32DataTypes},
+                                           {"cublasGemmStridedBatchedEx", 23, {8, 12, 17}, kFp32DataTypes},
+                                           {"cublasGemmStridedBatchedEx_64", 23, {8, 12, 17}, kFp32DataTypes},
+                                           {"cublasSgemmEx", 17, {8, 11, 15}, kFp32DataTypes},
+                                           {"cublasSgemmEx_64", 17, {8, 11, 15}, kFp32DataTypes},
+                                           {"cublasLtMatrixLayoutCreate", 5, {1}, kFp32DataTypes},
+                                           {"cublasLtMatrixLayoutInit", 5, {1}, kFp32DataTypes},
+                                           {"cublasLtMatmulDescCreate", 3, {2}, kFp32DataTypes},
+                                           {"cudnnSetTensor4dDescriptor", 7, {2}, kFp32CudnnDataTypes},
+                                           {"cudnnSetTensor4dDescriptorEx", 10, {1}, kFp32CudnnDataTypes},
+                                           {"cudnnSetTensorNdDescriptor", 5, {1}, kFp32CudnnDataTypes},
+                                           {"cudnnSetTensorNdDescriptorEx", 5, {2}, kFp32CudnnDataTypes},
+                                           {"cudnnSetFilter4dDescriptor", 7, {1}, kFp32CudnnDataTypes},
+                                           {"cudnnSetFilterNdDescriptor", 5, {1}, kFp32CudnnDataTypes},
+                                           {"cudnnSetConvolution2dDescriptor", 9, {8}, kFp32CudnnDataTypes},
+                                           {"cudnnSetConvolutionNdDescriptor", 7, {6}, kFp32CudnnDataTypes}};
+// Types whose values name a precision (torch's dtypes, CUDA's, cuBLAS's
+// and cuDNN's data and compute types): a value made from anything but a
+// named value (`c10::ScalarType(5)` is Half, `(cudaDataType_t)2` is
+// CUDA_R_16F, `static_cast<cudaDataType_t>(3)` is CUDA_R_8I) names no type
+// the rules can read.
+constexpr std::string_view kPrecisionValueTypes[] = {
+    "ScalarType",       "Dtype",           "cudaDataType_t",      "cudaDataType",
+    "cublasDataType_t", "cudnnDataType_t", "cublasComputeType_t", "cudaDataType_t"};
+
+// The first of kPrecisionValueTypes that `text` (native tokens) makes from
+// a value or renames: a cast in any form (`static_cast<T>(x)`,
+// `reinterpret_cast<T*>`, `std::bit_cast<T>`, `(T)x`, `(enum T)x`,
+// `T(x)`, `T{x}`), the type given as any template's argument but
+// `optional`'s (`make<T>(2)`), renamed (`using U = T`, `typedef T U`,
+// `#define U T`); and `decltype(...)` of such a value called or braced
+// (`decltype(CUDA_R_32F)(2)`). Empty when none.
+std::string made_precision_value(std::string_view native) {
+  std::string text = blank_literals(native);
+  auto skip_back = [&](size_t at) {  // before qualifiers (`c10::`, `::`), `enum`, `const`, blanks
+    for (;;) {
+      while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
+      if (at >= 2 && text[at - 1] == ':' && text[at - 2] == ':') {
+        at -= 2;
+        while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
+        while (at > 0 && identifier_char(text[at - 1])) --at;
+        continue;
+      }
+      std::string_view word = word_before(text, at);
+      if (word == "enum" || word == "const" || word == "volatile" || word == "struct") {
+        at = text.rfind(word, at);
+        continue;
+      }
+      return at;
+    }
+  };
+  auto skip_forward = [&](size_t at) {  // past `*`, `&`, `const`, blanks
+    for (;;) {
+      while (at < text.size() &&
+             (std::isspace(static_cast<unsigned char>(text[at])) || text[at] == '*' || text[at] == '&'))
+        ++at;
+      if (text.compare(at, 5, "const") == 0 && (at + 5 == text.size() || !identifier_char(text[at + 5]))) {
+        at += 5;
+        continue;
+      }
+      return at;
+    }
+  };
+  for (std::string_view type : kPrecisionValueTypes) {
+    for (size_t at = text.find(type); at != std::string::npos; at = text.find(type, at + 1)) {
+      size_t end = at + type.size();
+      if ((at > 0 && identifier_char(text[at - 1])) || (end < text.size() && identifier_char(text[end]))) continue;
+      if (text.compare(end, 2, "::") == 0) continue;  // ScalarType::Float names a value
+      size_t before = skip_back(at), after = skip_forward(end);
+      char previous = before > 0 ? text[before - 1] : '\0', next = after < text.size() ? text[after] : '\0';
+      if (next == '(' || next == '{') return std::string(type) + " made from a value";
+      if (previous == '<' || next == '>') {
+        size_t open = previous == '<' ? before - 1 : text.rfind('<', at);
+        std::string_view template_name = open == std::string::npos ? std::string_view{} : word_before(text, open);
+        if (template_name.ends_with("_cast")) return std::string(template_name) + "<" + std::string(type) + ">";
+        if (!template_name.ends_with("optional")) return std::string(type) + " as a template's argument";
+      }
+      if (previous == '(' && next == ')') {
+        char following = next_char(text, after + 1);
+        if (following != ';' && following != '{' && following != ',' && following != ')' && following != '\0')
+          return "(" + std::string(type) + ") cast";
+      }
+      // The statement around it: `using U = T;`, `typedef T U;`, `#define U T`.
+      size_t start = text.find_last_of(";{}\n", at);
+      std::string_view statement = std::string_view(text).substr(start == std::string::npos ? 0 : start + 1,
+                                                                 at - (start == std::string::npos ? 0 : start + 1));
+      statement.remove_prefix(std::min(statement.size(), statement.find_first_not_of(" \t")));
+      bool directive = statement.starts_with('#') && statement.find("define") != std::string_view::npos;
+      if (directive || (statement.starts_with("using") && previous == '=') || statement.starts_with("typedef"))
+        return std::string(type) + " renamed";
+    }
+  }
+  for (size_t at = text.find("decltype"); at != std::string::npos; at = text.find("decltype", at + 1)) {
+    size_t open = text.find_first_not_of(" \t\n", at + 8);
+    if (open == std::string::npos || text[open] != '(') continue;
+    size_t close = open, depth = 0;
+    for (; close < text.size(); ++close) {
+      if (text[close] == '(') ++depth;
+      if (text[close] == ')' && --depth == 0) break;
+    }
+    char following = next_char(text, close + 1);
+    if (following != '(' && following != '{') continue;
+    std::string_view inside = std::string_view(text).substr(open, close - open);
+    for (std::string_view family :
+         {"CUDA_R_", "CUDA_C_", "CUBLAS_COMPUTE_", "CUDNN_DATA_", "ScalarType", "kFloat", "scalar_type", "Dtype"})
+      if (inside.find(family) != std::string_view::npos)
+        return "decltype(" + std::string(family) + "...) made from a value";
+  }
+  return {};
+}
+
 // PTX matrix products on integers and bits (`mma.sync...s32.s8.s8.s32`,
 // `wmma.mma.sync...u4`): the floating-point ones are named by their types above.
 constexpr std::string_view kIntegerMmaTypes[] = {"s8", "u8", "s4", "u4", "b1"};
@@ -377,9 +501,15 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
     for (std::string_view prefix : kPrecisionPrefixes)
       if (std::string_view found = identifier_with_prefix(native, prefix); !found.empty())
         out.push_back({c.node(), std::string(found)});
-    // A dtype made from a number (`static_cast<c10::ScalarType>(5)` is Half).
-    for (std::string_view cast : {"ScalarType>(", "(c10::ScalarType)", "(at::ScalarType)", "(ScalarType)"})
-      if (native.find(cast) != std::string::npos) out.push_back({c.node(), std::string(cast) + " from a number"});
+    // A dtype made from a number (`static_cast<c10::ScalarType>(5)` is Half,
+    // `cudaDataType_t(2)` is CUDA_R_16F).
+    if (std::string made = made_precision_value(native); !made.empty()) out.push_back({c.node(), made});
+    for (const DataTypeChoice& choice : kDataTypeChoices)
+      for (size_t argument : choice.arguments)
+        if (has_unlisted_argument(native, choice.function, argument, choice.arity, choice.keeps_fp32)) {
+          out.push_back({c.node(), std::string(choice.function) + " with a data type other than fp32's"});
+          break;
+        }
     // `half` as a type only in C++ sources (a docstring's "the first half second" is prose).
     if (native.find('{') != std::string::npos && native.find(';') != std::string::npos && has_half_type(native))
       out.push_back({c.node(), "half"});
