@@ -945,8 +945,8 @@ std::optional<Context::Value> Context::evaluate(TSNode node, int depth) const {
   return std::nullopt;
 }
 
-std::optional<Context::Value> Context::argument_value(TSNode function, int parameter, std::string_view name,
-                                                      int depth) const {
+std::optional<std::vector<TSNode>> Context::argument_nodes(TSNode function, int parameter,
+                                                           std::string_view name) const {
   static const TSSymbol kKeywordSeparator = python_symbol("keyword_separator"),
                         kDictionarySplat = python_symbol("dictionary_splat_pattern");
   const Grammar& g = grammar_;
@@ -987,14 +987,7 @@ std::optional<Context::Value> Context::argument_value(TSNode function, int param
                         ? field(parameter_node, g.field_value)
                         : TSNode{};
   std::uint32_t function_start = ts_node_start_byte(function), function_end = ts_node_end_byte(function);
-  std::optional<Value> found;
-  bool any = false;
-  auto same = [](const Value& a, const Value& b, auto& self) -> bool {
-    if (a.kind != b.kind || a.text != b.text || a.items.size() != b.items.size()) return false;
-    for (size_t i = 0; i < a.items.size(); ++i)
-      if (!self(a.items[i], b.items[i], self)) return false;
-    return true;
-  };
+  std::vector<TSNode> given_values;
   for (uint32_t i = 1; i < nodes_.size(); ++i) {
     if (!nodes_[i].named) continue;
     TSNode node = nodes_[i].node;
@@ -1024,13 +1017,28 @@ std::optional<Context::Value> Context::argument_value(TSNode function, int param
     }
     if (by_position)
       if (TSNode positional = positional_argument(call, position); !ts_node_is_null(positional)) given = positional;
-    if (ts_node_is_null(given)) continue;  // a call without it raises
-    auto value = evaluate(given, depth + 1);
+    if (!ts_node_is_null(given)) given_values.push_back(given);  // a call without it raises
+  }
+  return given_values;
+}
+
+std::optional<Context::Value> Context::argument_value(TSNode function, int parameter, std::string_view name,
+                                                      int depth) const {
+  auto given = argument_nodes(function, parameter, name);
+  if (!given || given->empty()) return std::nullopt;
+  auto same = [](const Value& a, const Value& b, auto& self) -> bool {
+    if (a.kind != b.kind || a.text != b.text || a.items.size() != b.items.size()) return false;
+    for (size_t i = 0; i < a.items.size(); ++i)
+      if (!self(a.items[i], b.items[i], self)) return false;
+    return true;
+  };
+  std::optional<Value> found;
+  for (TSNode node : *given) {
+    auto value = evaluate(node, depth + 1);
     if (!value || (found && !same(*found, *value, same))) return std::nullopt;
     found = std::move(value);
-    any = true;
   }
-  return any ? found : std::nullopt;
+  return found;
 }
 
 const std::string& Context::callee_name() const {

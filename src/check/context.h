@@ -236,6 +236,15 @@ class Context {
   // where nothing can change it: FileFacts::constant_value), but where the
   // name is local (bound_locally). nullopt for anything else.
   std::optional<Value> evaluate(TSNode node, int depth = 0) const;
+  // What the calls of `function` pass its parameter `parameter` (its index
+  // among the parameters, as local_scope gives it) named `name`, by
+  // position or keyword, or its default where a call passes nothing, when
+  // every use of the function is visible: defined at the top level,
+  // decorated by nothing but functools' caches, used only as the function
+  // of calls by its name (called nowhere else, never passed on, nothing
+  // unpacked into a call, no other binding or definition of its name), the
+  // parameter never rebound in it. nullopt otherwise.
+  std::optional<std::vector<TSNode>> argument_nodes(TSNode function, int parameter, std::string_view name) const;
 
  private:
   const Grammar& grammar_;
@@ -244,13 +253,9 @@ class Context {
   std::span<const FlatNode> nodes_;
   uint32_t index_;
 
-  // The value of parameter `parameter` (its index) named `name` of
-  // `function`, a function defined at the top level that only calls use by
-  // its name (called nowhere else, never passed on, no other binding of its
-  // name, the parameter never rebound in it, decorated by nothing but
-  // functools' caches): the one value every call
-  // passes it, by position or keyword, or its default (evaluate); nullopt
-  // when calls pass it different values, or any the checker cannot compute.
+  // The one value every call passes parameter `parameter` named `name` of
+  // `function` (argument_nodes, evaluated); nullopt when calls pass it
+  // different values, or any the checker cannot compute, or none calls it.
   std::optional<Value> argument_value(TSNode function, int parameter, std::string_view name, int depth) const;
   // Whether `node` reads an attribute by a name known here: `obj.name`, or
   // `getattr(obj, "name")` (the builtin, a plain literal name, nothing

@@ -460,6 +460,210 @@ bool type_named_by_string(const Context& c, std::string_view* literal) {
   return reduced_precision_type_name(*literal);
 }
 
+// Methods of str whose result is a string (`"<i2".replace("i", "f")`).
+constexpr std::string_view kStringMethods[] = {
+    "replace", "format",     "format_map",   "lower",        "upper",      "strip",  "lstrip", "rstrip",
+    "join",    "capitalize", "title",        "swapcase",     "casefold",   "center", "ljust",  "rjust",
+    "zfill",   "translate",  "removeprefix", "removesuffix", "expandtabs", "decode"};
+// numpy's dtype strings as attributes (`np.dtype(np.float32).str` is "<f4").
+constexpr std::string_view kStringAttributes[] = {"str", "char", "name", "descr", "kind", "typestr", "byteorder"};
+// numpy's functions whose positional argument `index` is a dtype.
+constexpr std::pair<std::string_view, uint32_t> kNumpyDtypePositions[] = {{"numpy.zeros", 1},
+                                                                          {"numpy.ones", 1},
+                                                                          {"numpy.empty", 1},
+                                                                          {"numpy.full", 2},
+                                                                          {"numpy.array", 1},
+                                                                          {"numpy.asarray", 1},
+                                                                          {"numpy.ascontiguousarray", 1},
+                                                                          {"numpy.asfortranarray", 1},
+                                                                          {"numpy.frombuffer", 1},
+                                                                          {"numpy.fromiter", 1},
+                                                                          {"numpy.arange", 3},
+                                                                          {"numpy.eye", 3},
+                                                                          {"numpy.identity", 1},
+                                                                          {"numpy.zeros_like", 1},
+                                                                          {"numpy.ones_like", 1},
+                                                                          {"numpy.empty_like", 1},
+                                                                          {"numpy.full_like", 2},
+                                                                          {"numpy.ndarray", 1},
+                                                                          {"numpy.dtype", 0}};
+
+// Whether `node` is a string Python computes at run time: a literal or
+// f-string, `+`, `%` or `*` with one, a str method's result, `str(...)`,
+// `chr(...)`, a dtype's string attribute (`.str`, `.char`, `.name`, ...), an
+// item of a string or of a container of strings, a conditional with one,
+// or a name bound once at the top level to such.
+bool string_typed(const Context& c, TSNode node, int depth = 0) {
+  const Grammar& g = c.grammar();
+  static const TSSymbol kSubscript = python_symbol("subscript"), kConditional = python_symbol("conditional_expression"),
+                        kDictionary = python_symbol("dictionary"), kPair = python_symbol("pair");
+  if (ts_node_is_null(node) || depth > 16) return false;
+  TSSymbol s = ts_node_symbol(node);
+  if (s == g.string || s == g.concatenated_string) return true;
+  if (s == g.parenthesized_expression && ts_node_named_child_count(node) == 1)
+    return string_typed(c, ts_node_named_child(node, 0), depth + 1);
+  if (s == g.identifier) {
+    if (bound_locally(c.tree(), node)) return false;
+    return string_typed(c, c.facts().bound_once(c.text(node)), depth + 1);
+  }
+  if (s == g.binary_operator)
+    return string_typed(c, field(node, g.field_left), depth + 1) ||
+           string_typed(c, field(node, g.field_right), depth + 1);
+  if (s == kConditional) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i)
+      if (i != 1 && string_typed(c, ts_node_named_child(node, i), depth + 1)) return true;
+    return false;
+  }
+  if (s == kSubscript) {
+    TSNode value = ts_node_child_by_field_name(node, "value", 5);
+    if (string_typed(c, value, depth + 1)) return true;
+    if (!ts_node_is_null(value) && ts_node_symbol(value) == g.identifier && !bound_locally(c.tree(), value))
+      value = c.facts().bound_once(c.text(value));
+    if (ts_node_is_null(value)) return false;
+    TSSymbol vs = ts_node_symbol(value);
+    if (vs != g.list && vs != g.tuple && vs != kDictionary) return false;
+    for (uint32_t i = 0; i < ts_node_named_child_count(value); ++i) {  // a container holding a string
+      TSNode item = ts_node_named_child(value, i);
+      if (ts_node_symbol(item) == kPair) item = ts_node_child_by_field_name(item, "value", 5);
+      if (string_typed(c, item, depth + 1)) return true;
+    }
+    return false;
+  }
+  if (s == g.attribute) {
+    TSNode attribute = field(node, g.field_attribute);
+    return !ts_node_is_null(attribute) && listed(c.text(attribute), kStringAttributes);
+  }
+  if (s != g.call) return false;
+  TSNode function = field(node, g.field_function);
+  TSNode object;
+  std::string_view method;
+  if (c.reads_attribute(function, &object, &method) && listed(method, kStringMethods)) return true;
+  if (ts_node_symbol(function) != g.identifier || c.facts().defines(c.text(function))) return false;
+  std::string_view callee = c.text(function);
+  return callee == "str" || callee == "chr" || callee == "repr" || callee == "format" || callee == "ascii";
+}
+
+// Whether `node` is known to be no string where a dtype is given: None, a
+// name the rules resolve (`numpy.float32`, `torch.float32`, judged as that
+// name), a builtin type, an array's or tensor's own `.dtype` (not self's,
+// which the file may set to anything).
+bool known_dtype_object(const Context& c, TSNode node) {
+  const Grammar& g = c.grammar();
+  if (ts_node_is_null(node)) return true;
+  TSSymbol s = ts_node_symbol(node);
+  if (s == g.none) return true;
+  if (s == g.parenthesized_expression && ts_node_named_child_count(node) == 1)
+    return known_dtype_object(c, ts_node_named_child(node, 0));
+  if (!c.qualified_name(node).empty()) return true;
+  if (s == g.identifier) {
+    std::string_view name = c.text(node);
+    return (name == "float" || name == "int" || name == "bool" || name == "complex") && !c.facts().defines(name) &&
+           c.facts().bindings_of(name) == 0 && !bound_locally(c.tree(), node);
+  }
+  if (s == g.attribute && c.text(field(node, g.field_attribute)) == "dtype") {
+    TSNode root = field(node, g.field_object);
+    while (!ts_node_is_null(root) && ts_node_symbol(root) == g.attribute) root = field(root, g.field_object);
+    return !ts_node_is_null(root) && !(ts_node_symbol(root) == g.identifier && c.text(root) == "self");
+  }
+  // A structured type written out (`[("x", "f4"), ("i", "(2,)i8")]`,
+  // `{"names": [...], "formats": [...]}`): its literal fields are judged
+  // where they stand (type_named_by_string).
+  static const TSSymbol kDictionary = python_symbol("dictionary"), kPair = python_symbol("pair"),
+                        kInteger = python_symbol("integer");
+  if (s == g.list || s == g.tuple || s == kDictionary || s == kPair) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
+      TSNode item = ts_node_named_child(node, i);
+      std::string_view literal;
+      TSSymbol is = ts_node_symbol(item);
+      if (!c.string_literal(item, &literal) && is != kInteger &&
+          !((is == g.list || is == g.tuple || is == kDictionary || is == kPair) && known_dtype_object(c, item)))
+        return false;
+    }
+    return true;
+  }
+  if (s == g.call) {  // numpy.dtype(...) and the like, judged at their own arguments
+    std::string callee = c.qualified_name(field(node, g.field_function));
+    return callee.starts_with("numpy.") || callee.starts_with("torch.");
+  }
+  return false;
+}
+
+// The values a loop variable takes: `for t in ("f4", "f8")` around the use,
+// the name bound nowhere else; nullopt otherwise.
+std::optional<std::vector<std::string>> loop_values(const Context& c, TSNode name) {
+  const Grammar& g = c.grammar();
+  if (ts_node_symbol(name) != g.identifier || c.facts().bindings_of(c.text(name)) != 1) return std::nullopt;
+  auto values_of = [&](TSNode loop) -> std::optional<std::vector<std::string>> {
+    TSNode left = field(loop, g.field_left);
+    if (ts_node_is_null(left) || ts_node_symbol(left) != g.identifier || c.text(left) != c.text(name))
+      return std::nullopt;
+    auto list = c.evaluate(field(loop, g.field_right));
+    if (!list || (list->kind != Context::Value::kList && list->kind != Context::Value::kTuple)) return std::nullopt;
+    std::vector<std::string> out;
+    for (const Context::Value& item : list->items) {
+      if (item.kind != Context::Value::kText) return std::nullopt;
+      out.push_back(item.text);
+    }
+    return out;
+  };
+  for (TSNode up = ts_node_parent(name); !ts_node_is_null(up); up = ts_node_parent(up)) {
+    TSSymbol s = ts_node_symbol(up);
+    if (s == g.function_definition || s == g.lambda || s == g.class_definition || s == g.module) return std::nullopt;
+    if (s == g.for_statement) {
+      if (auto values = values_of(up)) return values;
+      continue;
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(up); ++i)
+      if (TSNode clause = ts_node_named_child(up, i); ts_node_symbol(clause) == g.for_in_clause)
+        if (auto values = values_of(clause)) return values;
+  }
+  return std::nullopt;
+}
+
+// A dtype given where a string names one (`.astype(x)`, `np.dtype(x)`,
+// `dtype=` of numpy's calls; with `strict` false, `.view(x)` and `.type(x)`,
+// which torch reads as shapes or dtype objects too): a string the checker
+// computes is judged by its value (`cast`: as a cast's name, which a name
+// holding a reduced type counts as); one it cannot compute is refused; and
+// where `strict`, so is anything not known to be no string
+// (known_dtype_object). A parameter of a function whose calls are all
+// visible is judged at each call's argument. The finding's text, or empty.
+std::string computed_dtype(const Context& c, TSNode node, bool strict, bool cast, int depth = 0) {
+  const Grammar& g = c.grammar();
+  if (ts_node_is_null(node) || depth > 8) return {};
+  auto reduced = [&](const std::string& name) {
+    return cast ? reduced_precision_cast_name(name) : reduced_precision_type_name(name);
+  };
+  std::string_view literal;
+  if (c.string_literal(node, &literal)) return {};  // a literal is judged where it stands
+  if (auto value = c.text_value(node)) return reduced(*value) ? *value : std::string();
+  if (auto values = loop_values(c, node)) {
+    for (const std::string& value : *values)
+      if (reduced(value)) return value;
+    return {};
+  }
+  if (ts_node_symbol(node) == g.identifier) {
+    int parameter = -1;
+    TSNode scope = local_scope(c.tree(), node, &parameter);
+    if (!ts_node_is_null(scope) && parameter >= 0) {
+      if (auto given = c.argument_nodes(scope, parameter, c.text(node))) {
+        for (TSNode argument : *given) {
+          std::string_view given_literal;
+          if (c.string_literal(argument, &given_literal)) {
+            if (reduced(std::string(given_literal))) return std::string(given_literal);
+          } else if (std::string found = computed_dtype(c, argument, strict, cast, depth + 1); !found.empty()) {
+            return found;
+          }
+        }
+        return {};
+      }
+    }
+  }
+  if (string_typed(c, node)) return "dtype computed at run time: " + written(c.text(node));
+  if (strict && !known_dtype_object(c, node)) return "dtype the checker cannot read: " + written(c.text(node));
+  return {};
+}
+
 }  // namespace
 
 // A setting a candidate may write: a precision flag set to False, a flag
@@ -545,6 +749,24 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
     TSNode function = field(node, g.field_function);
     TSNode object;
     std::string_view name;
+    // A dtype string the checker cannot compute, or computes to a reduced type.
+    auto judge_dtype = [&](TSNode value, bool strict, bool cast) {
+      if (std::string found = computed_dtype(c, value, strict, cast); !found.empty()) out.push_back({value, found});
+    };
+    const std::string& callee = c.callee_name();
+    bool numpy_call = callee.starts_with("numpy.");
+    for (const auto& [numpy_function, index] : kNumpyDtypePositions)
+      if (callee == numpy_function) judge_dtype(positional_argument(c, index), true, false);
+    bool method = !ts_node_is_null(function) && c.reads_attribute(function, &object, &name);
+    if (method && name == "astype") judge_dtype(positional_argument(c, 0), true, true);
+    if (method && (name == "view" || name == "type") && ts_node_is_null(positional_argument(c, 1)))
+      judge_dtype(positional_argument(c, 0), false, true);
+    if (TSNode arguments = c.argument_list(node); !ts_node_is_null(arguments))
+      for (uint32_t i = 0; i < ts_node_named_child_count(arguments); ++i) {
+        TSNode a = ts_node_named_child(arguments, i);
+        if (ts_node_symbol(a) == g.keyword_argument && c.text(field(a, g.field_name)) == "dtype")
+          judge_dtype(field(a, g.field_value), numpy_call || (method && (name == "astype" || name == "view")), method);
+      }
     if (!ts_node_is_null(function) && c.reads_attribute(function, &object, &name)) {
       if (listed(name, kPrecisionMethods)) out.push_back({function, std::string(".").append(name).append("()")});
       // x.type("torch.HalfTensor"), x.to("torch.float16"): a type by its name,
