@@ -581,6 +581,14 @@ std::string Context::qualified_name(TSNode expr) const {
   return out;
 }
 
+std::string Context::partial_target(TSNode call) const {
+  for (uint32_t index = 0; index < 8; ++index) {
+    std::string target = qualified_name(positional_argument(call, index));
+    if (target != "functools.partial" && target != "functools.partialmethod") return target;
+  }
+  return {};
+}
+
 bool result_known_by_name(std::string_view callee) {
   return callee == "torch.get_device_module" ||
          std::any_of(std::begin(kResultClasses), std::end(kResultClasses),
@@ -591,6 +599,13 @@ std::string Context::call_result_name(TSNode call, std::vector<std::string_view>
   TSNode function = field(call, grammar_.field_function);
   if (ts_node_is_null(function) || ts_node_symbol(function) == grammar_.call) return {};
   std::string callee = qualified_name(function);
+  // functools.partial(f, ...) calls f with the keywords and arguments given
+  // (`make = partial(namedtuple, module="torch")`: `make(...)` is namedtuple's
+  // call; `partial(partial, f)` is f's too).
+  if (callee == "functools.partial" || callee == "functools.partialmethod") {
+    if (!attributes.empty()) return {};
+    return partial_target(call);
+  }
   // torch.get_device_module("cuda") is the module torch.cuda.
   if (callee == "torch.get_device_module") {
     TSNode device = positional_argument(call, 0);

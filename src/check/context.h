@@ -179,6 +179,13 @@ class Context {
   // sequence, not concatenated); its content goes to `content`.
   bool string_literal(TSNode node, std::string_view* content) const;
 
+  // The function a call of functools.partial or partialmethod makes a
+  // partial object of (its first argument, past `partial` itself:
+  // `partial(partial, f)` is f's), qualified; empty when none resolves. Its
+  // keywords are that function's, and so are those of calls of the result
+  // (qualified_name reads `partial(f, ...)` as f).
+  std::string partial_target(TSNode call) const;
+
   // The argument list of `call`, or a null node (`f(x for x in y)` has a
   // generator instead).
   TSNode argument_list(TSNode call) const;

@@ -246,6 +246,12 @@ void match_paths(const Context& c, Names list, std::vector<Finding>& out) {
   }
 }
 
+std::string keywords_function(const Context& c) {
+  const std::string& callee = c.callee_name();
+  if (callee == "functools.partial" || callee == "functools.partialmethod") return c.partial_target(c.node());
+  return callee;
+}
+
 // The n-th positional argument of the current call (0-based), or null.
 TSNode positional_argument(const Context& c, uint32_t index) { return c.positional_argument(c.node(), index); }
 

@@ -59,6 +59,12 @@ std::optional<std::string> folded_string(const Context& c, TSNode node, int dept
 // String expressions naming one of the paths in `list`.
 void match_paths(const Context& c, Names list, std::vector<Finding>& out);
 
+// The qualified name of the function whose keywords the current call's
+// keyword arguments are: its callee's, or for functools.partial and
+// partialmethod the function they bind (Context::partial_target), so that a
+// rule on a function's keywords judges `partial(f, key=...)` as `f(key=...)`.
+std::string keywords_function(const Context& c);
+
 // The n-th positional argument of the current call (0-based), or null.
 TSNode positional_argument(const Context& c, uint32_t index);
 // Whether the current node is written to: an assignment's, augmented

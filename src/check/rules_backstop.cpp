@@ -113,15 +113,17 @@ void private_attribute(const Context& c, std::vector<Finding>& out) {
   }
   // `namedtuple("T", "x", module="torch")`, or the same keyword out of sight
   // (`**options`): the class's `__module__`/`__qualname__` set by a keyword.
-  if (c.symbol() == g.call && name_in(c.callee_name(), kClassFactories)) {
+  // Keywords given to functools.partial are its function's
+  // (`partial(namedtuple, module="torch")`).
+  std::string factory = c.symbol() == g.call ? keywords_function(c) : std::string();
+  if (c.symbol() == g.call && name_in(factory, kClassFactories)) {
     TSNode arguments = c.argument_list(c.node());
     for (uint32_t i = 0; !ts_node_is_null(arguments) && i < ts_node_named_child_count(arguments); ++i) {
       TSNode a = ts_node_named_child(arguments, i);
       std::string_view key = ts_node_symbol(a) == g.keyword_argument ? c.text(field(a, g.field_name)) : "";
       if (listed(key, kClassFactoryDunders))
-        out.push_back({a, c.callee_name() + "(" + std::string(key) + "=...): __" + std::string(key) + "__"});
-      else if (ts_node_symbol(a) == g.dictionary_splat)
-        out.push_back({a, c.callee_name() + "(" + written(c.text(a)) + ")"});
+        out.push_back({a, factory + "(" + std::string(key) + "=...): __" + std::string(key) + "__"});
+      else if (ts_node_symbol(a) == g.dictionary_splat) out.push_back({a, factory + "(" + written(c.text(a)) + ")"});
     }
     return;
   }

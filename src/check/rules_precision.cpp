@@ -754,7 +754,7 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
       if (std::string found = computed_dtype(c, value, strict, cast); !found.empty()) out.push_back({value, found});
     };
     const std::string& callee = c.callee_name();
-    bool numpy_call = callee.starts_with("numpy.");
+    bool numpy_call = keywords_function(c).starts_with("numpy.");  // `partial(np.zeros, dtype=...)` too
     for (const auto& [numpy_function, index] : kNumpyDtypePositions)
       if (callee == numpy_function) judge_dtype(positional_argument(c, index), true, false);
     bool method = !ts_node_is_null(function) && c.reads_attribute(function, &object, &name);
