@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -165,6 +166,228 @@ bool names_from_literal_loop(const Context& c, TSNode object, TSNode name, bool 
   return own_object(c, object, chain) && loop_literal_names(c, name).has_value();
 }
 
+// What nn.Module itself gives an instance, and the tensor methods that
+// cast: `getattr(self, "half")()` makes every parameter fp16. A submodule
+// assigned under such a name (`self.half = nn.Linear(...)`) is kept apart
+// from it (in `_modules`), so the method is what the name reads.
+constexpr std::string_view kModuleAttributes[] = {"T_destination",
+                                                  "add_module",
+                                                  "apply",
+                                                  "bfloat16",
+                                                  "buffers",
+                                                  "call_super_init",
+                                                  "children",
+                                                  "compile",
+                                                  "cpu",
+                                                  "cuda",
+                                                  "double",
+                                                  "dump_patches",
+                                                  "eval",
+                                                  "extra_repr",
+                                                  "float",
+                                                  "forward",
+                                                  "get_buffer",
+                                                  "get_extra_state",
+                                                  "get_parameter",
+                                                  "get_submodule",
+                                                  "half",
+                                                  "ipu",
+                                                  "load_state_dict",
+                                                  "modules",
+                                                  "mtia",
+                                                  "named_buffers",
+                                                  "named_children",
+                                                  "named_modules",
+                                                  "named_parameters",
+                                                  "parameters",
+                                                  "register_backward_hook",
+                                                  "register_buffer",
+                                                  "register_forward_hook",
+                                                  "register_forward_pre_hook",
+                                                  "register_full_backward_hook",
+                                                  "register_full_backward_pre_hook",
+                                                  "register_load_state_dict_post_hook",
+                                                  "register_load_state_dict_pre_hook",
+                                                  "register_module",
+                                                  "register_parameter",
+                                                  "register_state_dict_post_hook",
+                                                  "register_state_dict_pre_hook",
+                                                  "requires_grad_",
+                                                  "set_extra_state",
+                                                  "set_submodule",
+                                                  "share_memory",
+                                                  "state_dict",
+                                                  "to",
+                                                  "to_empty",
+                                                  "train",
+                                                  "training",
+                                                  "type",
+                                                  "xpu",
+                                                  "zero_grad",
+                                                  "chalf",
+                                                  "view",
+                                                  "view_as",
+                                                  "type_as",
+                                                  "new_empty",
+                                                  "new_zeros",
+                                                  "new_ones",
+                                                  "new_full",
+                                                  "new_tensor"};
+
+// The names `setattr(self, name, ...)` sets: a literal's; each literal
+// of a loop over literal names around it binding `name` only
+// (`for n in ("q", "k"): setattr(self, n, ...)`); for an f-string of a
+// literal start and fields (`f"fc{i}"`), that start and `#`, which a name
+// of the start and digits matches (own_name).
+std::vector<std::string> set_names(const Context& c, TSNode name) {
+  const Grammar& g = c.grammar();
+  std::string_view literal;
+  if (c.string_literal(name, &literal)) return {std::string(literal)};
+  if (ts_node_symbol(name) == g.string) {  // f"fc{i}": the literal start, before the first field
+    for (uint32_t i = 0; i < ts_node_named_child_count(name); ++i) {
+      TSNode part = ts_node_named_child(name, i);
+      if (ts_node_symbol(part) == g.interpolation || ts_node_symbol(part) == g.escape_sequence) return {};
+      if (ts_node_symbol(part) == g.string_content)
+        return ts_node_named_child_count(part) == 0 ? std::vector<std::string>{std::string(c.text(part)) + "#"}
+                                                    : std::vector<std::string>{};
+    }
+    return {};
+  }
+  if (ts_node_symbol(name) != g.identifier || c.facts().bindings_of(c.text(name)) != 1) return {};
+  for (TSNode up = ts_node_parent(name); !ts_node_is_null(up); up = ts_node_parent(up)) {
+    TSSymbol s = ts_node_symbol(up);
+    if (s == g.function_definition || s == g.lambda || s == g.class_definition) return {};
+    if (s != g.for_statement) continue;
+    TSNode left = field(up, g.field_left), right = field(up, g.field_right);
+    if (ts_node_is_null(left) || c.text(left) != c.text(name) || ts_node_is_null(right) ||
+        (ts_node_symbol(right) != g.tuple && ts_node_symbol(right) != g.list))
+      continue;
+    std::vector<std::string> names;
+    for (uint32_t i = 0; i < ts_node_named_child_count(right); ++i) {
+      if (!c.string_literal(ts_node_named_child(right, i), &literal)) return {};
+      names.emplace_back(literal);
+    }
+    return names;
+  }
+  return {};
+}
+
+// Whether `name` is one of `names` (set_names: a start and `#` matches the
+// start and digits).
+bool own_name(const std::set<std::string, std::less<>>& names, std::string_view name) {
+  if (names.contains(name)) return true;
+  for (const std::string& n : names)
+    if (n.ends_with('#') && n.size() > 1 && name.starts_with(std::string_view(n).substr(0, n.size() - 1)) &&
+        name.size() > n.size() - 1 &&
+        std::all_of(name.begin() + static_cast<long>(n.size() - 1), name.end(),
+                    [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }))
+      return true;
+  return false;
+}
+
+// The names the classes under `root` give their instances themselves:
+// `self.<name> = ...` (any binding of it) and setattr(self, ...) of the
+// names set_names reads in their methods (`assigned`), and the defs and assignments of their
+// bodies (`defined`: methods and class attributes of their own).
+void names_given(const Context& c, TSNode root, std::set<std::string, std::less<>>& assigned,
+                 std::set<std::string, std::less<>>& defined) {
+  const Grammar& g = c.grammar();
+  std::vector<TSNode> stack{root};
+  while (!stack.empty()) {
+    TSNode node = stack.back();
+    stack.pop_back();
+    TSSymbol s = ts_node_symbol(node);
+    if (s == g.attribute && binds_name(node)) {
+      TSNode object = field(node, g.field_object);
+      if (!ts_node_is_null(object) && ts_node_symbol(object) == g.identifier && c.text(object) == "self")
+        assigned.emplace(c.text(field(node, g.field_attribute)));
+    } else if (s == g.call) {
+      TSNode function = field(node, g.field_function);
+      TSNode arguments = c.argument_list(node);
+      TSNode given = ts_node_is_null(arguments) ? TSNode{} : c.positional_argument(node, 1);
+      if (!ts_node_is_null(function) && c.text(function) == "setattr" && !ts_node_is_null(given) &&
+          c.text(c.positional_argument(node, 0)) == "self")
+        for (std::string& n : set_names(c, given)) assigned.emplace(std::move(n));
+    } else if (s == g.class_definition) {
+      TSNode body = field(node, g.field_body);
+      for (uint32_t i = 0; !ts_node_is_null(body) && i < ts_node_named_child_count(body); ++i) {
+        TSNode member = ts_node_named_child(body, i);
+        if (ts_node_symbol(member) == g.decorated_definition)
+          member = ts_node_named_child(member, ts_node_named_child_count(member) - 1);
+        if (ts_node_symbol(member) == g.function_definition) {
+          defined.emplace(c.text(field(member, g.field_name)));
+        } else if (ts_node_named_child_count(member) == 1 &&
+                   ts_node_symbol(ts_node_named_child(member, 0)) == g.assignment) {
+          TSNode left = field(ts_node_named_child(member, 0), g.field_left);
+          if (!ts_node_is_null(left) && ts_node_symbol(left) == g.identifier) defined.emplace(c.text(left));
+        }
+      }
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) stack.push_back(ts_node_named_child(node, i));
+  }
+}
+
+// Whether every literal name `getattr(object, n)` takes in a loop is one
+// the object's class gives it: for `self`, a name the enclosing class (or a
+// base class the file defines, by name) assigns as `self.<name>` or by
+// setattr, but none nn.Module gives (kModuleAttributes), or one its body
+// defines; for a submodule (`self.heads`), a name some class of the file
+// assigns or defines, or a string key of a dictionary the file writes
+// (`nn.ModuleDict({"q": ...})`), and none of kModuleAttributes.
+// (`for n in ("fc1", "half"): getattr(self, n)()` calls nn.Module.half.)
+bool names_given_by_class(const Context& c, TSNode object, TSNode name) {
+  const Grammar& g = c.grammar();
+  static const TSSymbol kPair = python_symbol("pair");
+  auto names = loop_literal_names(c, name);
+  if (!names) return false;
+  std::set<std::string, std::less<>> assigned, defined;
+  if (own_object(c, object, false)) {
+    TSNode owner{};
+    for (uint32_t up = 1; up < 256 && ts_node_is_null(owner); ++up) {
+      TSNode a = c.ancestor(up);
+      if (ts_node_symbol(a) == g.module) return false;
+      if (ts_node_symbol(a) == g.class_definition) owner = a;
+    }
+    // The class and its bases the file defines (by name, as far as they go).
+    std::vector<TSNode> classes{owner};
+    std::set<std::string, std::less<>> seen{std::string(c.text(field(owner, g.field_name)))};
+    for (size_t i = 0; i < classes.size() && i < 16; ++i) {
+      names_given(c, classes[i], assigned, defined);
+      TSNode bases = ts_node_child_by_field_name(classes[i], "superclasses", 12);
+      for (uint32_t b = 0; !ts_node_is_null(bases) && b < ts_node_named_child_count(bases); ++b) {
+        std::string_view base = c.text(ts_node_named_child(bases, b));
+        if (!c.facts().defines_class(base) || seen.contains(base)) continue;
+        seen.emplace(base);
+        std::vector<TSNode> stack{c.tree().root()};
+        while (!stack.empty()) {
+          TSNode node = stack.back();
+          stack.pop_back();
+          if (ts_node_symbol(node) == g.class_definition && c.text(field(node, g.field_name)) == base)
+            classes.push_back(node);
+          for (uint32_t k = 0; k < ts_node_named_child_count(node); ++k) stack.push_back(ts_node_named_child(node, k));
+        }
+      }
+    }
+    return std::all_of(names->begin(), names->end(), [&](std::string_view n) {
+      return defined.contains(n) || (own_name(assigned, n) && !listed(n, kModuleAttributes));
+    });
+  }
+  names_given(c, c.tree().root(), assigned, defined);
+  std::set<std::string, std::less<>> keys;
+  std::vector<TSNode> stack{c.tree().root()};
+  while (!stack.empty()) {
+    TSNode node = stack.back();
+    stack.pop_back();
+    std::string_view literal;
+    if (ts_node_symbol(node) == kPair && c.string_literal(ts_node_child_by_field_name(node, "key", 3), &literal))
+      keys.emplace(literal);
+    for (uint32_t k = 0; k < ts_node_named_child_count(node); ++k) stack.push_back(ts_node_named_child(node, k));
+  }
+  return std::all_of(names->begin(), names->end(), [&](std::string_view n) {
+    return !listed(n, kModuleAttributes) && (defined.contains(n) || own_name(assigned, n) || keys.contains(n));
+  });
+}
+
 // Whether the value of the current call is only called: called where it
 // stands (`getattr(F, n)(x)`), or bound by an assignment to a name bound
 // nowhere else in the file and, in the function, only called (`fn =
@@ -305,7 +528,7 @@ TSNode format_string(const Context& c, bool* is_format) {
   if (ts_node_is_null(attribute) || !listed(c.text(attribute), kFormatMethods)) return TSNode{};
   *is_format = true;
   TSNode object = field(function, g.field_object);
-  if (!ts_node_is_null(object) && ts_node_symbol(object) == g.identifier) {
+  if (!ts_node_is_null(object) && ts_node_symbol(object) == g.identifier && !bound_locally(c.tree(), object)) {
     TSNode constant = c.facts().string_constant(c.text(object));
     if (!ts_node_is_null(constant)) return constant;
   }
@@ -328,7 +551,8 @@ void dynamic_getattr(const Context& c, std::vector<Finding>& out) {
   std::string_view literal;
   if (c.string_literal(name, &literal) && !literal.starts_with('_')) return;
   TSNode object = positional_argument(c, 0);
-  if (own_submodule_name(c, object, name, true) || names_from_literal_loop(c, object, name, true) ||
+  if (own_submodule_name(c, object, name, true) ||
+      (names_from_literal_loop(c, object, name, true) && names_given_by_class(c, object, name)) ||
       called_module_names(c, object, name))
     return;
   out.push_back({name, written(c.text(name))});
