@@ -669,9 +669,10 @@ TSNode load_inline_argument(const Context& c, std::string_view key, uint32_t ind
 
 // What cpp_extension writes unquoted into generated code and the build:
 // load_inline's `name` (`-DTORCH_EXTENSION_NAME={name}` in build.ninja,
-// whose commands the shell runs) must be an identifier the checker computes;
-// `functions` (keyword or the fourth argument) a list or tuple of literal
-// identifiers, or a dict of literal identifiers to plain literal docstrings
+// whose commands the shell runs) must be an identifier the checker
+// computes; `functions` (keyword or the fourth argument) a list or tuple of
+// literal identifiers (none of the generated module's names: `"m"` is the
+// module), or a dict of literal identifiers to plain literal docstrings
 // holding no `"`, `\\` or line break (each name and docstring is pasted raw
 // into `m.def("NAME", ..., "DOC")`), or a name bound once to such; and the
 // sources may not `#define` a function's name or a name of that generated
@@ -689,7 +690,10 @@ void generated_bindings(const Context& c, std::vector<Finding>& out) {
   bool known = true;
   auto identifier_literal = [&](TSNode node) {
     std::string_view literal;
-    if (ts_node_is_null(node) || !c.string_literal(node, &literal) || !is_identifier(literal)) return false;
+    // `functions=["m"]` would hand the generated module itself to `wrap_pybind_function`.
+    if (ts_node_is_null(node) || !c.string_literal(node, &literal) || !is_identifier(literal) ||
+        listed(literal, kGeneratedModuleNames))
+      return false;
     names.push_back(literal);
     return true;
   };
