@@ -831,9 +831,9 @@ const std::string& Context::native_text() const {
       bool keyword = ts_node_symbol(a) == g.keyword_argument;
       if (keyword) {
         std::string_view key = text(field(a, g.field_name));
-        if (key != "cpp_sources" && key != "cuda_sources") continue;
+        if (key != "cpp_sources" && key != "cuda_sources" && key != "sycl_sources") continue;
         a = field(a, g.field_value);
-      } else if (i != 1 && i != 2) {
+      } else if (i < 1 || i > 3) {  // name, cpp_sources, cuda_sources, sycl_sources (torch 2.11)
         continue;
       }
       if (ts_node_is_null(a) || ts_node_symbol(a) == g.concatenated_string) continue;

@@ -18,13 +18,14 @@ bool is_literal_source(const Context& c) {
   if (c.symbol() != g.string && c.symbol() != g.concatenated_string) return false;
   if (c.symbol() == g.string && c.parent_symbol() == g.concatenated_string) return false;
   TSNode call;
-  if (c.parent_symbol() == g.argument_list) {  // load_inline(name, cpp_sources, cuda_sources, ...)
+  if (c.parent_symbol() == g.argument_list) {  // load_inline(name, cpp_sources, cuda_sources, sycl_sources, ...)
     call = c.ancestor(2);
-    if (!ts_node_eq(c.positional_argument(call, 1), c.node()) && !ts_node_eq(c.positional_argument(call, 2), c.node()))
-      return false;
+    bool source = false;
+    for (uint32_t i = 1; i <= 3; ++i) source = source || ts_node_eq(c.positional_argument(call, i), c.node());
+    if (!source) return false;
   } else if (c.parent_symbol() == g.keyword_argument && ts_node_symbol(c.ancestor(2)) == g.argument_list) {
     std::string_view key = c.text(ts_node_child_by_field_name(c.parent(), "name", 4));
-    if (key != "cpp_sources" && key != "cuda_sources") return false;
+    if (key != "cpp_sources" && key != "cuda_sources" && key != "sycl_sources") return false;
     call = c.ancestor(3);
   } else {
     return false;

@@ -177,8 +177,12 @@ constexpr std::string_view kFileWriteMethods[] = {"tofile", "export_chrome_trace
 // Whether the current call opens a file for writing: `open(path, mode)`
 // with a mode that is not a plain literal reading only.
 bool opens_for_writing(const Context& c) {
-  if (c.callee_name() != "open") return false;
   const Grammar& g = c.grammar();
+  if (c.callee_name() != "open" && keywords_function(c) != "open") return false;
+  // open reached through functools.partial (`partial(open, mode="w")`, or a
+  // call of such a partial, whose arguments are shifted): its mode is not
+  // where a call of open has it, so it is taken as writing.
+  if (c.text(field(c.node(), g.field_function)) != "open") return true;
   TSNode mode = positional_argument(c, 1);
   TSNode arguments = c.argument_list(c.node());
   uint32_t n = ts_node_is_null(arguments) ? 0 : ts_node_named_child_count(arguments);
