@@ -81,6 +81,8 @@ TEST(NativePython, PybindNamesBeyondBindingAreNamed) {
   EXPECT_EQ(reach("#define FIELD attr\nvoid f(X o) { o.FIELD(\"x\"); }"), "#define naming attr");
   EXPECT_EQ(reach("#define TYPE_OF ob_type\nvoid f(X* o) { o->TYPE_OF; }"), "#define naming ob_type");
   EXPECT_EQ(reach("#define THE_MODULE m\nPYBIND11_MODULE(n, m) { auto& mod = THE_MODULE; }"),
+            "the module 'm' used other than to define names");  // the name macro is expanded
+  EXPECT_EQ(reach("#define THE_MODULE(x) x\nPYBIND11_MODULE(n, m) { auto& mod = THE_MODULE(m); }"),
             "the macro 'THE_MODULE' inside PYBIND11_MODULE");
   EXPECT_EQ(reach("#include_next <pybind11/functional.h>\n"), "#include <pybind11/functional.h>");
   EXPECT_EQ(reach("#include <./pybind11/functional.h>\n"), "#include <./pybind11/functional.h>");
@@ -140,6 +142,27 @@ TEST(NativePython, TheModuleDefinesNamesOnly) {
             "the module 'm' used other than to define names");
   // Only the module's own uses count: another m inside a kernel is a variable.
   EXPECT_EQ(reach("__global__ void k(int m) { int y = m + 1; }\nPYBIND11_MODULE(name, m) { m.def(\"k\", &f); }"), "");
+}
+
+// native_tokens reads the source as the compiler's first phases do.
+TEST(NativeSource, TokensAreReadAsTheCompilerReadsThem) {
+  // Splices over any blank (GCC and nvcc), a lone carriage return ending a line.
+  EXPECT_EQ(native_tokens("// note \\\f\nint x;"), "");
+  EXPECT_EQ(native_tokens("// note \\ \t\nint x;"), "");
+  EXPECT_EQ(native_tokens("// note\rint x;"), "\nint x;");
+  // Preprocessing numbers: no quote of theirs opens a literal.
+  EXPECT_EQ(native_tokens("int a = 1'000; int b = 9'z; thread t;"), "int a = 1000; int b = 9z; thread t;");
+  EXPECT_EQ(native_tokens("auto s = 8R\"(x)\"; thread t;"), "auto s = 8R\"(x)\"; thread t;");
+  // An unterminated literal ends with its line.
+  EXPECT_EQ(native_tokens("#if 0\nit's\n#endif\nthread t;"), "#if 0\nit's\n#endif\nthread t;");
+  // Adjacent literals join across comments; string and name macros expand.
+  EXPECT_EQ(native_tokens("auto s = \"dp\" /* */ \"4a\";"), "auto s = \"dp4a\";");
+  EXPECT_NE(native_tokens("#define T \"4a\"\nauto s = \"dp\" T;").find("\"dp4a\""), std::string::npos);
+  EXPECT_NE(native_tokens("#define NS std\nNS::thread t;").find("std::thread t;"), std::string::npos);
+  // Aliases of aliases; a directive after `::` on the next line stays one.
+  EXPECT_NE(native_tokens("namespace a = std; namespace b = a; b::thread t;").find("std::thread t;"),
+            std::string::npos);
+  EXPECT_EQ(directives(native_tokens("int y = ::\n#define X 1\nx;"), "define").size(), 1u);
 }
 
 }  // namespace

@@ -68,7 +68,7 @@ void decode_escape(std::string_view escape, std::string& out) {
 
 // `text` with every `alias::` of a `namespace alias = target;` read as
 // `target::` ("namespace s = std; s::thread" -> "std::thread").
-std::string expand_namespace_aliases(std::string text) {
+std::string expand_namespace_aliases_once(std::string text) {
   constexpr std::string_view kKeyword = "namespace";
   for (size_t at = text.find(kKeyword); at != std::string::npos; at = text.find(kKeyword, at + 1)) {
     if ((at > 0 && identifier_char(text[at - 1])) ||
@@ -97,6 +97,17 @@ std::string expand_namespace_aliases(std::string text) {
       text.replace(use, alias.size(), target);
       use += target.size();
     }
+  }
+  return text;
+}
+
+// The same until nothing changes: an alias of an alias (`namespace a = std;
+// namespace b = a; b::thread`) needs a pass per link (a few at most).
+std::string expand_namespace_aliases(std::string text) {
+  for (int pass = 0; pass < 8; ++pass) {
+    std::string next = expand_namespace_aliases_once(text);
+    if (next == text) break;
+    text = std::move(next);
   }
   return text;
 }
@@ -153,20 +164,25 @@ std::string python_string_value(const SyntaxTree& tree, TSNode node) {
 
 namespace {
 
-// `source` with its line splices undone, as the compiler's second phase
-// does: a backslash, blanks (GCC and nvcc take them), a line end.
+// `source` with its line ends made `\n` (a lone carriage return ends a line
+// for GCC) and its line splices undone, as the compiler's second phase does:
+// a backslash, any blanks (space, tab, form feed, vertical tab, NUL: GCC and
+// nvcc take them), a line end.
 std::string spliced(std::string_view source) {
+  std::string lines(source);
+  for (size_t i = 0; i < lines.size(); ++i)
+    if (lines[i] == '\r' && (i + 1 == lines.size() || lines[i + 1] != '\n')) lines[i] = '\n';
   std::string out;
-  out.reserve(source.size());
-  for (size_t i = 0; i < source.size(); ++i) {
-    if (source[i] == '\\') {
-      size_t end = source.find_first_not_of(" \t\r", i + 1);
-      if (end != std::string_view::npos && source[end] == '\n') {
+  out.reserve(lines.size());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i] == '\\') {
+      size_t end = lines.find_first_not_of(std::string_view(" \t\r\f\v\0", 6), i + 1);
+      if (end != std::string::npos && lines[end] == '\n') {
         i = end;
         continue;
       }
     }
-    out.push_back(source[i]);
+    out.push_back(lines[i]);
   }
   return out;
 }
@@ -189,17 +205,22 @@ size_t next_token(std::string_view source, size_t at) {
 }
 
 // `text` (from native_tokens) with each use of an object-like macro whose
-// body is string literals replaced by the body (`#define T "f16"` then
-// `"cvt." T`), so that the literals join as the compiler joins them; empty
-// when the text defines none.
+// body is string literals or a (qualified) name replaced by the body
+// (`#define T "f16"` then `"cvt." T`; `#define NS std` then `NS::thread`), so
+// that literals join and names read as the compiler reads them; empty when
+// the text defines none.
 std::string with_string_macros(std::string_view text) {
   std::vector<std::pair<std::string_view, std::string_view>> macros;
   for (std::string_view defined : directives(text, "define")) {
     size_t end = 0;
     while (end < defined.size() && identifier_char(defined[end])) ++end;
+    if (end == 0 || (end < defined.size() && defined[end] == '(')) continue;  // function-like
     std::string_view body = trimmed(defined.substr(end));
-    if (end == 0 || body.size() < 2 || body.front() != '"' || body.back() != '"') continue;
-    macros.emplace_back(defined.substr(0, end), body);
+    bool literals = body.size() >= 2 && body.front() == '"' && body.back() == '"';
+    bool name = !body.empty() &&
+                std::all_of(body.begin(), body.end(), [](char ch) { return identifier_char(ch) || ch == ':'; }) &&
+                !std::isdigit(static_cast<unsigned char>(body.front()));
+    if (literals || name) macros.emplace_back(defined.substr(0, end), body);
   }
   if (macros.empty()) return {};
   std::string out;
@@ -225,13 +246,41 @@ std::string tokens_of(std::string_view source);
 
 std::string native_tokens(std::string_view source) {
   std::string text = tokens_of(spliced(source));
-  // Strings named by macros join the literals beside them (once: a macro's
-  // body is literals only, so no further macro appears).
+  // Strings and names given by macros read as the compiler reads them
+  // (expanded once: a macro naming another macro is left as it is).
   if (std::string expanded = with_string_macros(text); !expanded.empty()) return tokens_of(expanded);
   return text;
 }
 
 namespace {
+
+// Whether the `"` at `at` opens a raw string: R, LR, uR, UR or u8R before it,
+// as a whole name (`8R"` is a number and a string).
+bool raw_prefix(std::string_view source, size_t at) {
+  size_t begin = at;
+  while (begin > 0 && identifier_char(source[begin - 1])) --begin;
+  std::string_view prefix = source.substr(begin, at - begin);
+  return prefix == "R" || prefix == "LR" || prefix == "uR" || prefix == "UR" || prefix == "u8R";
+}
+
+// The end of the preprocessing number starting at `at`: digits, letters,
+// `_`, `.`, a sign after e/E/p/P, and `'` before a digit, letter or `_`.
+size_t pp_number_end(std::string_view source, size_t at) {
+  size_t i = at + 1;
+  while (i < source.size()) {
+    char c = source[i];
+    if (identifier_char(c) || c == '.') {
+      ++i;
+    } else if ((c == '+' || c == '-') && std::string_view("eEpP").find(source[i - 1]) != std::string_view::npos) {
+      ++i;
+    } else if (c == '\'' && i + 1 < source.size() && identifier_char(source[i + 1])) {
+      i += 2;
+    } else {
+      break;
+    }
+  }
+  return i;
+}
 
 std::string tokens_of(std::string_view source) {
   std::string out;
@@ -242,7 +291,9 @@ std::string tokens_of(std::string_view source) {
     char c = source[i];
     if (quote) {
       out.push_back(c);
-      if (c == '\\' && i + 1 < source.size()) {
+      if (c == '\n') {  // an unterminated literal ends with its line, as the compiler's does
+        quote = 0;
+      } else if (c == '\\' && i + 1 < source.size()) {
         out.push_back(source[++i]);
       } else if (c == quote) {
         // "cvt.rna.t" "f32" (a comment between or not): adjacent literals are
@@ -259,9 +310,7 @@ std::string tokens_of(std::string_view source) {
       continue;
     }
     // R"delim(...)delim": a raw string, kept whole (quotes inside do not end it).
-    if (c == '"' && i > 0 && source[i - 1] == 'R' &&
-        (i < 2 || !identifier_char(source[i - 2]) ||
-         std::string_view("Lu8U").find(source[i - 2]) != std::string_view::npos)) {
+    if (c == '"' && raw_prefix(source, i)) {
       size_t paren = source.find('(', i);
       size_t end = paren == std::string_view::npos
                        ? std::string_view::npos
@@ -271,15 +320,17 @@ std::string tokens_of(std::string_view source) {
       i = end;
       continue;
     }
-    // 1'000'000: a digit separator, not a character literal.
-    if (c == '\'' && i > 0 && std::isxdigit(static_cast<unsigned char>(source[i - 1]))) {
-      size_t start = i;
-      while (start > 0 && (std::isalnum(static_cast<unsigned char>(source[start - 1])) || source[start - 1] == '\''))
-        --start;
-      if (std::isdigit(static_cast<unsigned char>(source[start]))) {
-        ++i;
-        continue;
-      }
+    // A preprocessing number, read as the compiler reads it: 1'000'000 (its
+    // separators dropped), 1.5e+3, 0x1p-2, and also 9'a or 8R, whose quote
+    // opens no literal.
+    if ((std::isdigit(static_cast<unsigned char>(c)) ||
+         (c == '.' && i + 1 < source.size() && std::isdigit(static_cast<unsigned char>(source[i + 1])))) &&
+        (i == 0 || !identifier_char(source[i - 1]))) {
+      size_t end = pp_number_end(source, i);
+      for (size_t k = i; k < end; ++k)
+        if (source[k] != '\'') out.push_back(source[k]);
+      i = end;
+      continue;
     }
     if (c == '"' || c == '\'') {
       quote = c;
@@ -319,7 +370,12 @@ std::string tokens_of(std::string_view source) {
       while (!out.empty() && blank(out.back())) out.pop_back();
       if (scope) out.append("::");
       i += 2;
+      size_t after = i;
       while (i < source.size() && blank(source[i])) ++i;
+      // A directive on the next line stays one: its `#` begins a line.
+      if (scope && i < source.size() && source[i] == '#' &&
+          source.substr(after, i - after).find('\n') != std::string_view::npos)
+        out.push_back('\n');
       continue;
     }
     out.push_back(c);

@@ -1,7 +1,7 @@
 // dynamic_code's allow-list for native sources (native_python.h): what of
 // Python the C++/CUDA given to load_inline may touch, judged on the sources
 // as the compiler gets them: composed ones at the call, plain literals where
-// they stand.
+// they stand; and characters the checker could read other than compilers do.
 #include "grammar.h"
 #include "native_python.h"
 #include "rule_matchers.h"
@@ -34,11 +34,37 @@ bool is_literal_source(const Context& c) {
          c.qualified_name(ts_node_child_by_field_name(call, "function", 8)) == kLoadInline;
 }
 
+// The first character of `text` that compilers read other than the checker
+// does (a line splice over a form feed or vertical tab, a lone carriage
+// return ending a line, a NUL, a trigraph under -std=c++14), named; empty
+// when none. Honest sources hold none of them.
+std::string_view unreadable_character(std::string_view text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    switch (text[i]) {
+      case '\f': return "a form feed";
+      case '\v': return "a vertical tab";
+      case '\0': return "a NUL";
+      case '\r':
+        if (i + 1 >= text.size() || text[i + 1] != '\n') return "a lone carriage return";
+        break;
+      case '?':
+        if (i + 2 < text.size() && text[i + 1] == '?' &&
+            std::string_view("=/'()!<>-").find(text[i + 2]) != std::string_view::npos)
+          return "a trigraph";
+        break;
+      default: break;
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 void native_python(const Context& c, std::vector<Finding>& out) {
   const Grammar& g = c.grammar();
   if (!(c.symbol() == g.call && c.callee_name() == kLoadInline) && !is_literal_source(c)) return;
+  if (std::string_view odd = unreadable_character(c.native_text()); !odd.empty())
+    out.push_back({c.node(), "native source holding " + std::string(odd) + ", which compilers read otherwise"});
   if (std::string found = python_reach(c.native_text()); !found.empty())
     out.push_back({c.node(), "Python reached from native code: " + found});
 }

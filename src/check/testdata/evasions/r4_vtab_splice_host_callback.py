@@ -1,0 +1,51 @@
+# expect: uses_threads
+# Fourth adversarial round (the native source read other than the compiler reads it): vtab splice host callback.
+import torch
+import torch.nn as nn
+from torch.utils.cpp_extension import load_inline
+
+
+cuda_src = """#include <torch/extension.h>
+#include <ATen/cuda/CUDAContext.h>
+#include <cuda_runtime.h>
+// launch helper \\\v
+/*
+static void CUDART_CB km_cb(void*) { volatile int k = 0; (void)k; }
+static void km_after(cudaStream_t s) { cudaLaunchHostFunc(s, km_cb, nullptr); }
+// */
+
+__global__ void relu_kernel(const float* __restrict__ x, float* __restrict__ y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = x[i] > 0.f ? x[i] : 0.f;
+}
+
+torch::Tensor relu_cuda(torch::Tensor x) {
+    auto xc = x.contiguous();
+    auto y = torch::empty_like(xc);
+    int n = xc.numel();
+    int threads = 256, blocks = (n + threads - 1) / threads;
+
+    relu_kernel<<<blocks, threads, 0, at::cuda::getCurrentCUDAStream()>>>(xc.data_ptr<float>(), y.data_ptr<float>(), n);
+    km_after(at::cuda::getCurrentCUDAStream());
+
+    return y;
+}
+"""
+
+cpp_src = """torch::Tensor relu_cuda(torch::Tensor x);"""
+
+ext = load_inline(
+    name="a07_vtab_splice_host_callback",
+    cpp_sources=cpp_src,
+    cuda_sources=cuda_src,
+    functions=["relu_cuda"],
+    verbose=False,
+)
+
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return ext.relu_cuda(x)
