@@ -59,27 +59,6 @@ bool listed(std::string_view name, std::span<const std::string_view> list) {
   return std::find(list.begin(), list.end(), name) != list.end();
 }
 
-struct Token {
-  std::string_view text;
-  size_t at;
-};
-
-// The identifiers of `code` (from blank_literals), in order.
-std::vector<Token> identifiers(std::string_view code) {
-  std::vector<Token> out;
-  for (size_t i = 0; i < code.size();) {
-    if (!identifier_char(code[i])) {
-      ++i;
-      continue;
-    }
-    size_t end = i;
-    while (end < code.size() && identifier_char(code[end])) ++end;
-    if (!std::isdigit(static_cast<unsigned char>(code[i]))) out.push_back({code.substr(i, end - i), i});
-    i = end;
-  }
-  return out;
-}
-
 // Whether the identifier at `at` is a member (`x.name`, `p->name`).
 bool is_member(std::string_view text, size_t at) {
   while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
@@ -115,7 +94,7 @@ bool names_python_object(std::string_view word, bool member) {
 
 // What a use of `pybind11` or `py` at token `t` names that is not allowed;
 // empty when allowed.
-std::string pybind11_use(std::string_view text, const Token& t) {
+std::string pybind11_use(std::string_view text, const Identifier& t) {
   size_t end = t.at + t.text.size();
   if (text.substr(end).starts_with("::")) {
     size_t name_end = end + 2;
@@ -219,7 +198,7 @@ std::string module_use(std::string_view text, const ModuleBlock& block) {
     while (end < defined.size() && identifier_char(defined[end])) ++end;
     macros.push_back(defined.substr(0, end));
   }
-  for (const Token& t : identifiers(inside)) {
+  for (const Identifier& t : identifiers(inside)) {
     if (std::find(macros.begin(), macros.end(), t.text) != macros.end())
       return "the macro '" + std::string(t.text) + "' inside PYBIND11_MODULE";
     if (t.text != var || is_member(inside, t.at)) continue;
@@ -270,7 +249,7 @@ std::string python_reach(std::string_view source) {
   const std::string code = blank_literals(source);
   std::string_view text = code;
   std::vector<ModuleBlock> blocks;
-  for (const Token& t : identifiers(text)) {
+  for (const Identifier& t : identifiers(text)) {
     if (t.text != "PYBIND11_MODULE") continue;
     // A macro standing for it (`#define MOD PYBIND11_MODULE`) would hide its module's uses.
     if (in_directive(text, t.at)) return "PYBIND11_MODULE in a directive";
@@ -279,11 +258,11 @@ std::string python_reach(std::string_view source) {
     if (std::string found = module_use(text, *block); !found.empty()) return found;
     blocks.push_back(*block);
   }
-  auto of_module = [&](const Token& t) {  // `m.doc()` on a PYBIND11_MODULE's module
+  auto of_module = [&](const Identifier& t) {  // `m.doc()` on a PYBIND11_MODULE's module
     std::string_view object = word_before(text, text.rfind('.', t.at));
     return std::any_of(blocks.begin(), blocks.end(), [&](const ModuleBlock& b) { return b.var == object; });
   };
-  for (const Token& t : identifiers(text)) {
+  for (const Identifier& t : identifiers(text)) {
     bool member = is_member(text, t.at);
     if (names_python_object(t.text, member)) return std::string(member ? "." : "") + std::string(t.text);
     if (!member && (t.text == "pybind11" || t.text == "py")) {

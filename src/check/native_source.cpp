@@ -517,6 +517,21 @@ std::string blank_literals(std::string_view text) {
   return out;
 }
 
+std::vector<Identifier> identifiers(std::string_view code) {
+  std::vector<Identifier> out;
+  for (size_t i = 0; i < code.size();) {
+    if (!identifier_char(code[i])) {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < code.size() && identifier_char(code[end])) ++end;
+    if (!std::isdigit(static_cast<unsigned char>(code[i]))) out.push_back({code.substr(i, end - i), i});
+    i = end;
+  }
+  return out;
+}
+
 std::string_view trimmed(std::string_view text) {
   size_t first = text.find_first_not_of(" \t\r\n");
   return first == std::string_view::npos ? std::string_view{}

@@ -119,6 +119,13 @@ std::string_view line_before(std::string_view text, size_t at);
 std::string_view word_before(std::string_view text, size_t at);
 // `text` without the blanks around it (a call's argument).
 std::string_view trimmed(std::string_view text);
+// The identifiers of `code` (native source, its literals blanked by
+// blank_literals where they must not count), in order, each with where it starts.
+struct Identifier {
+  std::string_view text;
+  size_t at;
+};
+std::vector<Identifier> identifiers(std::string_view code);
 
 // `text` with what its string and character literals hold (raw strings of
 // every prefix included) blanked, quotes and line breaks kept, offsets

@@ -257,12 +257,9 @@ bool is_identifier(std::string_view text) {
 }
 bool is_number(std::string_view text) { return !text.empty() && only_characters(text, "0123456789"); }
 
-// A folder whose files a build may read: an absolute path of plain names (no
-// `.`, `..` or empty part) under the system's and CUDA's headers. Any other
-// folder (`/`, `/proc`, `/root`, `/tmp`, one relative to the evaluator's
-// folder) lets `#include <proc/self/environ>` read what the compiler reports
-// back, or code the checker never saw.
-bool allowed_include_folder(std::string_view path) {
+// Whether `path` is absolute and made of plain names: flag characters but
+// `,:=[]`, no `.`, `..` or empty part (a trailing `/` aside).
+bool plain_absolute_path(std::string_view path) {
   if (!path.starts_with('/') || !only_characters(path, kFlagCharacters) ||
       path.find_first_of(",:=[]") != std::string_view::npos)
     return false;
@@ -272,6 +269,16 @@ bool allowed_include_folder(std::string_view path) {
     if ((part.empty() && end != path.size()) || part == "." || part == "..") return false;
     at = end + 1;
   }
+  return true;
+}
+
+// A folder whose files a build may read: an absolute path of plain names (no
+// `.`, `..` or empty part) under the system's and CUDA's headers. Any other
+// folder (`/`, `/proc`, `/root`, `/tmp`, one relative to the evaluator's
+// folder) lets `#include <proc/self/environ>` read what the compiler reports
+// back, or code the checker never saw.
+bool allowed_include_folder(std::string_view path) {
+  if (!plain_absolute_path(path)) return false;
   std::string_view cuda = "/usr/local/cuda";
   if (path.starts_with(cuda)) {
     std::string_view rest = path.substr(cuda.size());
@@ -284,18 +291,7 @@ bool allowed_include_folder(std::string_view path) {
 }
 
 // A folder to look for the allowed libraries in: plain names under /usr.
-bool allowed_library_folder(std::string_view path) {
-  if (!path.starts_with("/usr/") || !only_characters(path, kFlagCharacters) ||
-      path.find_first_of(",:=[]") != std::string_view::npos)
-    return false;
-  for (size_t at = 1; at <= path.size();) {
-    size_t end = std::min(path.find('/', at), path.size());
-    std::string_view part = path.substr(at, end - at);
-    if ((part.empty() && end != path.size()) || part == "." || part == "..") return false;
-    at = end + 1;
-  }
-  return true;
-}
+bool allowed_library_folder(std::string_view path) { return path.starts_with("/usr/") && plain_absolute_path(path); }
 
 bool ptxas_options(std::string_view list) {
   for (size_t at = 0; at <= list.size();) {

@@ -336,19 +336,11 @@ constexpr std::string_view kContextSetterPrefixes[] = {
 
 // The first identifier of `text` (native source) in those families; empty when none.
 std::string_view dispatch_or_context_setting(std::string_view text) {
-  for (size_t i = 0; i < text.size();) {
-    if (!identifier_char(text[i])) {
-      ++i;
-      continue;
-    }
-    size_t end = i;
-    while (end < text.size() && identifier_char(text[end])) ++end;
-    std::string_view word = text.substr(i, end - i);
-    i = end;
+  for (const Identifier& word : identifiers(text)) {
     for (std::string_view part : kNativeDispatchParts)
-      if (word.find(part) != std::string_view::npos) return word;
+      if (word.text.find(part) != std::string_view::npos) return word.text;
     for (std::string_view prefix : kContextSetterPrefixes)
-      if (word.starts_with(prefix)) return word;
+      if (word.text.starts_with(prefix)) return word.text;
   }
   return {};
 }
