@@ -334,8 +334,6 @@ constexpr ValuedOption kValuedOptions[] = {
     {"--gpu-code", architectures},      {"-gencode", generated_code},          {"--generate-code", generated_code}};
 // Flags `PREFIX<value>` and what the value may be.
 constexpr std::pair<std::string_view, std::string_view> kFlagValues[] = {
-    {"-std=", "abcdefghijklmnopqrstuvwxyz0123456789+"},
-    {"--std=", "abcdefghijklmnopqrstuvwxyz0123456789+"},
     {"-Wno-", "abcdefghijklmnopqrstuvwxyz0123456789-_="},
     {"-U__CUDA_NO_", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"},
     {"-ftz=", "truefals"},
@@ -353,11 +351,19 @@ const ValuedOption* valued_option(std::string_view flag) {
   return nullptr;
 }
 
+// Language standards a build may ask for: C++17 on (torch's headers need
+// it), where trigraphs are no more: an older strict standard (-std=c++14)
+// would read `??/` as a backslash, which the checker does not.
+constexpr std::string_view kLanguageStandards[] = {"c++17",   "c++1z",   "c++20",   "c++2a",   "c++23",   "c++2b",
+                                                   "gnu++17", "gnu++1z", "gnu++20", "gnu++2a", "gnu++23", "gnu++2b"};
+
 // Whether one flag (no blank in it) is allowed by itself.
 bool allowed_flag(std::string_view flag) {
   if (flag.empty()) return true;
   if (!only_characters(flag, kFlagCharacters)) return false;
   if (listed(flag, kBuildFlags)) return true;
+  for (std::string_view prefix : {"-std=", "--std="})
+    if (flag.starts_with(prefix)) return listed(flag.substr(prefix.size()), kLanguageStandards);
   for (const ValuedOption& option : kValuedOptions)
     if (flag.starts_with(option.option) && flag.size() > option.option.size() && flag[option.option.size()] == '=')
       return option.value(flag.substr(option.option.size() + 1));

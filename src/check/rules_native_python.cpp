@@ -36,8 +36,8 @@ bool is_literal_source(const Context& c) {
 
 // The first character of `text` that compilers read other than the checker
 // does (a line splice over a form feed or vertical tab, a lone carriage
-// return ending a line, a NUL, a trigraph under -std=c++14), named; empty
-// when none. Honest sources hold none of them.
+// return ending a line, a NUL), named; empty when none. Honest sources hold
+// none of them. (Trigraphs are read by no standard a build may ask for.)
 std::string_view unreadable_character(std::string_view text) {
   for (size_t i = 0; i < text.size(); ++i) {
     switch (text[i]) {
@@ -46,11 +46,6 @@ std::string_view unreadable_character(std::string_view text) {
       case '\0': return "a NUL";
       case '\r':
         if (i + 1 >= text.size() || text[i + 1] != '\n') return "a lone carriage return";
-        break;
-      case '?':
-        if (i + 2 < text.size() && text[i + 1] == '?' &&
-            std::string_view("=/'()!<>-").find(text[i + 2]) != std::string_view::npos)
-          return "a trigraph";
         break;
       default: break;
     }
