@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
-#include <span>
 #include <vector>
 
 #include "native_source.h"
+#include "rule_support.h"
 
 namespace kmem::check {
 namespace {
@@ -54,16 +54,6 @@ constexpr std::string_view kObjectMembers[] = {"attr", "doc", "get_type", "impor
 // Names of pybind11's object interface and of the C-API's that read, call
 // or change a Python object, whatever precedes them.
 constexpr std::string_view kAttributeWords[] = {"getattr", "setattr", "hasattr", "delattr"};
-
-bool listed(std::string_view name, std::span<const std::string_view> list) {
-  return std::find(list.begin(), list.end(), name) != list.end();
-}
-
-// Whether the identifier at `at` is a member (`x.name`, `p->name`).
-bool is_member(std::string_view text, size_t at) {
-  while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
-  return at > 0 && (text[at - 1] == '.' || (text[at - 1] == '>' && at > 1 && text[at - 2] == '-'));
-}
 
 // Whether the line holding `at` is a preprocessor directive.
 bool in_directive(std::string_view text, size_t at) {
@@ -199,8 +189,7 @@ std::string module_use(std::string_view text, const ModuleBlock& block) {
     macros.push_back(defined.substr(0, end));
   }
   for (const Identifier& t : identifiers(inside)) {
-    if (std::find(macros.begin(), macros.end(), t.text) != macros.end())
-      return "the macro '" + std::string(t.text) + "' inside PYBIND11_MODULE";
+    if (listed(t.text, macros)) return "the macro '" + std::string(t.text) + "' inside PYBIND11_MODULE";
     if (t.text != var || is_member(inside, t.at)) continue;
     size_t end = t.at + var.size();
     std::string_view rest = inside.substr(end);
@@ -273,7 +262,7 @@ std::string python_reach(std::string_view source) {
     // A macro naming one (`#define FIELD attr`) is used as a member under another name.
     if ((object_member || listed(t.text, kAttributeWords)) && in_directive(text, t.at))
       return "#define naming " + std::string(t.text);
-    if (member && object_member && !(t.text == "doc" && of_module(t))) return "." + std::string(t.text);
+    if (member && object_member && !(t.text == "doc" && of_module(t))) return std::string(".").append(t.text);
     if (member && t.text == "ptr" && next_char(text, t.at + t.text.size()) == '(') return ".ptr()";
     if (!member && listed(t.text, kAttributeWords)) return std::string(t.text);
     if (t.text.starts_with("PYBIND11_") && t.text != "PYBIND11_MODULE") return std::string(t.text);

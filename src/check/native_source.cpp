@@ -456,6 +456,11 @@ char previous_char(std::string_view text, size_t at) {
   return at > 0 ? text[at - 1] : 0;
 }
 
+bool is_member(std::string_view text, size_t at) {
+  while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
+  return at > 0 && (text[at - 1] == '.' || (text[at - 1] == '>' && at > 1 && text[at - 2] == '-'));
+}
+
 char next_char(std::string_view text, size_t at) {
   while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
   return at < text.size() ? text[at] : 0;
@@ -555,13 +560,7 @@ bool any_word(std::string_view text, std::string_view name, Visit visit) {
 // any_word for the occurrences that are not a member (`.name`, `->name`).
 template <typename Visit>
 bool any_occurrence(std::string_view text, std::string_view name, Visit visit) {
-  return any_word(text, name, [&](size_t at) {
-    size_t before = at;
-    while (before > 0 && std::isspace(static_cast<unsigned char>(text[before - 1]))) --before;
-    bool member =
-        before > 0 && (text[before - 1] == '.' || (text[before - 1] == '>' && before > 1 && text[before - 2] == '-'));
-    return !member && visit(at);
-  });
+  return any_word(text, name, [&](size_t at) { return !is_member(text, at) && visit(at); });
 }
 
 // The arguments of the call whose `(` is at `open`, split at the commas

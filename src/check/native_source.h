@@ -112,6 +112,9 @@ bool identifier_char(char c);
 // The first non-blank character before `at` (0 at the start), and from `at` on (0 at the end).
 char previous_char(std::string_view text, size_t at);
 char next_char(std::string_view text, size_t at);
+// Whether the identifier at `at` is a member (`x.name`, `p->name`, blanks
+// before it allowed).
+bool is_member(std::string_view text, size_t at);
 // The text of `at`'s line before `at` (`#define T ` of `#define T thread`).
 std::string_view line_before(std::string_view text, size_t at);
 // The identifier that ends just before `at`, blanks between allowed (`const`
