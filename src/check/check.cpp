@@ -2,13 +2,17 @@
 // declaration), parses it with its parser, reports the first syntax error if
 // there is one, else flattens the tree (one cursor walk), gathers the file's
 // facts from the nodes and offers every named node to the rules that look at
-// its type.
+// its type. A rule may ask for the verdict on a name read alone
+// (FileFacts::passes_alone): a file of its own, checked the same way.
 #include "kmem/check.h"
 
 #include <algorithm>
+#include <memory>
 #include <set>
+#include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "context.h"
 #include "grammar.h"
@@ -37,25 +41,47 @@ std::pair<int, int> place(const Finding& f) {
   return {check::line_of(f.at), check::column_of(f.at)};
 }
 
-}  // namespace
-
-struct Checker::State {
-  struct Deleter {
-    void operator()(TSParser* p) const { ts_parser_delete(p); }
-  };
-  std::unique_ptr<TSParser, Deleter> parser{ts_parser_new()};
-  std::vector<check::FlatNode> nodes;  // the last tree's, flattened
+struct ParserDeleter {
+  void operator()(TSParser* p) const { ts_parser_delete(p); }
 };
+using Parser = std::unique_ptr<TSParser, ParserDeleter>;
 
-Checker::Checker() : state_(std::make_unique<State>()) {
-  ts_parser_set_language(state_->parser.get(), check::python_language());
+Parser python_parser() {
+  Parser parser(ts_parser_new());
+  ts_parser_set_language(parser.get(), check::python_language());
+  return parser;
 }
 
-Checker::~Checker() = default;
-Checker::Checker(Checker&&) noexcept = default;
-Checker& Checker::operator=(Checker&&) noexcept = default;
+// How deep the files of names checked alone (passes_alone) may nest. A name
+// holds the candidate's text (`getattr(torch, "nn\n...")` names
+// `torch.nn\n...`), so its file may hold a getattr over names of its own,
+// each such file inside a plain literal of the one before: literals without
+// escapes nest four deep at most (""" around ''' around " around '), so this
+// bound never decides a verdict; past it, a name does not pass.
+constexpr int kMaxNesting = 8;
 
-std::vector<Offence> Checker::check_source(std::string_view python_source) {
+std::vector<Offence> check_file(TSParser* parser, std::vector<check::FlatNode>& nodes, std::string_view python_source,
+                                int nesting);
+
+// The NameVerdict for the rules of a file at depth `nesting` (0: the
+// candidate): the offences of `import <root>` and the name, as a file of
+// their own one deeper, are at most no_model_new. The one place the checker
+// checks a source other than the candidate.
+bool passes_alone(std::string_view qualified, int nesting) {
+  if (nesting + 1 > kMaxNesting) return false;
+  std::string source =
+      "import " + std::string(qualified.substr(0, qualified.find('.'))) + "\n" + std::string(qualified) + "\n";
+  Parser parser = python_parser();
+  std::vector<check::FlatNode> nodes;
+  for (const Offence& offence : check_file(parser.get(), nodes, source, nesting + 1))
+    if (offence.code != "no_model_new") return false;
+  return true;
+}
+
+// Every offence of `python_source`, parsed with `parser` into `nodes` (a
+// buffer kept between files), a file at depth `nesting` (passes_alone).
+std::vector<Offence> check_file(TSParser* parser, std::vector<check::FlatNode>& nodes, std::string_view python_source,
+                                int nesting) {
   std::string translated;  // only for a source holding '\r'
   std::string_view text = check::python_newlines(python_source, translated);
   if (auto coding = check::foreign_coding(text)) {
@@ -64,15 +90,14 @@ std::vector<Offence> Checker::check_source(std::string_view python_source) {
              check::fill(unreadable.message, "target", "coding declaration '" + coding->name + "'"), coding->line,
              coding->column}};
   }
-  SyntaxTree tree(state_->parser.get(), text);
+  SyntaxTree tree(parser, text);
   if (auto error = tree.first_error()) {
     const auto& syntax = check::kSyntaxError;
     return {{std::string(syntax.code), check::fill(syntax.message, "detail", describe_error(tree, *error)),
              check::line_of(*error), check::column_of(*error)}};
   }
-  std::vector<check::FlatNode>& nodes = state_->nodes;
   check::flatten(tree.root(), nodes);
-  FileFacts facts(tree, nodes);
+  FileFacts facts(tree, nodes, [nesting](std::string_view qualified) { return passes_alone(qualified, nesting); });
   std::vector<Offence> offences, backstops;
   std::vector<Finding> findings;
   for (uint32_t i = 0; i < nodes.size(); ++i) {
@@ -103,6 +128,23 @@ std::vector<Offence> Checker::check_source(std::string_view python_source) {
   });
   offences.erase(std::unique(offences.begin(), offences.end()), offences.end());
   return offences;
+}
+
+}  // namespace
+
+struct Checker::State {
+  Parser parser = python_parser();
+  std::vector<check::FlatNode> nodes;  // the last tree's, flattened
+};
+
+Checker::Checker() : state_(std::make_unique<State>()) {}
+
+Checker::~Checker() = default;
+Checker::Checker(Checker&&) noexcept = default;
+Checker& Checker::operator=(Checker&&) noexcept = default;
+
+std::vector<Offence> Checker::check_source(std::string_view python_source) {
+  return check_file(state_->parser.get(), state_->nodes, python_source, 0);
 }
 
 std::vector<Offence> Checker::check_reply(std::string_view reply_text) {

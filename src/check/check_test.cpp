@@ -188,6 +188,20 @@ TEST(Check, LiteralGetattrIsMatchedAsTheAttribute) {
                          "return y"));
 }
 
+// getattr over a loop's literal names of a module judges each name alone, as
+// a file of its own (FileFacts::passes_alone). A literal getattr's name may
+// hold code, its own getattr over names included: that file is checked the
+// same way, one deeper, as far as literals nest (four deep here).
+TEST(Check, GetattrOverModuleNamesJudgesEachNameAlone) {
+  EXPECT_CLEAN(
+      candidate("import torch.nn.functional as F", "for n in ('relu', 'gelu'):\n    x = getattr(F, n)(x)\nreturn x"));
+  EXPECT_CODES(candidate("import os", "for n in ('system',):\n    getattr(os, n)('ls')\nreturn x"), "dynamic_getattr");
+  EXPECT_CODES(candidate("", R"py(for n in ('a',):
+    x = getattr(getattr(torch, """nn;[getattr(getattr(torch, '''nn;[getattr(getattr(torch, "nn;[getattr(getattr(torch, 'nn'), m)(1) for m in ('b',)];x"), m)(1) for m in ('b',)];x'''), m)(1) for m in ('b',)];x"""), n)(x)
+return x)py"),
+               "dynamic_getattr");
+}
+
 TEST(Check, ForeignAttributeAssignmentNamesTheTargetAsWritten) {
   std::vector<Offence> v = check_source(candidate("", "for m in self.modules():\n    m.conv1 = None\nreturn x"));
   ASSERT_EQ(v.size(), 1u);

@@ -218,7 +218,8 @@ bool bound_locally(const SyntaxTree& tree, TSNode identifier) {
   return !ts_node_is_null(local_scope(tree, identifier, &parameter));
 }
 
-FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes) : tree_(tree), nodes_(nodes) {
+FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes, NameVerdict passes_alone)
+    : tree_(tree), nodes_(nodes), passes_alone_(std::move(passes_alone)) {
   const Grammar& g = python_grammar();
   Context top(tree, *this, nodes, 0);
   for (uint32_t i = 0; i < nodes.size(); ++i) {

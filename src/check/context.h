@@ -1,8 +1,10 @@
 // What a rule may know when it looks at one node: the file's import bindings
 // (so that aliases resolve to qualified names), whether it defines ModelNew,
-// where `self` is the method's receiver, and the node's ancestors.
+// where `self` is the method's receiver, the node's ancestors, and the
+// checker's verdict on a name read alone.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <set>
 #include <span>
@@ -40,10 +42,17 @@ bool bound_locally(const SyntaxTree& tree, TSNode identifier);
 // (not `*src` or `**src`), -1 otherwise.
 TSNode local_scope(const SyntaxTree& tree, TSNode identifier, int* parameter);
 
+// Whether a qualified name read alone (`torch.nn.functional.relu`) passes
+// every rule: the checker's verdict on `import <its root>` and the name, as a
+// file of their own. The checker gives it (check.cpp says how deep such files
+// may nest), so that a rule asking it never calls the checker itself.
+using NameVerdict = std::function<bool(std::string_view qualified)>;
+
 class FileFacts {
  public:
-  // `nodes`: the tree's nodes, flattened.
-  FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes);
+  // `nodes`: the tree's nodes, flattened; `passes_alone`: the checker's
+  // verdict on names (passes_alone below).
+  FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes, NameVerdict passes_alone);
 
   // The qualified name a local name is bound to by an import or by a plain
   // alias assignment (`c = torch.cuda`); empty when none.
@@ -96,6 +105,8 @@ class FileFacts {
   // "names", ...)`) and no setattr or delattr by a name that is not a
   // literal; a null node otherwise. Computed once per name.
   TSNode constant_attribute(std::string_view name) const;
+  // Whether `qualified`, read alone, passes every rule (NameVerdict).
+  bool passes_alone(std::string_view qualified) const { return passes_alone_(qualified); }
 
  private:
   struct Hash {
@@ -123,6 +134,7 @@ class FileFacts {
   bool defines_model_new_ = false;
   const SyntaxTree& tree_;
   std::span<const FlatNode> nodes_;
+  NameVerdict passes_alone_;
   mutable std::unordered_map<std::string, TSNode, Hash, std::equal_to<>> constant_attributes_;  // found so far
 
   // constant_attribute, computed.

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "grammar.h"
-#include "kmem/check.h"
 #include "native_source.h"
 #include "rule_matchers.h"
 #include "rule_support.h"
@@ -422,27 +421,19 @@ bool only_called(const Context& c) {
   return true;
 }
 
-// Whether `qualified` passes every rule as a name read alone: the checker's
-// verdict on `import <its root>` and the name, as a file of their own.
-bool passes_as_name(const std::string& qualified) {
-  std::string source = "import " + qualified.substr(0, qualified.find('.')) + "\n" + qualified + "\n";
-  for (const Offence& offence : kmem::check_source(source))
-    if (offence.code != "no_model_new") return false;
-  return true;
-}
-
 // `getattr(F, name)` for `name` from loop_literal_names, F a name the rules
 // resolve (`torch.nn.functional`), its value only called (only_called): each
-// `F.<name>` passes every rule as the name it is (`getattr(os, n)` over
-// ("system",) does not), and is none whose result the rules follow by name
-// (`torch.cuda.current_stream`, whose `type(...)()` would make a stream).
+// `F.<name>` passes every rule as the name it is, read alone
+// (FileFacts::passes_alone: `getattr(os, n)` over ("system",) does not), and
+// is none whose result the rules follow by name (`torch.cuda.current_stream`,
+// whose `type(...)()` would make a stream).
 bool called_module_names(const Context& c, TSNode object, TSNode name) {
   std::string qualified = c.qualified_name(object);
   auto names = loop_literal_names(c, name);
   if (qualified.empty() || !names || !only_called(c)) return false;
   return std::all_of(names->begin(), names->end(), [&](std::string_view literal) {
     std::string member = qualified + "." + std::string(literal);
-    return !result_known_by_name(member) && passes_as_name(member);
+    return !result_known_by_name(member) && c.facts().passes_alone(member);
   });
 }
 
