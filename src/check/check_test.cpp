@@ -202,6 +202,19 @@ return x)py"),
                "dynamic_getattr");
 }
 
+// A getattr over a loop's literal names whose function or class is further up
+// than the rules look (255 levels) is refused, not read through a null node.
+TEST(Check, GetattrFarBelowItsFunctionIsRefused) {
+  for (std::string_view loop :
+       {"for n in ('relu',):\n fn = getattr(torch, n)\n x = fn(x)\n", "for n in ():\n x = getattr(self, n)(x)\n"}) {
+    std::string body, indent;
+    for (int i = 0; i < 140; ++i, indent += ' ') body += indent + "if x:\n";
+    std::istringstream lines{std::string(loop)};
+    for (std::string line; std::getline(lines, line);) body += indent + line + "\n";
+    EXPECT_CODES(candidate("", body + "return x"), "dynamic_getattr");
+  }
+}
+
 TEST(Check, ForeignAttributeAssignmentNamesTheTargetAsWritten) {
   std::vector<Offence> v = check_source(candidate("", "for m in self.modules():\n    m.conv1 = None\nreturn x"));
   ASSERT_EQ(v.size(), 1u);

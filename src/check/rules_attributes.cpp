@@ -347,6 +347,7 @@ bool names_given_by_class(const Context& c, TSNode object, TSNode name) {
       if (ts_node_symbol(a) == g.module) return false;
       if (ts_node_symbol(a) == g.class_definition) owner = a;
     }
+    if (ts_node_is_null(owner)) return false;  // further up than the search goes
     // The class and its bases the file defines (by name, as far as they go).
     std::vector<TSNode> classes{owner};
     std::set<std::string, std::less<>> seen{std::string(c.text(field(owner, g.field_name)))};
@@ -409,6 +410,7 @@ bool only_called(const Context& c) {
     if (ts_node_symbol(a) == g.module) return false;
     if (ts_node_symbol(a) == g.function_definition) function = a;
   }
+  if (ts_node_is_null(function)) return false;  // further up than the search goes
   std::vector<TSNode> stack{function};
   while (!stack.empty()) {
     TSNode node = stack.back();
