@@ -32,6 +32,30 @@ constexpr std::string_view kDynamicGetattrNames[] = {"operator.attrgetter", "ope
 constexpr std::string_view kFormatMethods[] = {"format", "format_map"};
 constexpr std::string_view kUnboundFormats[] = {"str.format", "str.format_map"};
 
+// The nearest ancestor of the current node of type `symbol`, looking from
+// `from` levels up to 255; a null node when the module (or the search's end)
+// comes first.
+TSNode enclosing(const Context& c, TSSymbol symbol, uint32_t from = 1) {
+  for (uint32_t up = from; up < 256; ++up) {
+    TSNode a = c.ancestor(up);
+    if (ts_node_symbol(a) == c.grammar().module) return TSNode{};
+    if (ts_node_symbol(a) == symbol) return a;
+  }
+  return TSNode{};
+}
+
+// Calls `visit` on `root` and every named node under it, depth first.
+template <typename Visit>
+void for_each_named_node(TSNode root, Visit visit) {
+  std::vector<TSNode> stack{root};
+  while (!stack.empty()) {
+    TSNode node = stack.back();
+    stack.pop_back();
+    visit(node);
+    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) stack.push_back(ts_node_named_child(node, i));
+  }
+}
+
 // Whether `object` is the method's own self, or, where `chain` allows, a
 // chain of public attributes of it (`self.body.layers`: its own submodules).
 bool own_object(const Context& c, TSNode object, bool chain) {
@@ -54,32 +78,23 @@ bool own_object(const Context& c, TSNode object, bool chain) {
 TSNode local_string(const Context& c, TSNode name) {
   const Grammar& g = c.grammar();
   std::string_view id = c.text(name);
-  TSNode function{};
-  for (uint32_t up = 1; up < 256 && ts_node_is_null(function); ++up) {
-    TSNode a = c.ancestor(up);
-    if (ts_node_symbol(a) == g.module) return TSNode{};
-    if (ts_node_symbol(a) == g.function_definition) function = a;
-  }
+  TSNode function = enclosing(c, g.function_definition);
   if (ts_node_is_null(function)) return TSNode{};
   TSNode value{};
   int bindings = 0;
-  std::vector<TSNode> stack{function};
-  while (!stack.empty()) {
-    TSNode node = stack.back();
-    stack.pop_back();
-    if (ts_node_symbol(node) == g.identifier && c.text(node) == id && (binds_name(node) || names_parameter(node))) {
-      ++bindings;
-      TSNode parent = ts_node_parent(node);
-      // Bound in a nested function, lambda or class: that scope's own name,
-      // while the function's may be a global.
-      TSNode scope = parent;
-      while (!ts_node_eq(scope, function) && ts_node_symbol(scope) != g.function_definition &&
-             ts_node_symbol(scope) != g.lambda && ts_node_symbol(scope) != g.class_definition)
-        scope = ts_node_parent(scope);
-      if (ts_node_symbol(parent) == g.assignment && ts_node_eq(scope, function)) value = field(parent, g.field_right);
-    }
-    for (uint32_t i = ts_node_named_child_count(node); i-- > 0;) stack.push_back(ts_node_named_child(node, i));
-  }
+  for_each_named_node(function, [&](TSNode node) {
+    if (ts_node_symbol(node) != g.identifier || c.text(node) != id || !(binds_name(node) || names_parameter(node)))
+      return;
+    ++bindings;
+    TSNode parent = ts_node_parent(node);
+    // Bound in a nested function, lambda or class: that scope's own name,
+    // while the function's may be a global.
+    TSNode scope = parent;
+    while (!ts_node_eq(scope, function) && ts_node_symbol(scope) != g.function_definition &&
+           ts_node_symbol(scope) != g.lambda && ts_node_symbol(scope) != g.class_definition)
+      scope = ts_node_parent(scope);
+    if (ts_node_symbol(parent) == g.assignment && ts_node_eq(scope, function)) value = field(parent, g.field_right);
+  });
   if (bindings != 1 || ts_node_is_null(value) || ts_node_symbol(value) != g.string) return TSNode{};
   return value;
 }
@@ -291,10 +306,7 @@ bool own_name(const std::set<std::string, std::less<>>& names, std::string_view 
 void names_given(const Context& c, TSNode root, std::set<std::string, std::less<>>& assigned,
                  std::set<std::string, std::less<>>& defined) {
   const Grammar& g = c.grammar();
-  std::vector<TSNode> stack{root};
-  while (!stack.empty()) {
-    TSNode node = stack.back();
-    stack.pop_back();
+  for_each_named_node(root, [&](TSNode node) {
     TSSymbol s = ts_node_symbol(node);
     if (s == g.attribute && binds_name(node)) {
       TSNode object = field(node, g.field_object);
@@ -322,8 +334,7 @@ void names_given(const Context& c, TSNode root, std::set<std::string, std::less<
         }
       }
     }
-    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) stack.push_back(ts_node_named_child(node, i));
-  }
+  });
 }
 
 // Whether every literal name `getattr(object, n)` takes in a loop is one
@@ -341,13 +352,8 @@ bool names_given_by_class(const Context& c, TSNode object, TSNode name) {
   if (!names) return false;
   std::set<std::string, std::less<>> assigned, defined;
   if (own_object(c, object, false)) {
-    TSNode owner{};
-    for (uint32_t up = 1; up < 256 && ts_node_is_null(owner); ++up) {
-      TSNode a = c.ancestor(up);
-      if (ts_node_symbol(a) == g.module) return false;
-      if (ts_node_symbol(a) == g.class_definition) owner = a;
-    }
-    if (ts_node_is_null(owner)) return false;  // further up than the search goes
+    TSNode owner = enclosing(c, g.class_definition);
+    if (ts_node_is_null(owner)) return false;
     // The class and its bases the file defines (by name, as far as they go).
     std::vector<TSNode> classes{owner};
     std::set<std::string, std::less<>> seen{std::string(c.text(field(owner, g.field_name)))};
@@ -358,14 +364,10 @@ bool names_given_by_class(const Context& c, TSNode object, TSNode name) {
         std::string_view base = c.text(ts_node_named_child(bases, b));
         if (!c.facts().defines_class(base) || seen.contains(base)) continue;
         seen.emplace(base);
-        std::vector<TSNode> stack{c.tree().root()};
-        while (!stack.empty()) {
-          TSNode node = stack.back();
-          stack.pop_back();
+        for_each_named_node(c.tree().root(), [&](TSNode node) {
           if (ts_node_symbol(node) == g.class_definition && c.text(field(node, g.field_name)) == base)
             classes.push_back(node);
-          for (uint32_t k = 0; k < ts_node_named_child_count(node); ++k) stack.push_back(ts_node_named_child(node, k));
-        }
+        });
       }
     }
     return std::all_of(names->begin(), names->end(), [&](std::string_view n) {
@@ -374,15 +376,11 @@ bool names_given_by_class(const Context& c, TSNode object, TSNode name) {
   }
   names_given(c, c.tree().root(), assigned, defined);
   std::set<std::string, std::less<>> keys;
-  std::vector<TSNode> stack{c.tree().root()};
-  while (!stack.empty()) {
-    TSNode node = stack.back();
-    stack.pop_back();
+  for_each_named_node(c.tree().root(), [&](TSNode node) {
     std::string_view literal;
     if (ts_node_symbol(node) == kPair && c.string_literal(ts_node_child_by_field_name(node, "key", 3), &literal))
       keys.emplace(literal);
-    for (uint32_t k = 0; k < ts_node_named_child_count(node); ++k) stack.push_back(ts_node_named_child(node, k));
-  }
+  });
   return std::all_of(names->begin(), names->end(), [&](std::string_view n) {
     return !listed(n, kModuleAttributes) && (defined.contains(n) || own_name(assigned, n) || keys.contains(n));
   });
@@ -404,23 +402,14 @@ bool only_called(const Context& c) {
   if (c.parent_symbol() != g.assignment || !ts_node_eq(field(c.parent(), g.field_right), c.node()) ||
       ts_node_symbol(left) != g.identifier || c.facts().bindings_of(c.text(left)) != 1)
     return false;
-  TSNode function{};
-  for (uint32_t up = 2; up < 256 && ts_node_is_null(function); ++up) {
-    TSNode a = c.ancestor(up);
-    if (ts_node_symbol(a) == g.module) return false;
-    if (ts_node_symbol(a) == g.function_definition) function = a;
-  }
-  if (ts_node_is_null(function)) return false;  // further up than the search goes
-  std::vector<TSNode> stack{function};
-  while (!stack.empty()) {
-    TSNode node = stack.back();
-    stack.pop_back();
-    if (ts_node_symbol(node) == g.identifier && c.text(node) == c.text(left) && !ts_node_eq(node, left) &&
-        !callee(node))
-      return false;
-    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) stack.push_back(ts_node_named_child(node, i));
-  }
-  return true;
+  TSNode function = enclosing(c, g.function_definition, 2);
+  if (ts_node_is_null(function)) return false;
+  bool other_use = false;
+  for_each_named_node(function, [&](TSNode node) {
+    other_use = other_use || (ts_node_symbol(node) == g.identifier && c.text(node) == c.text(left) &&
+                              !ts_node_eq(node, left) && !callee(node));
+  });
+  return !other_use;
 }
 
 // `getattr(F, name)` for `name` from loop_literal_names, F a name the rules
