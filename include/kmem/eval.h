@@ -160,6 +160,18 @@ void evaluate_batch(const std::vector<EvalJob>& jobs, const EvalOptions& options
                     const std::function<void(const EvalJob&)>& on_start = {},
                     const std::function<void(const EvalJob&)>& on_built = {});
 
+// Jobs handed to an evaluation while it runs: called (from one thread at a
+// time) whenever the evaluation has room for another job, it gives the next
+// one, or none once no more will come (it may take a while to answer).
+using JobFeed = std::function<std::optional<EvalJob>()>;
+
+// evaluate_batch of `jobs`, then of each job `more` gives as candidates
+// finish, in the same batch: one set of references, workers and timing lock
+// for all (kmem worker's claims from a queue, evaluated as they come rather
+// than batch after batch). Jobs fed are screened as they come.
+void evaluate_stream(const std::vector<EvalJob>& jobs, const JobFeed& more, const EvalOptions& options,
+                     const std::function<void(const EvalOutcome&)>& on_result);
+
 // Whether candidate workers can run in the sandbox here (docs/evaluator.md,
 // "Sandbox"): bubblewrap present and able to make a worker's namespaces.
 // The error is one line naming what failed.

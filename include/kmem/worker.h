@@ -1,8 +1,8 @@
 // The loop of `kmem worker` (docs/scale-out.md): claims evaluation jobs from
 // the queue of a kmem database, up to a batch at a time, evaluates them
 // together with the library's evaluator (`eval.parallel` candidates in
-// flight) while renewing their leases, and stores each outcome exactly once,
-// as soon as it is known.
+// flight), claiming more as candidates finish, while renewing their leases,
+// and stores each outcome exactly once, as soon as it is known.
 // A lost database (a server restart, a network cut) is opened again and the
 // loop goes on; a lease lost meanwhile means another worker has the job, so
 // this one's outcome is dropped.
@@ -20,18 +20,21 @@
 
 namespace kmem {
 
-// Evaluates `jobs` with `options`, calling `on_result` once per job as it
-// finishes (from one thread at a time): evaluate_batch of kmem/eval.h.
-using BatchEvaluator = std::function<void(const std::vector<EvalJob>& jobs, const EvalOptions& options,
-                                          const std::function<void(const EvalOutcome&)>& on_result)>;
+// Evaluates `jobs`, then those `more` gives while they run, with `options`,
+// calling `on_result` once per job as it finishes (from one thread at a
+// time): evaluate_stream of kmem/eval.h.
+using BatchEvaluator =
+    std::function<void(const std::vector<EvalJob>& jobs, const JobFeed& more, const EvalOptions& options,
+                       const std::function<void(const EvalOutcome&)>& on_result)>;
 
 struct WorkerOptions {
   std::string db;      // SQLite path or PostgreSQL URL
   std::string name;    // the lease owner: unique among workers (host:pid)
   EvalOptions eval;    // the worker's device, interpreter, caches and candidates in flight (parallel)
   QueueOptions queue;  // lease length, attempts
-  // Jobs claimed at once and evaluated as one batch (jobs whose verdict
-  // options differ run as batches of their own, one after another); 0:
+  // Jobs claimed at once to start a batch (jobs whose verdict options
+  // differ run as batches of their own, one after another); the batch then
+  // claims one more job whenever it has room, until the queue has none; 0:
   // four times eval.parallel.
   int batch = 0;
   // Once a job is claimed, how long to go on claiming while the queue is

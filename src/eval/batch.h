@@ -23,6 +23,13 @@ void evaluate_batch_with(const LauncherFactory& launcher, const std::vector<Eval
                          const std::function<void(const EvalJob&)>& on_start = {},
                          const std::function<void(const EvalJob&)>& on_built = {});
 
+// evaluate_stream (kmem/eval.h) likewise, reporting also as each job
+// starts and once it is built (as evaluate_batch's `on_start`, `on_built`).
+void evaluate_stream_with(const LauncherFactory& launcher, const std::vector<EvalJob>& jobs, const JobFeed& more,
+                          const EvalOptions& options, const std::function<void(const EvalOutcome&)>& on_result,
+                          const std::function<void(const EvalJob&)>& on_start = {},
+                          const std::function<void(const EvalJob&)>& on_built = {});
+
 // evaluate_guarded (kmem/eval.h) likewise.
 Status evaluate_guarded_with(const LauncherFactory& launcher, const std::vector<EvalJob>& jobs,
                              const EvalOptions& options, InflightJournal& journal,

@@ -1,5 +1,7 @@
 // Evaluating jobs: the static rules first (screen.h), then `parallel`
-// threads, one candidate process each, sharing one reference per problem
+// threads, one candidate process each, taking the jobs given and then those
+// a feed hands over while they run (kmem worker's claims), sharing one
+// reference per problem
 // (prepared a few jobs ahead, on reference workers that host several
 // problems each), one timing lock and one pool of workers started ahead of
 // need, through a WorkerLauncher (the zygotes; fakes in tests). A job that
@@ -15,7 +17,9 @@
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <optional>
 #include <shared_mutex>
@@ -52,7 +56,8 @@ EvalOutcome rejected_outcome(const EvalJob& job, const std::string& code, const 
 namespace {
 
 // The reference of one problem, prepared by the first job that needs it and
-// closed when the last of the problem's jobs is done.
+// closed when the last of the problem's jobs taken so far is done (a job of
+// the problem fed later prepares it again).
 struct ProblemSlot {
   explicit ProblemSlot(std::string problem) : problem(std::move(problem)) {}
 
@@ -77,15 +82,25 @@ Attempt failed(const EvalJob& job, const Error& error) {
   return {rejected_outcome(job, "evaluator_error", error.message()), error.kind() == Error::Kind::kOutOfMemory};
 }
 
+// A job deferred to run_deferred(), with the seconds of its earlier attempts.
+struct DeferredJob {
+  size_t index;
+  std::map<std::string, double> seconds;
+};
+
 class Batch {
  public:
   // `jobs` are run and reported as `shown` (the same jobs as given, before
-  // their replies were taken apart).
-  Batch(const std::vector<EvalJob>& jobs, const std::vector<EvalJob>& shown, const EvalOptions& options,
-        const std::function<void(const EvalOutcome&)>& on_result, const std::function<void(const EvalJob&)>& on_start,
-        const std::function<void(const EvalJob&)>& on_built, const eval::LauncherFactory& launcher)
-      : jobs_(jobs),
-        shown_(shown),
+  // their replies were taken apart); then the jobs `more` gives, screened
+  // as they come, until it gives none.
+  Batch(const std::vector<EvalJob>& jobs, const std::vector<EvalJob>& shown, const JobFeed& more,
+        const EvalOptions& options, const std::function<void(const EvalOutcome&)>& on_result,
+        const std::function<void(const EvalJob&)>& on_start, const std::function<void(const EvalJob&)>& on_built,
+        const eval::LauncherFactory& launcher)
+      : jobs_(jobs.begin(), jobs.end()),
+        shown_(shown.begin(), shown.end()),
+        more_(more),
+        fed_all_(!more),
         options_(options),
         on_result_(on_result),
         on_start_(on_start),
@@ -98,30 +113,25 @@ class Batch {
     std::string pattern = options_.cache_dir + "/work/run-XXXXXX";
     if (ec || mkdtemp(pattern.data()) == nullptr) {
       std::string why = ec ? ec.message() : strerror(errno);
-      for (const auto& job : shown_)
-        report(rejected_outcome(job, "evaluator_error",
-                                "cannot create a scratch folder under " + options_.cache_dir + "/work: " + why));
+      refuse_all("cannot create a scratch folder under " + options_.cache_dir + "/work: " + why);
       return;
     }
     root_ = pattern;
-    for (size_t i = 0; i < jobs_.size(); ++i) {
-      auto& slot = slots_[problem_key(jobs_[i])];
-      if (!slot) slot = std::make_shared<ProblemSlot>(jobs_[i].problem);
-      slot->remaining++;
-    }
-    int threads = std::max(1, std::min<int>(options_.parallel, static_cast<int>(jobs_.size())));
-    lookahead_ = std::max(1, threads / 2);
-    int hosts = reference_workers(threads + lookahead_);
+    for (const EvalJob& job : jobs_) slot_of(job).remaining++;
+    threads_ = std::max(1, fed_all_ ? std::min<int>(options_.parallel, static_cast<int>(jobs_.size()))
+                                    : options_.parallel);
+    lookahead_ = std::max(1, threads_ / 2);
+    int hosts = reference_workers(threads_ + lookahead_);
     // Baseline workers start when a baseline is to be measured (none when all are cached).
-    int baseline_hosts = eval::wants_compile_baseline(options_) ? baseline_workers(threads) : 0;
+    int baseline_hosts = eval::wants_compile_baseline(options_) ? baseline_workers(threads_) : 0;
     launcher_ = make_launcher_(options_, root_, timing_lock_.worker_cpus());
     pool_ = std::make_unique<eval::WorkerPool>(options_, root_, timing_lock_, *launcher_);
     hosts_ = std::make_unique<eval::ReferenceHosts>(hosts, *pool_, timing_lock_);
     baseline_hosts_ = std::make_unique<eval::ReferenceHosts>(baseline_hosts, *pool_, timing_lock_);
-    Status started = pool_->expect("candidate", static_cast<int>(jobs_.size()), threads);
+    Status started = pool_->expect("candidate", static_cast<int>(jobs_.size()), threads_);
     if (started) started = pool_->expect("reference", hosts + baseline_hosts, hosts);
     if (!started) {
-      for (const auto& job : shown_) report(rejected_outcome(job, "evaluator_error", started.error().message()));
+      refuse_all(started.error().message());
       baseline_hosts_.reset();
       hosts_.reset();
       pool_.reset();
@@ -134,7 +144,7 @@ class Batch {
         [this](EvalOutcome outcome) { report(std::move(outcome)); });
     std::vector<std::thread> job_threads;
     job_threads.emplace_back([this] { pool_->start_ahead(); });
-    for (int t = 0; t < threads; ++t) job_threads.emplace_back([this] { work(); });
+    for (int t = 0; t < threads_; ++t) job_threads.emplace_back([this] { work(); });
     for (int t = 0; t < lookahead_; ++t) job_threads.emplace_back([this] { prepare_ahead(); });
     for (auto& thread : job_threads) thread.join();
     run_deferred();
@@ -148,11 +158,83 @@ class Batch {
   }
 
  private:
+  // Reports every job given, and every job the feed still gives, as not
+  // evaluated for `why`.
+  void refuse_all(const std::string& why) {
+    for (const auto& job : shown_) report(rejected_outcome(job, "evaluator_error", why));
+    if (fed_all_) return;
+    while (std::optional<EvalJob> job = more_()) report(rejected_outcome(*job, "evaluator_error", why));
+  }
+
+  // The slot of the job's problem, made when its first job comes.
+  ProblemSlot& slot_of(const EvalJob& job) {
+    std::string key = problem_key(job);
+    std::lock_guard hold(slots_mutex_);
+    auto& slot = slots_[key];
+    if (!slot) slot = std::make_shared<ProblemSlot>(job.problem);
+    return *slot;
+  }
+
+  ProblemSlot& slot_at(const std::string& key) {
+    std::lock_guard hold(slots_mutex_);
+    return *slots_.at(key);
+  }
+
+  // The job at `index` to run and as shown (references stay valid: the
+  // queues only grow at their ends).
+  const EvalJob& job_at(size_t index) {
+    std::lock_guard hold(jobs_mutex_);
+    return jobs_[index];
+  }
+  const EvalJob& shown_at(size_t index) {
+    std::lock_guard hold(jobs_mutex_);
+    return shown_[index];
+  }
+
+  // Whether a job has the index `index`, asking the feed for more until one
+  // has or it gives none. A job fed is screened by the static rules first:
+  // one they reject is reported at once and never runs.
+  bool has_job(size_t index) {
+    std::lock_guard feeding(feed_mutex_);
+    for (;;) {
+      {
+        std::lock_guard hold(jobs_mutex_);
+        if (index < jobs_.size()) return true;
+      }
+      if (fed_all_) return false;
+      std::optional<EvalJob> fed = more_();
+      if (!fed) {
+        fed_all_ = true;
+        return false;
+      }
+      std::optional<EvalJob> runnable = *fed;
+      if (options_.static_rules) {
+        auto screened = eval::screen(*fed, options_);
+        if (auto* outcome = std::get_if<EvalOutcome>(&screened)) {
+          std::lock_guard reporting(report_mutex_);
+          on_result_(*outcome);  // no code ran: sandboxed or not makes no difference
+          continue;
+        }
+        runnable = std::get<EvalJob>(screened);
+      }
+      ProblemSlot& slot = slot_of(*runnable);
+      {
+        std::lock_guard hold(slot.mutex);
+        if (slot.remaining++ == 0 && !slot.reference) slot.tried = false;  // released: prepared again
+      }
+      (void)pool_->expect("candidate", 1, threads_);  // a zygote that failed fails this job's start
+      std::lock_guard hold(jobs_mutex_);
+      jobs_.push_back(std::move(*runnable));
+      shown_.push_back(std::move(*fed));
+    }
+  }
+
   // Reference workers for `in_flight` problems at once: KMEM_TUNE_REFERENCE_WORKERS,
-  // else one per three (and no more than the batch has problems).
+  // else one per three (and no more than the batch has problems, when all
+  // its jobs are known).
   int reference_workers(int in_flight) const {
     int wanted = options_.tuning.reference_workers > 0 ? options_.tuning.reference_workers : (in_flight + 2) / 3;
-    return std::max(1, std::min(wanted, static_cast<int>(slots_.size())));
+    return std::max(1, std::min(wanted, problems_at_most()));
   }
 
   // Reference workers measuring compile baselines beside the batch:
@@ -160,12 +242,18 @@ class Batch {
   // is mostly the host's work; no more than the batch has problems).
   int baseline_workers(int in_flight) const {
     int wanted = options_.tuning.baseline_workers > 0 ? options_.tuning.baseline_workers : (in_flight + 1) / 2;
-    return std::max(1, std::min(wanted, static_cast<int>(slots_.size())));
+    return std::max(1, std::min(wanted, problems_at_most()));
+  }
+
+  // How many problems the batch may have: those of its jobs, unless a feed
+  // may bring more (before the threads start: no lock needed).
+  int problems_at_most() const {
+    return fed_all_ ? static_cast<int>(slots_.size()) : std::numeric_limits<int>::max();
   }
 
   // The compile baseline of the problem `key` (a slot's), measured beside the batch.
   Result<std::optional<double>> measure_compile_baseline(const std::string& key) {
-    auto& slot = *slots_.at(key);
+    auto& slot = slot_at(key);
     std::shared_lock among_others(gpu_alone_);  // not while a job runs alone on the GPU
     return Reference::measure_compile_baseline(slot.problem, slot.init_seed, options_, *baseline_hosts_);
   }
@@ -177,11 +265,11 @@ class Batch {
   }
 
   void work() {
-    for (size_t index; (index = take_next()) < jobs_.size();) {
+    for (size_t index; has_job(index = take_next());) {
       std::optional<EvalOutcome> outcome = evaluate_one(index);
       if (!outcome) continue;  // deferred: run_deferred() reports it
-      outcome->job = shown_[index];
-      baselines_->report(problem_key(jobs_[index]), std::move(*outcome));
+      outcome->job = shown_at(index);
+      baselines_->report(problem_key(job_at(index)), std::move(*outcome));
     }
   }
 
@@ -190,27 +278,27 @@ class Batch {
   // each runs alone with its reference prepared again, the jobs of one
   // problem one after another, so that no other problem's is held.
   void run_deferred() {
-    std::stable_sort(deferred_.begin(), deferred_.end(), [this](const auto& a, const auto& b) {
-      return problem_key(jobs_[a.first]) < problem_key(jobs_[b.first]);
+    std::stable_sort(deferred_.begin(), deferred_.end(), [this](const DeferredJob& a, const DeferredJob& b) {
+      return problem_key(job_at(a.index)) < problem_key(job_at(b.index));
     });
-    for (auto& [index, earlier] : deferred_) {
-      auto& slot = *slots_.at(problem_key(jobs_[index]));
+    for (const DeferredJob& deferred : deferred_) {
+      auto& slot = slot_of(job_at(deferred.index));
       std::lock_guard hold(slot.mutex);
       slot.reference.reset();
       slot.tried = false;
       slot.remaining++;
     }
-    for (auto& [index, earlier] : deferred_) {
-      const EvalJob& job = jobs_[index];
-      auto& slot = *slots_.at(problem_key(job));
+    for (const DeferredJob& deferred : deferred_) {
+      const EvalJob& job = job_at(deferred.index);
+      auto& slot = slot_of(job);
       Attempt attempt;
       {
         std::unique_lock alone(gpu_alone_);  // compile baselines may still run
-        attempt = run_candidate(job, slot, fmt::format("{}/c{}-last", root_, index));
+        attempt = run_candidate(job, slot, fmt::format("{}/c{}-last", root_, deferred.index));
       }
-      for (const auto& [stage, seconds] : earlier) attempt.outcome.seconds[stage] = seconds;
+      for (const auto& [stage, seconds] : deferred.seconds) attempt.outcome.seconds[stage] = seconds;
       release(slot);
-      attempt.outcome.job = shown_[index];
+      attempt.outcome.job = shown_at(deferred.index);
       baselines_->report(problem_key(job), std::move(attempt.outcome));
     }
   }
@@ -225,12 +313,13 @@ class Batch {
   // (alongside the other preparing threads), so that a job finds its
   // reference ready instead of waiting for it.
   void prepare_ahead() {
-    for (size_t index; (index = next_to_prepare_++) < jobs_.size();) {
+    for (size_t index = next_to_prepare_++;; index = next_to_prepare_++) {
       {
         std::unique_lock hold(progress_mutex_);
         progress_.wait(hold, [&] { return index < next_ + static_cast<size_t>(lookahead_); });
       }
-      const EvalJob& job = jobs_[index];
+      if (!has_job(index)) return;
+      const EvalJob& job = job_at(index);
       std::shared_lock among_others(gpu_alone_);  // not while a job runs alone on the GPU
       reference_of(job);
     }
@@ -247,7 +336,7 @@ class Batch {
   // reference's worker found pending.
   Reference* reference_of(const EvalJob& job) {
     const std::string key = problem_key(job);
-    auto& slot = *slots_.at(key);
+    auto& slot = slot_at(key);
     std::lock_guard hold(slot.mutex);
     if (!slot.tried) {
       slot.tried = true;
@@ -273,9 +362,9 @@ class Batch {
 
   // The job's outcome, or nullopt when it is deferred to run_deferred().
   std::optional<EvalOutcome> evaluate_one(size_t index) {
-    const EvalJob& job = jobs_[index];
+    const EvalJob& job = job_at(index);
     if (on_start_) on_start_(job);
-    auto& slot = *slots_.at(problem_key(job));
+    auto& slot = slot_of(job);
     std::string scratch = fmt::format("{}/c{}", root_, index);
     double started_at = elapsed(batch_started_);
     Attempt attempt;
@@ -302,6 +391,8 @@ class Batch {
       deferred_.push_back({index,
                            {{"first_attempt", attempt.outcome.seconds["first_attempt"]},
                             {"second_attempt", attempt.outcome.seconds["total"]},
+                            {"gpu_share_wait", attempt.outcome.seconds["gpu_share_wait"]},
+                            {"gpu_alone_wait", attempt.outcome.seconds["gpu_alone_wait"]},
                             {"started_at", started_at}}});
       return std::nullopt;
     }
@@ -389,8 +480,12 @@ class Batch {
     return {outcome, eval::ran_out_of_memory(facts.run)};
   }
 
-  const std::vector<EvalJob>& jobs_;
-  const std::vector<EvalJob>& shown_;
+  std::mutex feed_mutex_;  // one thread at a time asks the feed
+  std::mutex jobs_mutex_;  // guards the two queues' growth
+  std::deque<EvalJob> jobs_;
+  std::deque<EvalJob> shown_;
+  const JobFeed& more_;
+  bool fed_all_;  // the feed gave its last job (or there is none); under feed_mutex_
   const EvalOptions& options_;
   const std::function<void(const EvalOutcome&)>& on_result_;
   const std::function<void(const EvalJob&)>& on_start_;
@@ -398,15 +493,16 @@ class Batch {
   const eval::LauncherFactory& make_launcher_;
   std::string root_;
   Clock::time_point batch_started_ = Clock::now();
-  std::map<std::string, std::shared_ptr<ProblemSlot>> slots_;  // filled before the threads start
+  std::mutex slots_mutex_;
+  std::map<std::string, std::shared_ptr<ProblemSlot>> slots_;  // one per problem, as its first job comes
   size_t next_ = 0;                                            // the next job to start (under progress_mutex_)
   std::mutex progress_mutex_;
   std::condition_variable progress_;  // next_ moved on
+  int threads_ = 1;                   // jobs in flight at once
   int lookahead_ = 1;                 // jobs whose references are prepared before they start
   std::atomic<size_t> next_to_prepare_{0};
-  // Jobs out of memory even alone (under progress_mutex_), with the seconds
-  // of their earlier attempts, for run_deferred().
-  std::vector<std::pair<size_t, std::map<std::string, double>>> deferred_;
+  // Jobs out of memory even alone (under progress_mutex_), for run_deferred().
+  std::vector<DeferredJob> deferred_;
   std::unique_ptr<eval::WorkerLauncher> launcher_;  // before the lock and the pool: outlives their workers
   // Pauses workers through the launcher (signals, or a fake's).
   eval::TimingLock timing_lock_{[this](pid_t group, int signal) { return launcher_->signal_group(group, signal); }};
@@ -426,6 +522,13 @@ void evaluate_batch_with(const LauncherFactory& launcher, const std::vector<Eval
                          const std::function<void(const EvalOutcome&)>& on_result,
                          const std::function<void(const EvalJob&)>& on_start,
                          const std::function<void(const EvalJob&)>& on_built) {
+  evaluate_stream_with(launcher, jobs, {}, options, on_result, on_start, on_built);
+}
+
+void evaluate_stream_with(const LauncherFactory& launcher, const std::vector<EvalJob>& jobs, const JobFeed& more,
+                          const EvalOptions& options, const std::function<void(const EvalOutcome&)>& on_result,
+                          const std::function<void(const EvalJob&)>& on_start,
+                          const std::function<void(const EvalJob&)>& on_built) {
   // The static rules first: candidates they reject are reported before any
   // job starts, and never reach a worker.
   std::vector<EvalJob> runnable, shown;
@@ -443,8 +546,8 @@ void evaluate_batch_with(const LauncherFactory& launcher, const std::vector<Eval
     runnable.push_back(std::get<EvalJob>(screened));
     shown.push_back(job);
   }
-  if (runnable.empty()) return;  // no workers to start
-  Batch(runnable, shown, options, on_result, on_start, on_built, launcher).run();
+  if (runnable.empty() && !more) return;  // no workers to start
+  Batch(runnable, shown, more, options, on_result, on_start, on_built, launcher).run();
 }
 
 }  // namespace eval
@@ -454,6 +557,11 @@ void evaluate_batch(const std::vector<EvalJob>& jobs, const EvalOptions& options
                     const std::function<void(const EvalJob&)>& on_start,
                     const std::function<void(const EvalJob&)>& on_built) {
   eval::evaluate_batch_with(eval::make_zygote_launcher, jobs, options, on_result, on_start, on_built);
+}
+
+void evaluate_stream(const std::vector<EvalJob>& jobs, const JobFeed& more, const EvalOptions& options,
+                     const std::function<void(const EvalOutcome&)>& on_result) {
+  eval::evaluate_stream_with(eval::make_zygote_launcher, jobs, more, options, on_result);
 }
 
 EvalOutcome evaluate(const EvalJob& job, const EvalOptions& options) {

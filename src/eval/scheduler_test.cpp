@@ -13,6 +13,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
 #include "batch.h"
@@ -84,6 +85,79 @@ TEST_F(Scheduler, HonestCandidatesPassAndEachProblemIsPreparedOnceAndDropped) {
   EXPECT_EQ(log_->count("release"), 6);
   EXPECT_EQ(log_->started["candidate"], 6);
   EXPECT_TRUE(log_->protocol_errors.empty()) << log_->protocol_errors.front();
+}
+
+// A feed's jobs join the batch as it runs: the jobs given and those fed
+// share the references (a problem prepared once while its jobs keep coming),
+// the candidate workers and one pass through the deferred jobs; a job fed
+// after its problem's last was done prepares the reference again; a job the
+// static rules reject is reported as it comes and never runs.
+TEST_F(Scheduler, JobsFedWhileTheBatchRunsJoinItAndShareItsReferences) {
+  options_.parallel = 3;
+  std::vector<EvalJob> fed;
+  for (int i = 0; i < 5; ++i)
+    fed.push_back({"f" + std::to_string(i), i % 2 ? "/p/one.py" : "/p/two.py",
+                   candidate("pass", "f" + std::to_string(i))});
+  std::mutex feeding;
+  size_t next = 0;
+  int asked_after_last = 0;
+  std::map<std::string, EvalOutcome> outcomes;
+  evaluate_stream_with(
+      [this](const EvalOptions&, const std::string&, const std::vector<int>&) { return make_fake_launcher(log_); },
+      {{"g0", "/p/one.py", candidate("pass", "g0")}},
+      [&]() -> std::optional<EvalJob> {
+        std::lock_guard hold(feeding);
+        if (next < fed.size()) return fed[next++];
+        ++asked_after_last;
+        return std::nullopt;
+      },
+      options_, [&](const EvalOutcome& o) { outcomes[o.job.id] = o; });
+  ASSERT_EQ(outcomes.size(), 6u);
+  for (const auto& [id, o] : outcomes) EXPECT_EQ(o.verdict, "pass") << id << ": " << o.detail;
+  EXPECT_EQ(asked_after_last, 1);  // a feed that gave none is not asked again
+  EXPECT_EQ(log_->started["candidate"], 6);
+  EXPECT_EQ(log_->count("judge"), 6);
+  EXPECT_EQ(log_->count("prepare"), log_->count("drop"));
+  EXPECT_GE(log_->count("prepare"), 2);
+  EXPECT_TRUE(log_->protocol_errors.empty()) << log_->protocol_errors.front();
+}
+
+TEST_F(Scheduler, AJobFedAfterItsProblemWasDroppedPreparesItAgain) {
+  options_.parallel = 1;
+  bool given = false;
+  std::map<std::string, EvalOutcome> outcomes;
+  evaluate_stream_with(
+      [this](const EvalOptions&, const std::string&, const std::vector<int>&) { return make_fake_launcher(log_); },
+      {{"first", "/p/one.py", candidate("pass", "first")}},
+      [&]() -> std::optional<EvalJob> {
+        if (given) return std::nullopt;
+        given = true;
+        return EvalJob{"later", "/p/one.py", candidate("pass", "later")};
+      },
+      options_, [&](const EvalOutcome& o) { outcomes[o.job.id] = o; });
+  ASSERT_EQ(outcomes.size(), 2u);
+  EXPECT_EQ(outcomes["later"].verdict, "pass") << outcomes["later"].detail;
+  EXPECT_EQ(log_->count("judge"), 2);
+  EXPECT_EQ(log_->count("prepare"), log_->count("drop"));
+}
+
+TEST_F(Scheduler, AFedJobTheStaticRulesRejectIsReportedAndNeverRuns) {
+  options_.static_rules = true;
+  std::ofstream(folder_ / "thread.py") << "import threading\nthreading.Thread(target=print).start()\n";
+  bool given = false;
+  std::map<std::string, EvalOutcome> outcomes;
+  evaluate_stream_with(
+      [this](const EvalOptions&, const std::string&, const std::vector<int>&) { return make_fake_launcher(log_); },
+      {}, [&]() -> std::optional<EvalJob> {
+        if (given) return std::nullopt;
+        given = true;
+        return EvalJob{"threads", "/p/one.py", (folder_ / "thread.py").string()};
+      },
+      options_, [&](const EvalOutcome& o) { outcomes[o.job.id] = o; });
+  ASSERT_EQ(outcomes.size(), 1u);
+  EXPECT_NE(outcomes["threads"].verdict, "pass");
+  EXPECT_NE(outcomes["threads"].verdict, "evaluator_error") << outcomes["threads"].detail;
+  EXPECT_EQ(log_->started["candidate"], 0);
 }
 
 // The compile baseline: asked for, it is measured once per problem by a

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <future>
 #include <map>
+#include <optional>
 #include <thread>
 
 namespace kmem {
@@ -65,7 +66,9 @@ struct HeldJob {
   bool done = false;
 };
 
-// Outcomes handed from the evaluating thread to the worker's loop.
+// Between the evaluating threads and the worker's loop, which alone uses
+// the database: outcomes one way, and asks for another job (the evaluation's
+// feed) answered by the loop.
 class Mailbox {
  public:
   void post(const EvalOutcome& outcome) {
@@ -78,22 +81,41 @@ class Mailbox {
     closed_ = true;
     arrived_.notify_one();
   }
-  // Waits until an outcome arrives, the mailbox is closed or `until`; takes
+  // From an evaluating thread: the loop's answer to an ask for a job.
+  std::optional<EvalJob> ask() {
+    std::promise<std::optional<EvalJob>> answer;
+    auto answered = answer.get_future();
+    {
+      std::lock_guard hold(mutex_);
+      asks_.push_back(std::move(answer));
+      arrived_.notify_one();
+    }
+    return answered.get();
+  }
+
+  // What the loop takes at once: outcomes, and the asks it must answer.
+  struct Mail {
+    std::vector<EvalOutcome> outcomes;
+    std::vector<std::promise<std::optional<EvalJob>>> asks;
+  };
+  // Waits until something arrives, the mailbox is closed or `until`; takes
   // what arrived. `closed` says whether nothing more will come.
-  std::vector<EvalOutcome> wait(std::chrono::steady_clock::time_point until, bool& closed) {
+  Mail wait(std::chrono::steady_clock::time_point until, bool& closed) {
     std::unique_lock hold(mutex_);
-    arrived_.wait_until(hold, until, [&] { return !outcomes_.empty() || closed_; });
-    std::vector<EvalOutcome> taken(std::make_move_iterator(outcomes_.begin()),
-                                   std::make_move_iterator(outcomes_.end()));
+    arrived_.wait_until(hold, until, [&] { return !outcomes_.empty() || !asks_.empty() || closed_; });
+    Mail mail{{std::make_move_iterator(outcomes_.begin()), std::make_move_iterator(outcomes_.end())},
+              {std::make_move_iterator(asks_.begin()), std::make_move_iterator(asks_.end())}};
     outcomes_.clear();
-    closed = closed_ && taken.empty();
-    return taken;
+    asks_.clear();
+    closed = closed_ && mail.outcomes.empty();
+    return mail;
   }
 
  private:
   std::mutex mutex_;
   std::condition_variable arrived_;
   std::deque<EvalOutcome> outcomes_;
+  std::deque<std::promise<std::optional<EvalJob>>> asks_;
   bool closed_ = false;
 };
 
@@ -112,7 +134,9 @@ class Worker {
   WorkerTally run() {
     while (!stop_) {
       if (reach() == nullptr) break;
-      std::vector<ClaimedJob> claimed = claim_batch();
+      std::vector<ClaimedJob> claimed = std::move(waiting_);
+      waiting_.clear();
+      for (ClaimedJob& more : claim_batch(static_cast<int>(claimed.size()))) claimed.push_back(std::move(more));
       if (claimed.empty()) {
         if (!queue_) continue;  // lost while claiming: reached again above
         if (o_.exit_when_idle) break;
@@ -157,12 +181,14 @@ class Worker {
     pause(o_.reconnect_s);
   }
 
-  // Up to a batch of jobs: once one is claimed, claims go on for o_.gather_s
-  // while the queue is empty (a batch may still be being submitted).
-  std::vector<ClaimedJob> claim_batch() {
+  // Up to a batch of jobs, less `held` already: once one is claimed,
+  // claims go on for o_.gather_s while the queue is empty (a batch may still
+  // be being submitted).
+  std::vector<ClaimedJob> claim_batch(int held) {
     std::vector<ClaimedJob> claimed;
-    Clock::time_point gather_until;
-    int most = o_.batch > 0 ? o_.batch : 4 * std::max(1, o_.eval.parallel);
+    Clock::time_point gather_until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                        std::chrono::duration<double>(held > 0 ? o_.gather_s : 0));
+    int most = (o_.batch > 0 ? o_.batch : 4 * std::max(1, o_.eval.parallel)) - held;
     while (!stop_ && static_cast<int>(claimed.size()) < most) {
       auto next = queue_->claim(o_.name, {JobKind::kEval});
       if (!next) {
@@ -171,13 +197,13 @@ class Worker {
       }
       if (*next) {
         current_.add((*next)->lease);
-        if (claimed.empty())
+        if (claimed.empty() && held == 0)
           gather_until =
               Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.gather_s));
         claimed.push_back(std::move(**next));
         continue;
       }
-      if (claimed.empty() || Clock::now() >= gather_until) break;
+      if ((claimed.empty() && held == 0) || Clock::now() >= gather_until) break;
       std::this_thread::sleep_for(
           std::min<Clock::duration>(std::chrono::milliseconds(50), gather_until - Clock::now()));
     }
@@ -200,40 +226,74 @@ class Worker {
     return EvalJob{fmt::format("job-{}", lease.job_id), problem.string(), candidate.string()};
   }
 
-  // Stages the claimed jobs (failing those whose payload cannot be read)
-  // and evaluates them, one batch per set of verdict options.
-  void process(std::vector<ClaimedJob>& claimed) {
-    std::vector<HeldJob> jobs;
-    for (ClaimedJob& c : claimed) {
-      const Lease& lease = c.lease;
-      auto payload = parse_eval_payload(c.job.payload, o_.eval);
-      HeldJob job{lease, {}, "", o_.eval, {}, {}};
-      Result<EvalJob> staged =
-          payload ? stage(payload->request, lease, job.claim_folder) : Result<EvalJob>(payload.error());
-      if (!staged) {
-        log(fmt::format("job {}: {}", lease.job_id, staged.error().message()));
-        finish(
-            lease, [&](JobQueue& q) { return q.fail(lease, staged.error().message()); }, "failure");
-        current_.remove(lease.job_id);
-        continue;
-      }
-      log(fmt::format("job {} ({}) claimed, attempt {}", lease.job_id, payload->request.id, lease.attempt));
-      job.request = std::move(payload->request);
-      job.options = payload->options;
-      job.options_key = verdict_options_key(job.options);
-      job.staged = std::move(*staged);
-      jobs.push_back(std::move(job));
+  // The claimed job staged for evaluation, or nullopt when its payload
+  // cannot be read or staged (the job is then failed).
+  std::optional<HeldJob> hold(ClaimedJob& claimed) {
+    const Lease& lease = claimed.lease;
+    auto payload = parse_eval_payload(claimed.job.payload, o_.eval);
+    HeldJob job{lease, {}, "", o_.eval, {}, {}};
+    Result<EvalJob> staged = payload ? stage(payload->request, lease, job.claim_folder) : Result<EvalJob>(payload.error());
+    if (!staged) {
+      log(fmt::format("job {}: {}", lease.job_id, staged.error().message()));
+      finish(
+          lease, [&](JobQueue& q) { return q.fail(lease, staged.error().message()); }, "failure");
+      current_.remove(lease.job_id);
+      return std::nullopt;
     }
+    log(fmt::format("job {} ({}) claimed, attempt {}", lease.job_id, payload->request.id, lease.attempt));
+    job.request = std::move(payload->request);
+    job.options = payload->options;
+    job.options_key = verdict_options_key(job.options);
+    job.staged = std::move(*staged);
+    return job;
+  }
+
+  // Stages the claimed jobs (failing those whose payload cannot be read)
+  // and evaluates them, one batch per set of verdict options; the last
+  // batch goes on with the jobs claimed while it runs.
+  void process(std::vector<ClaimedJob>& claimed) {
+    std::deque<HeldJob> jobs;
+    for (ClaimedJob& c : claimed)
+      if (std::optional<HeldJob> job = hold(c)) jobs.push_back(std::move(*job));
     std::vector<std::string> keys;
     for (const HeldJob& job : jobs)
       if (std::find(keys.begin(), keys.end(), job.options_key) == keys.end()) keys.push_back(job.options_key);
-    for (const std::string& key : keys) evaluate_group(jobs, key);
+    for (size_t k = 0; k < keys.size(); ++k) evaluate_group(jobs, keys[k], k + 1 == keys.size());
   }
 
-  // Evaluates the jobs whose options are `key` as one batch, renewing the
-  // leases of every job still held meanwhile and storing each outcome as it
-  // comes.
-  void evaluate_group(std::vector<HeldJob>& jobs, const std::string& key) {
+  // Another job for the batch of options `key` while it runs: claimed,
+  // staged and held in `jobs`; nullopt when the queue has none (or is
+  // lost, or the worker stops) or the job claimed wants other options (it
+  // waits for the next batch).
+  std::optional<EvalJob> feed(std::deque<HeldJob>& jobs, std::map<std::string, HeldJob*>& by_id,
+                              const std::string& key) {
+    while (!stop_ && queue_) {
+      auto next = queue_->claim(o_.name, {JobKind::kEval});
+      if (!next) {
+        lost(next.error());
+        return std::nullopt;
+      }
+      if (!*next) return std::nullopt;
+      current_.add((*next)->lease);
+      std::optional<HeldJob> job = hold(**next);
+      if (!job) continue;
+      if (job->options_key != key) {
+        std::error_code ec;
+        std::filesystem::remove_all(job->claim_folder, ec);  // staged again in its own batch
+        waiting_.push_back(std::move(**next));
+        return std::nullopt;
+      }
+      jobs.push_back(std::move(*job));
+      by_id[jobs.back().staged.id] = &jobs.back();
+      return jobs.back().staged;
+    }
+    return std::nullopt;
+  }
+
+  // Evaluates the jobs whose options are `key` as one batch (with `feeding`,
+  // also the jobs claimed while it runs), renewing the leases of every job
+  // still held meanwhile and storing each outcome as it comes.
+  void evaluate_group(std::deque<HeldJob>& jobs, const std::string& key, bool feeding) {
     std::vector<EvalJob> batch;
     std::map<std::string, HeldJob*> by_id;
     EvalOptions options;
@@ -243,22 +303,24 @@ class Worker {
       by_id[job.staged.id] = &job;
       options = job.options;
     }
-    BatchEvaluator evaluate = o_.evaluate ? o_.evaluate : [](const auto& j, const auto& eo, const auto& on_result) {
-      evaluate_batch(j, eo, on_result);
-    };
+    BatchEvaluator evaluate = o_.evaluate ? o_.evaluate : evaluate_stream;
     Mailbox mailbox;
+    JobFeed more;
+    if (feeding) more = [&] { return mailbox.ask(); };
     auto running = std::async(std::launch::async, [&] {
-      evaluate(batch, options, [&](const EvalOutcome& outcome) { mailbox.post(outcome); });
+      evaluate(batch, more, options, [&](const EvalOutcome& outcome) { mailbox.post(outcome); });
       mailbox.close();
     });
     auto every = std::chrono::duration_cast<Clock::duration>(
         std::chrono::duration<double>(o_.heartbeat_s > 0 ? o_.heartbeat_s : o_.queue.lease_s / 3));
     auto next_beat = Clock::now() + every;
     for (bool closed = false; !closed;) {
-      for (EvalOutcome& outcome : mailbox.wait(next_beat, closed)) {
+      Mailbox::Mail mail = mailbox.wait(next_beat, closed);
+      for (EvalOutcome& outcome : mail.outcomes) {
         auto found = by_id.find(outcome.job.id);
         if (found != by_id.end() && !found->second->done) store(*found->second, std::move(outcome));
       }
+      for (auto& ask : mail.asks) ask.set_value(feed(jobs, by_id, key));
       if (Clock::now() >= next_beat) {
         heartbeat(jobs);
         next_beat = Clock::now() + every;
@@ -271,7 +333,7 @@ class Worker {
 
   // Renews the lease of every job not done; a job whose lease was taken over
   // is no longer held (its outcome will be dropped).
-  void heartbeat(std::vector<HeldJob>& jobs) {
+  void heartbeat(std::deque<HeldJob>& jobs) {
     if (!queue_) {  // one try per beat: the evaluations go on meanwhile
       auto queue = JobQueue::open(o_.db, o_.queue);
       if (!queue) return;
@@ -342,6 +404,7 @@ class Worker {
   CurrentLeases& current_;
   std::mutex& writes_;
   std::unique_ptr<JobQueue> queue_;
+  std::vector<ClaimedJob> waiting_;  // claimed while a batch of other options ran: the next batch's
   WorkerTally tally_;
 };
 

@@ -1,14 +1,17 @@
 // The worker's loop with a fake batch evaluator, on a real queue (SQLite, and
 // PostgreSQL where scripts/test.sh started one): jobs are claimed in
-// batches, evaluated together, each outcome stored once as it comes, leases
-// renewed while a batch runs, and jobs of other verdict options kept apart.
+// batches and more as a batch runs, evaluated together, each outcome stored
+// once as it comes, leases renewed while a batch runs, and jobs of other
+// verdict options kept apart.
 #include "kmem/worker.h"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "kmem/queue.h"
@@ -30,7 +33,8 @@ std::string payload(const std::string& id, const std::string& text, int trials =
 // What the fake evaluator was given, batch by batch.
 struct Calls {
   std::mutex mutex;
-  std::vector<std::vector<std::string>> batches;  // the jobs' candidate files, per call
+  std::vector<std::vector<std::string>> batches;  // the jobs' candidate files, per call (given, then fed)
+  std::vector<size_t> given;                      // how many of them the call was given at its start
   std::vector<int> trials;                        // the options' trials, per call
 };
 
@@ -59,23 +63,25 @@ class WorkerTest : public testing::TestWithParam<Engine> {
     return ids ? *ids : std::vector<std::int64_t>{};
   }
 
-  // A fake that passes every job after `delay`, one outcome at a time.
+  // A fake that passes every job after `delay`, one outcome at a time,
+  // taking one job more from the feed after each outcome (as a slot frees).
   BatchEvaluator passing(Calls& calls, std::chrono::milliseconds delay = {}) {
-    return [&calls, delay](const std::vector<EvalJob>& jobs, const EvalOptions& options,
+    return [&calls, delay](const std::vector<EvalJob>& given, const JobFeed& more, const EvalOptions& options,
                            const std::function<void(const EvalOutcome&)>& on_result) {
-      {
-        std::lock_guard hold(calls.mutex);
-        std::vector<std::string> files;
-        for (const auto& job : jobs) files.push_back(std::filesystem::path(job.candidate).filename().string());
-        calls.batches.push_back(files);
-        calls.trials.push_back(options.trials);
-      }
-      for (const auto& job : jobs) {
+      std::deque<EvalJob> jobs(given.begin(), given.end());
+      std::vector<std::string> files;
+      for (size_t next = 0; next < jobs.size(); ++next) {
+        files.push_back(std::filesystem::path(jobs[next].candidate).filename().string());
         std::this_thread::sleep_for(delay);
-        EvalOutcome outcome = rejected_outcome(job, "pass", "");
+        EvalOutcome outcome = rejected_outcome(jobs[next], "pass", "");
         outcome.speedup = 2.0;
         on_result(outcome);
+        if (std::optional<EvalJob> fed = more ? more() : std::nullopt) jobs.push_back(*fed);
       }
+      std::lock_guard hold(calls.mutex);
+      calls.batches.push_back(files);
+      calls.given.push_back(given.size());
+      calls.trials.push_back(options.trials);
     };
   }
 
@@ -113,19 +119,41 @@ TEST_P(WorkerTest, ClaimsABatchAndStoresEveryOutcomeOnceUnderTheSubmittersNames)
   }
 }
 
-TEST_P(WorkerTest, ABatchHoldsAtMostBatchJobs) {
+// A batch starts with at most `batch` jobs claimed and claims the rest one
+// by one as its candidates finish: one evaluation for the whole queue.
+TEST_P(WorkerTest, ABatchStartsWithAtMostBatchJobsAndClaimsMoreAsItGoes) {
   std::vector<std::string> payloads;
   for (int i = 0; i < 5; ++i) payloads.push_back(payload("j" + std::to_string(i), "X"));
-  enqueue(payloads);
+  auto ids = enqueue(payloads);
   Calls calls;
   options_.evaluate = passing(calls);
   options_.batch = 2;
   auto tally = run();
   ASSERT_TRUE(tally);
   EXPECT_EQ(tally->completed, 5);
+  ASSERT_EQ(calls.batches.size(), 1u);
+  EXPECT_EQ(calls.given[0], 2u);
+  EXPECT_EQ(calls.batches[0], (std::vector<std::string>{"j0.py", "j1.py", "j2.py", "j3.py", "j4.py"}));
+  auto jobs = queue_->jobs(ids);
+  ASSERT_TRUE(jobs);
+  for (const QueuedJob& job : *jobs) EXPECT_EQ(parse_outcome_json(job.outcome, "outcome")->verdict, "pass");
+}
+
+// A job the feed claims that wants other verdict options is not run in the
+// batch: it starts the next one.
+TEST_P(WorkerTest, AJobClaimedWhileABatchRunsWaitsForABatchOfItsOptions) {
+  enqueue({payload("a", "A", 5), payload("b", "B", 3), payload("c", "C", 5)});
+  Calls calls;
+  options_.evaluate = passing(calls);
+  options_.batch = 1;
+  auto tally = run();
+  ASSERT_TRUE(tally);
+  EXPECT_EQ(tally->completed, 3);
   ASSERT_EQ(calls.batches.size(), 3u);
-  EXPECT_EQ(calls.batches[0].size(), 2u);
-  EXPECT_EQ(calls.batches[2].size(), 1u);
+  EXPECT_EQ(calls.batches[0], (std::vector<std::string>{"a.py"}));
+  EXPECT_EQ(calls.batches[1], (std::vector<std::string>{"b.py"}));
+  EXPECT_EQ(calls.batches[2], (std::vector<std::string>{"c.py"}));
+  EXPECT_EQ(calls.trials, (std::vector<int>{5, 3, 5}));
 }
 
 TEST_P(WorkerTest, JobsOfOtherVerdictOptionsAreEvaluatedApart) {
@@ -144,7 +172,7 @@ TEST_P(WorkerTest, EachOutcomeIsStoredAsSoonAsItIsKnown) {
   auto ids = enqueue({payload("a", "A"), payload("b", "B")});
   Calls calls;
   std::atomic<bool> first_stored_before_second = false;
-  options_.evaluate = [&](const std::vector<EvalJob>& jobs, const EvalOptions&,
+  options_.evaluate = [&](const std::vector<EvalJob>& jobs, const JobFeed&, const EvalOptions&,
                           const std::function<void(const EvalOutcome&)>& on_result) {
     on_result(rejected_outcome(jobs[0], "pass", ""));
     // The worker stores the first outcome while this batch goes on.
@@ -190,7 +218,7 @@ TEST_P(WorkerTest, LeasesAreRenewedWhileABatchRuns) {
 
 TEST_P(WorkerTest, AJobTheEvaluatorGaveNoOutcomeForIsAnEvaluatorError) {
   auto ids = enqueue({payload("a", "A"), payload("b", "B")});
-  options_.evaluate = [](const std::vector<EvalJob>& jobs, const EvalOptions&,
+  options_.evaluate = [](const std::vector<EvalJob>& jobs, const JobFeed&, const EvalOptions&,
                          const std::function<void(const EvalOutcome&)>& on_result) {
     on_result(rejected_outcome(jobs[1], "pass", ""));
   };
