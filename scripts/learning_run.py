@@ -27,7 +27,8 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from scripted_experiment import (ROOT, active_kernels, add_experiment_options, add_store_options, experiment_spec,
+                                 write_json, write_script)
 
 
 def run(args, refusals=False):
@@ -43,24 +44,16 @@ def run(args, refusals=False):
     return done.stdout
 
 
-def write_json(path, value):
-    with open(path, "w") as f:
-        json.dump(value, f, indent=1)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kmem", default=os.path.join(ROOT, "build", "kmem"))
     parser.add_argument("--endpoint", default=os.path.join(ROOT, "build", "kmem-scripted-endpoint"),
                         help="the kmem-scripted-endpoint program")
-    parser.add_argument("--kernelbench", required=True, help="KernelBench checkout (holds level1/ ...)")
+    add_store_options(parser)
     parser.add_argument("--out", required=True)
-    parser.add_argument("--store", default=os.path.join(ROOT, "data", "seed", "memory-store.json"))
     parser.add_argument("--problems", type=int, default=20, help="how many problems (the first with a seed kernel)")
-    parser.add_argument("--policies", default="none,show_all")
-    parser.add_argument("--device", default="cuda")
     parser.add_argument("--port", type=int, default=8766, help="the scripted endpoint's port (0: any free one)")
-    parser.add_argument("--eval-parallel", type=int, default=8)
+    add_experiment_options(parser)
     args = parser.parse_args()
 
     os.makedirs(args.out, exist_ok=True)
@@ -70,10 +63,7 @@ def main():
     for path in (db, results):
         if os.path.exists(path):
             os.remove(path)
-    with open(args.store) as f:
-        store = json.load(f)
-    kernels = sorted((i for i in store["items"] if i["kind"] == "kernel" and i.get("state", "active") == "active"),
-                     key=lambda i: i["source"])
+    kernels = sorted(active_kernels(args.store), key=lambda i: i["source"])
     chosen = sorted({k["source"] for k in kernels})[:args.problems]
     kernels = [k for k in kernels if k["source"] in chosen]
     timings = {}
@@ -91,10 +81,7 @@ def main():
     run([kmem, "import", args.store, "--store", db])
     for k in kernels:
         run([kmem, "items", "retire", k["id"], "--reason", "learned again by learning_run.py", "--store", db])
-    replies = [{"when": f"KernelBench problem {k['source']},",
-                "content": f"```python\n{k['code'].rstrip()}\n```\nACTION: SUBMIT\n"} for k in kernels]
-    write_json(os.path.join(args.out, "script.json"),
-               {"format": "kmem-scripted-endpoint/1", "mode": "turns", "replies": replies})
+    write_script(os.path.join(args.out, "script.json"), kernels)
     endpoint = subprocess.Popen([args.endpoint, os.path.join(args.out, "script.json"), "--port", str(args.port)],
                                 stdout=subprocess.PIPE, text=True)
     try:
@@ -103,12 +90,8 @@ def main():
         if not base_url:
             sys.exit(f"{args.endpoint}: exit {endpoint.wait()} before it printed its URL")
         for name in ("learn-first", "learn-second"):
-            write_json(os.path.join(args.out, name + ".json"), {
-                "format": "kmem-experiment/1", "name": name, "kernelbench": os.path.abspath(args.kernelbench),
-                "problems": chosen, "readers": [{"id": "learner", "endpoint": base_url, "model": "scripted",
-                                                 "retries": 0}],
-                "policies": args.policies.split(","), "samples": 1, "device": args.device, "max_turns": 1,
-                "concurrency": 16, "eval_parallel": args.eval_parallel})
+            write_json(os.path.join(args.out, name + ".json"),
+                       experiment_spec(name, args, chosen, "learner", base_url, concurrency=16))
         experiment = [kmem, "experiment", "run", "--results", results, "--store", db, "--quiet",
                       "--work-dir", os.path.join(args.out, "work")]
         step("learn-first", lambda: run(experiment + [os.path.join(args.out, "learn-first.json")]))

@@ -14,7 +14,7 @@ import json
 import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from scripted_experiment import add_store_options
 
 
 def problem_file(kernelbench, problem_id, problem):
@@ -28,9 +28,8 @@ def problem_file(kernelbench, problem_id, problem):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--kernelbench", required=True, help="KernelBench checkout (holds level1/ ...)")
+    add_store_options(parser)
     parser.add_argument("--out", required=True, help="folder for jobs.jsonl and candidates/")
-    parser.add_argument("--store", default=os.path.join(ROOT, "data", "seed", "memory-store.json"))
     args = parser.parse_args()
 
     with open(args.store) as f:

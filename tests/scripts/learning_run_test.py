@@ -17,36 +17,28 @@ RUN_SERIAL): a kernel is promoted only once two measurements of its CPU
 speedup agree within 1.5x, and other tests' load makes them disagree.
 """
 import json
-import os
 import pathlib
 import subprocess
 import sys
 import tempfile
 
-HERE = pathlib.Path(__file__).resolve().parent
+from harness import KERNELBENCH, STORE, command_line, finish, run, store_kernels
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit(__doc__)
-    root, build, cache = (pathlib.Path(p).resolve() for p in sys.argv[1:])
-    env = dict(os.environ, KMEM_CACHE_DIR=str(cache))
+    root, build, env = command_line(__doc__)
     kmem = build / "kmem"
-    store = json.loads((HERE / "store.json").read_text())
-    seed_kernels = sorted(i["id"] for i in store["items"] if i["kind"] == "kernel")
-    problems = sorted(i["source"] for i in store["items"] if i["kind"] == "kernel")
+    kernels = store_kernels()
+    seed_kernels = sorted(i["id"] for i in kernels)
+    problems = sorted(i["source"] for i in kernels)
     failures = []
     with tempfile.TemporaryDirectory(prefix="kmem-learning-run-") as scratch:
         out = pathlib.Path(scratch) / "learning"
-        args = [sys.executable, root / "scripts" / "learning_run.py", "--kmem", kmem, "--endpoint",
-                build / "kmem-scripted-endpoint", "--kernelbench", HERE / "kb", "--out", out, "--store",
-                HERE / "store.json", "--problems", str(len(problems)), "--device", "cpu", "--port", "0",
-                "--eval-parallel", "2"]  # (its default, 8, is for a GPU host; CI has 2 cores)
-        print("$ " + " ".join(map(str, args)), flush=True)
-        done = subprocess.run(list(map(str, args)), env=env, capture_output=True, text=True, timeout=1200)
-        print(done.stdout + done.stderr)
-        if done.returncode != 0:
-            sys.exit(f"learning_run.py exited {done.returncode}")
+        run([sys.executable, root / "scripts" / "learning_run.py", "--kmem", kmem, "--endpoint",
+             build / "kmem-scripted-endpoint", "--kernelbench", KERNELBENCH, "--out", out, "--store", STORE,
+             "--problems", str(len(problems)), "--device", "cpu", "--port", "0",
+             "--eval-parallel", "2"],  # (its default, 8, is for a GPU host; CI has 2 cores)
+            env, timeout=1200, show_output=True)
         summary = json.loads((out / "summary.json").read_text())
         learned, promoted, shown = summary["candidates"], summary["promoted"], summary["learned_items_shown_in_second"]
         if summary["problems"] != problems or sorted(summary["retired_seed_kernels"]) != seed_kernels:
@@ -66,9 +58,7 @@ def main():
                 failures.append(f"{item}: not active with its speedup measured on the cpu: {items.get(item)}")
         if not (out / "learn-second.html").is_file():
             failures.append("no learn-second.html")
-    for failure in failures:
-        print(failure, file=sys.stderr)
-    return 1 if failures else 0
+    return finish(failures)
 
 
 if __name__ == "__main__":

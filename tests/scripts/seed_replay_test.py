@@ -13,38 +13,25 @@ CACHE is the evaluator's cache (shared with the other CPU tests, so each
 kernel's C++ build is made once per build folder).
 """
 import json
-import os
 import pathlib
 import subprocess
 import sys
 import tempfile
 
-HERE = pathlib.Path(__file__).resolve().parent
+from harness import KERNELBENCH, STORE, command_line, finish, run, store_kernels
+
 POLICIES = ["none", "show_all"]
 
 
-def run(args, env, **kwargs):
-    """Runs `args`; exits naming it, with its output, unless it exits 0. Returns its stdout."""
-    print("$ " + " ".join(map(str, args)), flush=True)
-    done = subprocess.run(list(map(str, args)), env=env, capture_output=True, text=True, timeout=900, **kwargs)
-    if done.returncode != 0:
-        sys.exit(f"`{' '.join(map(str, args))}` exited {done.returncode}:\n{done.stdout}{done.stderr}")
-    return done.stdout
-
-
 def main():
-    if len(sys.argv) != 4:
-        sys.exit(__doc__)
-    root, build, cache = (pathlib.Path(p).resolve() for p in sys.argv[1:])
-    env = dict(os.environ, KMEM_CACHE_DIR=str(cache))
+    root, build, env = command_line(__doc__)
     kmem = build / "kmem"
-    store = json.loads((HERE / "store.json").read_text())
-    problems = sorted(i["source"] for i in store["items"] if i["kind"] == "kernel")
+    problems = sorted(i["source"] for i in store_kernels())
     failures = []
     with tempfile.TemporaryDirectory(prefix="kmem-seed-replay-") as scratch:
         out = pathlib.Path(scratch) / "replay"
-        replay = [sys.executable, root / "scripts" / "seed_replay.py", "--kernelbench", HERE / "kb", "--out", out,
-                  "--store", HERE / "store.json", "--policies", ",".join(POLICIES), "--device", "cpu",
+        replay = [sys.executable, root / "scripts" / "seed_replay.py", "--kernelbench", KERNELBENCH, "--out", out,
+                  "--store", STORE, "--policies", ",".join(POLICIES), "--device", "cpu",
                   "--concurrency", "2", "--eval-parallel", "2"]
         # The endpoint takes any free port and says which; the spec is then written for that URL
         # (script.json is the same both times: it does not depend on the endpoint).
@@ -88,9 +75,7 @@ def main():
                                 f"errors {cell['errors']}; expected {len(problems)} episodes, all correct")
         if sorted(report["problems"]) != problems:
             failures.append(f"the report's problems are {report['problems']}, not {problems}")
-    for failure in failures:
-        print(failure, file=sys.stderr)
-    return 1 if failures else 0
+    return finish(failures)
 
 
 if __name__ == "__main__":
