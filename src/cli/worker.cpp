@@ -109,7 +109,8 @@ void add_worker_command(CLI::App& app, CommandSet& commands) {
   cmd->add_option("--parallel", o.eval.parallel, "candidates in flight at once, as kmem eval --parallel")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
-  cmd->add_option("--batch", o.batch, "jobs claimed at once to start a batch, which claims more as it runs (default: 4 x --parallel)")
+  cmd->add_option("--batch", o.batch,
+                  "jobs claimed at once to start a batch, which claims more as it runs (default: 4 x --parallel)")
       ->check(CLI::Range(1, 4096));
   cmd->add_option("--gather", o.gather_s, "seconds to go on claiming for a batch while the queue is empty")
       ->check(CLI::Range(0.0, 60.0))

@@ -118,8 +118,8 @@ class Batch {
     }
     root_ = pattern;
     for (const EvalJob& job : jobs_) slot_of(job).remaining++;
-    threads_ = std::max(1, fed_all_ ? std::min<int>(options_.parallel, static_cast<int>(jobs_.size()))
-                                    : options_.parallel);
+    threads_ =
+        std::max(1, fed_all_ ? std::min<int>(options_.parallel, static_cast<int>(jobs_.size())) : options_.parallel);
     lookahead_ = std::max(1, threads_ / 2);
     int hosts = reference_workers(threads_ + lookahead_);
     // Baseline workers start when a baseline is to be measured (none when all are cached).
@@ -247,9 +247,7 @@ class Batch {
 
   // How many problems the batch may have: those of its jobs, unless a feed
   // may bring more (before the threads start: no lock needed).
-  int problems_at_most() const {
-    return fed_all_ ? static_cast<int>(slots_.size()) : std::numeric_limits<int>::max();
-  }
+  int problems_at_most() const { return fed_all_ ? static_cast<int>(slots_.size()) : std::numeric_limits<int>::max(); }
 
   // The compile baseline of the problem `key` (a slot's), measured beside the batch.
   Result<std::optional<double>> measure_compile_baseline(const std::string& key) {

@@ -96,8 +96,8 @@ TEST_F(Scheduler, JobsFedWhileTheBatchRunsJoinItAndShareItsReferences) {
   options_.parallel = 3;
   std::vector<EvalJob> fed;
   for (int i = 0; i < 5; ++i)
-    fed.push_back({"f" + std::to_string(i), i % 2 ? "/p/one.py" : "/p/two.py",
-                   candidate("pass", "f" + std::to_string(i))});
+    fed.push_back(
+        {"f" + std::to_string(i), i % 2 ? "/p/one.py" : "/p/two.py", candidate("pass", "f" + std::to_string(i))});
   std::mutex feeding;
   size_t next = 0;
   int asked_after_last = 0;
@@ -147,8 +147,8 @@ TEST_F(Scheduler, AFedJobTheStaticRulesRejectIsReportedAndNeverRuns) {
   bool given = false;
   std::map<std::string, EvalOutcome> outcomes;
   evaluate_stream_with(
-      [this](const EvalOptions&, const std::string&, const std::vector<int>&) { return make_fake_launcher(log_); },
-      {}, [&]() -> std::optional<EvalJob> {
+      [this](const EvalOptions&, const std::string&, const std::vector<int>&) { return make_fake_launcher(log_); }, {},
+      [&]() -> std::optional<EvalJob> {
         if (given) return std::nullopt;
         given = true;
         return EvalJob{"threads", "/p/one.py", (folder_ / "thread.py").string()};

@@ -232,7 +232,8 @@ class Worker {
     const Lease& lease = claimed.lease;
     auto payload = parse_eval_payload(claimed.job.payload, o_.eval);
     HeldJob job{lease, {}, "", o_.eval, {}, {}};
-    Result<EvalJob> staged = payload ? stage(payload->request, lease, job.claim_folder) : Result<EvalJob>(payload.error());
+    Result<EvalJob> staged =
+        payload ? stage(payload->request, lease, job.claim_folder) : Result<EvalJob>(payload.error());
     if (!staged) {
       log(fmt::format("job {}: {}", lease.job_id, staged.error().message()));
       finish(
