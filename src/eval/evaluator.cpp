@@ -158,12 +158,11 @@ class Batch {
   }
 
  private:
-  // Reports every job given, and every job the feed still gives, as not
-  // evaluated for `why`.
+  // Reports every job given as not evaluated for `why`. The feed is not
+  // asked: its jobs stay where they are (a worker's in its queue, for a
+  // later try) rather than all failing for one batch's trouble.
   void refuse_all(const std::string& why) {
     for (const auto& job : shown_) report(rejected_outcome(job, "evaluator_error", why));
-    if (fed_all_) return;
-    while (std::optional<EvalJob> job = more_()) report(rejected_outcome(*job, "evaluator_error", why));
   }
 
   // The slot of the job's problem, made when its first job comes.
