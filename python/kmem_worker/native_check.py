@@ -138,17 +138,14 @@ LIBC_FAMILIES = ("__cxa_", "_Unwind_")
 # CUDA's C++ libraries (cuda::std, cub, thrust).
 CXX_SCOPES = frozenset(("std", "__gnu_cxx", "__cxxabiv1", "at", "c10", "torch", "caffe2", "pybind11",
                         "cuda", "cub", "thrust", "operator", "builtin"))
-# Of those, what starts threads or work outside the call, changes thread
-# counts, streams, precision or generators the evaluator relies on, writes
-# files, runs TorchScript or registers operators (demangled, matched as
-# substrings).
+# Of those, what starts threads or work outside the call, writes files,
+# reseeds generators, captures graphs, runs TorchScript, sets dispatch-key and
+# Python-mode state or registers operators (demangled, matched as
+# substrings). torch's setters and hooks are judged as families below.
 FORBIDDEN_CXX = (
     "std::thread", "std::jthread", "std::filesystem::", "basic_ofstream", "basic_fstream",
     "basic_ifstream", "basic_filebuf", "std::__basic_file", "ThreadPool", "at::launch(",
-    "at::intraop_launch", "at::set_num_threads", "at::set_num_interop_threads", "getStreamFromPool",
-    "getStreamFromExternal", "setCurrentCUDAStream", "setAllowTF32", "setFloat32MatmulPrecision",
-    "setFloat32Precision", "setAllowFP16Reduction", "setAllowBF16Reduction", "setSDPUseMath",
-    "manual_seed", "set_current_seed", "set_philox_offset", "CUDAGraph", "torch::jit::",
+    "at::intraop_launch", "getStreamFromExternal", "manual_seed", "CUDAGraph", "torch::jit::",
     "c10::impl::tls_set_dispatch_key", "PythonTorchFunctionTLS", "TorchDispatchModeTLS",
     "PythonDispatcherTLS", "c10::impl::PythonOpRegistrationTrampoline", "torch::utils::cuda_lazy_init",
     # Operator registration (TORCH_LIBRARY_IMPL(aten, ...) replaces torch's own kernels).
@@ -156,6 +153,62 @@ FORBIDDEN_CXX = (
 )
 # Allowed although their scope's rule would refuse them.
 CXX_EXCEPTIONS = ("std::thread::hardware_concurrency()",)
+
+# torch's own scopes. There, an entity (function or object) that changes the
+# process's state or hands torch code to run later is refused by the family
+# of its own name: the last component of its qualified name, template
+# arguments and leading underscores dropped (`torch_entity`).
+TORCH_SCOPES = frozenset(("at", "c10", "torch", "caffe2"))
+# Setters: at::Context's (setQEngine, setBenchmarkCuDNN, setDeterministic*,
+# setLinalgPreferredBackend, setDefaultMobileCPUAllocator, unset*, the
+# TF32/precision ones), c10::SetAllocator, SetCPUAllocator, SetAPIUsageLogger
+# and the other *UsageLogger setters, set_warning_handler, set_num_threads,
+# a DispatchStub's set_cuda_dispatch_ptr, a generator's set_current_seed.
+TORCH_SETTER = re.compile(r"(?:set|Set|unset|Unset)(?:[A-Z_]|$)")
+TORCH_HOOK_FAMILIES = re.compile(r"""
+      (?:register|Register)          # registration: registerKernel, _register_hook, RegisterOperators
+    | \w*Registry$                   # registries: FreeCudaMemoryCallbacksRegistry (REGISTER_FREE_MEMORY_CALLBACK)
+    | (?:add|remove|clear)\w*Callback # RecordFunction callbacks: addGlobalCallback, addThreadLocalCallback
+    | (?:enable|disable)(?:[A-Z_]|$)  # switches: enableRecordFunction
+    | \w*Observer                    # attachOutOfMemoryObserver
+    | get\w*Hooks(?:Interface)?$     # device hook tables: getCUDAHooks() holds NVRTC (a67) and cuFFT plan-cache setters
+    | \w*_stub$                      # DispatchStub objects: threshold_stub (set_cuda_dispatch_ptr, REGISTER_*_DISPATCH)
+""", re.X)
+# And anywhere in the qualified name: dispatch stubs, NVRTC and torch's
+# runtime compiler (code built and launched at run time), the caching
+# allocators' settings.
+TORCH_HOOK_PARTS = ("DispatchStub", "NVRTC", "nvrtc", "at::cuda::jit::", "c10::CachingAllocator::",
+                    "CUDACachingAllocator::")
+# Honest exceptions. Read from real builds: what torch's inline guards and
+# helpers import. CUDAGuard/OptionalCUDAGuard set the device (SetDevice,
+# MaybeSetDevice) and, in torch 2.x, reference setCurrentCUDAStream and
+# getStreamFromPool through CUDAGuardImpl's vtable (1.13's vtable also
+# references the caching allocator's recordStream); NoGradGuard and
+# InferenceMode set thread-local modes they restore; at::parallel_for sets
+# its worker's thread number; autograd::Function::apply sets
+# SavedTensorDefaultHooks' tracing flag; raw_alloc/raw_delete reach the
+# caching allocator's object (torch 2.x) or its entry points (1.13). By the
+# same reading of torch's headers: set_device and SetTargetDevice (CUDA's
+# device guards), NoNamesGuard's mode, a C++ module's own parameters,
+# buffers and submodules.
+TORCH_HONEST = frozenset((
+    "c10::cuda::SetDevice", "c10::cuda::MaybeSetDevice", "c10::cuda::set_device", "c10::cuda::SetTargetDevice",
+    "c10::cuda::setCurrentCUDAStream", "c10::GradMode::set_enabled", "c10::AutogradState::set_tls_state",
+    "at::NamesMode::set_enabled", "at::internal::set_thread_num", "at::SavedTensorDefaultHooks::set_tracing",
+    "c10::cuda::CUDACachingAllocator::allocator", "c10::cuda::CUDACachingAllocator::get",
+    "c10::cuda::CUDACachingAllocator::raw_alloc", "c10::cuda::CUDACachingAllocator::raw_alloc_with_stream",
+    "c10::cuda::CUDACachingAllocator::raw_delete", "c10::cuda::CUDACachingAllocator::recordStream",
+    "torch::nn::Module::register_parameter", "torch::nn::Module::register_buffer", "torch::nn::Module::register_module",
+))
+# Classes whose setters change one object: a tensor (any *TensorImpl), its
+# storage, a TensorIterator and its configuration, an autograd context, a
+# small vector.
+TORCH_OBJECTS = frozenset(("at::TensorBase", "at::Tensor", "c10::StorageImpl", "c10::Storage", "at::TensorIterator",
+                           "at::TensorIteratorBase", "at::TensorIteratorConfig", "torch::autograd::AutogradContext",
+                           "c10::SmallVectorBase"))
+# torch's `set_` operator (Tensor.set_, set_data) as its backends' functions
+# spell it (at::cpu::set_, at::native::set_data, at::compositeexplicitautograd::set_out).
+TORCH_SET_OPERATOR = re.compile(r"set(?:_|__symint|_data|_symint)?(?:_outf?)?$")
 
 # x86-64 and AArch64 system-call instructions, as objdump names them.
 SYSCALL_MNEMONICS = frozenset(("syscall", "sysenter", "svc"))
@@ -214,6 +267,52 @@ def cxx_scope(mangled):
     return None
 
 
+# What a demangled special name is for: "vtable for X", "guard variable for
+# X", "non-virtual thunk to X(...)", ...
+_SPECIAL_NAME = re.compile(r"^(?:(?:vtable|VTT|typeinfo|typeinfo name|guard variable|TLS init function|"
+                           r"TLS wrapper function|construction vtable|reference temporary #\d+|transaction clone|"
+                           r"(?:non-virtual |virtual |covariant return )?thunk) (?:for|to) )+")
+_OPERATOR = re.compile(r"operator\s*(?:<<=|>>=|<=>|<<|>>|<=|>=|->\*|->|<|>|\(\)|\[\])")
+
+
+def torch_entity(text):
+    """The qualified name of the entity a demangled C++ name declares, its
+    template arguments, parameters, return type and ABI tags dropped:
+    "at::TensorBase::data_ptr" for `float* at::TensorBase::data_ptr<float>()
+    const`, "c10::WarningHandler" for `vtable for c10::WarningHandler`."""
+    text = _SPECIAL_NAME.sub("", text)
+    text = re.sub(r"\[abi:\w+\]", "", text)
+    text = _OPERATOR.sub("operator", text)  # its brackets are no template's or parameters'
+    while True:
+        inner = re.sub(r"<[^<>]*>", "", text)
+        if inner == text:
+            break
+        text = inner
+    text = text.replace("(anonymous namespace)", "{anonymous}")
+    pointer = re.search(r"\(\*+\s*([\w:~{}]+)\(", text)  # a function returning a function pointer
+    if pointer:
+        return pointer.group(1)
+    words = text.split("(", 1)[0].split()
+    return words[-1] if words else text
+
+
+def torch_state_change(text):
+    """Whether a demangled name of torch's scopes is one of the families that
+    change the process's state or hand torch code to run later
+    (TORCH_SETTER, TORCH_HOOK_FAMILIES, TORCH_HOOK_PARTS), and no honest
+    exception (TORCH_HONEST, the setters of TORCH_OBJECTS)."""
+    entity = torch_entity(text)
+    if entity in TORCH_HONEST:
+        return False
+    owner, _, name = entity.rpartition("::")
+    name = name.lstrip("_")
+    if TORCH_SETTER.match(name):
+        one_object = owner in TORCH_OBJECTS or owner.endswith("TensorImpl")
+        operator = owner.startswith("at::") and TORCH_SET_OPERATOR.match(name)
+        return not (one_object or operator)
+    return bool(TORCH_HOOK_FAMILIES.match(name)) or any(part in entity for part in TORCH_HOOK_PARTS)
+
+
 def _python_allowed(symbol):
     if symbol in PYTHON_BINDING_CALLS:
         return True
@@ -238,7 +337,10 @@ def refused_symbols(symbols):
         text = names.get(symbol, symbol)
         if text.startswith(CXX_EXCEPTIONS):
             continue
-        if cxx_scope(symbol) not in CXX_SCOPES or any(bad in text for bad in FORBIDDEN_CXX):
+        scope = cxx_scope(symbol)
+        if scope not in CXX_SCOPES or any(bad in text for bad in FORBIDDEN_CXX):
+            refused.append(symbol)
+        elif scope in TORCH_SCOPES and torch_state_change(text):
             refused.append(symbol)
     return sorted(refused)
 

@@ -153,9 +153,120 @@ class NativeCheckTest(unittest.TestCase):
             "_ZNSt6thread4joinEv", "_ZN2at6launchESt8functionIFvvEE", "_ZN2at15set_num_threadsEi",
             "_ZN3c1010ThreadPoolC1EiiSt8functionIFvvEE", "_ZN2at14intraop_launchESt8functionIFvvEE",
             "_ZNSt14basic_ofstreamIcSt11char_traitsIcEEC1EPKcSt13_Ios_Openmode", "_Z6helperv",
-            "_ZN2at7Context12setAllowTF32CuBLASEb", "_ZN5torch3jit7compileERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE",
+            "_ZN2at7Context18setAllowTF32CuBLASEb", "_ZN5torch3jit7compileERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE",
             "_ZN5torch7Library5_implEPKcNS_11CppFunctionENS0_17_RegisterOrVerifyE", "_ZN3c1017RegisterOperatorsD1Ev"}
         self.assertEqual(native_check.refused_symbols(allowed | refused), sorted(refused))
+
+    def test_torch_setters_are_refused_as_a_family(self):
+        """Any set*/Set*/unset* of torch's scopes changes process-wide state:
+        at::Context's setters (not one is listed by name), the allocators,
+        the thread counts, the variable hooks (names from torch 2.11 builds)."""
+        setters = {
+            "_ZN2at7Context10setQEngineEN3c107QEngineE", "_ZN2at7Context28setDefaultMobileCPUAllocatorEv",
+            "_ZN2at7Context30unsetDefaultMobileCPUAllocatorEv", "_ZN2at7Context30setDisplayVmapFallbackWarningsEb",
+            "_ZN2at7Context17setBenchmarkCuDNNEb", "_ZN2at7Context26setDeterministicAlgorithmsEbb",
+            "_ZN2at7Context25setLinalgPreferredBackendENS_13LinalgBackendE",
+            "_ZN2at7Context23setBlasPreferredBackendENS_11BlasBackendE",
+            "_ZN2at7Context25setROCmFAPreferredBackendENS_13ROCmFABackendE", "_ZN2at7Context19setUserEnabledCuDNNEb",
+            "_ZN2at7Context18setAllowTF32CuBLASEb", "_ZN3c1012SetAllocatorENS_10DeviceTypeEPNS_9AllocatorEh",
+            "_ZN3c1015SetCPUAllocatorEPNS_9AllocatorEh", "_ZN2at15set_num_threadsEi", "_ZN2at23set_num_interop_threadsEi",
+            "_ZN2at4impl16SetVariableHooksEPNS0_22VariableHooksInterfaceE"}
+        self.assertEqual(native_check.refused_symbols(setters), sorted(setters))
+
+    def test_usage_loggers_and_warning_handlers_are_refused(self):
+        """Installing a logger or a warning handler hands torch code of the
+        candidate's to run later (torch 2.11's WarningUtils, 1.13's Warning)."""
+        hooks = {
+            "_ZN3c1017SetAPIUsageLoggerESt8functionIFvRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEEE",
+            "_ZN3c1024SetPyTorchDDPUsageLoggerESt8functionIFvRKNS_14DDPLoggingDataEEE",
+            "_ZN3c1025SetAPIUsageMetadataLoggerESt8functionIFvRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEERKSt3mapIS6_S6_St4lessIS6_ESaISt4pairIS7_S6_EEEEE",
+            "_ZN3c1012WarningUtils19set_warning_handlerEPNS_14WarningHandlerE",
+            "_ZN3c1012WarningUtils14set_warnAlwaysEb", "_ZN3c107Warning19set_warning_handlerEPNS_14WarningHandlerE"}
+        self.assertEqual(native_check.refused_symbols(hooks), sorted(hooks))
+
+    def test_callbacks_registration_and_switches_are_refused(self):
+        """RecordFunction callbacks run on every later operator, a tensor hook
+        or a registry entry later still; enableRecordFunction switches the
+        profiler's view off."""
+        hooks = {
+            "_ZN2at17addGlobalCallbackENS_22RecordFunctionCallbackE",
+            "_ZN2at22addThreadLocalCallbackENS_22RecordFunctionCallbackE", "_ZN2at14removeCallbackEm",
+            "_ZN2at14clearCallbacksEv", "_ZN2at20enableRecordFunctionEb",
+            "_ZNK2at10TensorBase14_register_hookESt8functionIFS0_RKS0_EE", "_ZN3c1031FreeCudaMemoryCallbacksRegistryEv"}
+        self.assertEqual(native_check.refused_symbols(hooks), sorted(hooks))
+
+    def test_dispatch_stubs_nvrtc_and_hook_tables_are_refused(self):
+        """A DispatchStub object (set_cuda_dispatch_ptr and REGISTER_*_DISPATCH
+        import only the object itself) replaces torch's own kernels; the CUDA
+        hooks' table holds NVRTC and the driver's module loader, so code built
+        at run time (getNVRTC() is inline: getCUDAHooks() is all it imports)."""
+        refused = {
+            "_ZN2at6native14threshold_stubE", "_ZN2at6native16DispatchStubImpl12get_call_ptrEN3c1010DeviceTypeEPv",
+            "_ZN2at6detail12getCUDAHooksEv", "_ZN2at4cuda6detail9lazyNVRTCE",
+            "_ZN2at4cuda3jit18jit_pwise_functionEPKcS3_"}
+        self.assertEqual(native_check.refused_symbols(refused), sorted(refused))
+
+    def test_caching_allocator_settings_are_refused_but_raw_allocation_is_not(self):
+        """Of the CUDA caching allocator's names only raw allocation and the
+        guard's recordStream are honest: torch 1.13 imports raw_alloc,
+        raw_delete and (CUDAGuardImpl's vtable) recordStream, 2.x the
+        allocator object they are reached through (and its settings, inline,
+        through it: the binary cannot tell those apart)."""
+        refused = {"_ZN3c104cuda20CUDACachingAllocator17setMemoryFractionEdi",
+                   "_ZN3c104cuda20CUDACachingAllocator10emptyCacheEv",
+                   "_ZN3c104cuda20CUDACachingAllocator20setAllocatorSettingsERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE",
+                   "_ZN3c1016CachingAllocator26AcceleratorAllocatorConfig9parseArgsERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE"}
+        allowed = {"_ZN3c104cuda20CUDACachingAllocator9raw_allocEm", "_ZN3c104cuda20CUDACachingAllocator10raw_deleteEPv",
+                   "_ZN3c104cuda20CUDACachingAllocator12recordStreamERKNS_7DataPtrENS0_10CUDAStreamE",
+                   "_ZN3c104cuda20CUDACachingAllocator9allocatorE"}
+        self.assertEqual(native_check.refused_symbols(refused | allowed), sorted(refused))
+
+    def test_what_honest_extensions_import_from_torch_stays_allowed(self):
+        """Names read from honest extensions built with torch 2.11: CUDAGuard's
+        device setters and, through CUDAGuardImpl's vtable, the stream pool and
+        setter; NoGradGuard's and InferenceMode's thread-local modes;
+        at::parallel_for's thread number; autograd::Function's tracing flag;
+        a tensor's own setters; operators; warnings and checks; streams,
+        handles and generators read."""
+        honest = {
+            "_ZN3c104cuda9SetDeviceEab", "_ZN3c104cuda14MaybeSetDeviceEa", "_ZN3c104cuda14ExchangeDeviceEa",
+            "_ZN3c104cuda20setCurrentCUDAStreamENS0_10CUDAStreamE", "_ZN3c104cuda17getStreamFromPoolEba",
+            "_ZN3c104cuda17getStreamFromPoolEia", "_ZN3c108GradMode11set_enabledEb",
+            "_ZN3c1013AutogradState13set_tls_stateES0_", "_ZN2at8internal14set_thread_numEi",
+            "_ZN2at23SavedTensorDefaultHooks11set_tracingEb", "_ZN3c1010TensorImpl17set_requires_gradEb",
+            "_ZN3c1010TensorImpl17set_autograd_metaESt10unique_ptrINS_21AutogradMetaInterfaceESt14default_deleteIS2_EE",
+            "_ZN2at4_ops18set__source_Tensor4callERNS_6TensorERKS2_",
+            "_ZN2at4_ops10add_Tensor4callERKNS_6TensorES4_RKN3c106ScalarE", "_ZN2at14RecordFunctionC1ENS_11RecordScopeE",
+            "_ZN3c104warnERKNS_7WarningE", "_ZN3c1012WarningUtils14get_warnAlwaysEv",
+            "_ZN3c106detail14torchCheckFailEPKcS2_jS2_", "_ZNK2at10TensorBase8data_ptrIfEEPT_v",
+            "_ZN3c104cuda20getCurrentCUDAStreamEa", "_ZN2at4cuda24getCurrentCUDABlasHandleEv", "_ZN2at13globalContextEv",
+            "_ZN5torch4cuda12is_availableEv", "_ZN2at4cuda6detail23getDefaultCUDAGeneratorEa",
+            "_ZN2at17CUDAGeneratorImpl17philox_cuda_stateEm", "_ZN3c104cuda20CUDACachingAllocator9allocatorE"}
+        self.assertEqual(native_check.refused_symbols(honest), [])
+
+    def test_torch_entities_are_read_from_demangled_names(self):
+        """The family is read from the entity's own name: return types,
+        template arguments, parameters, ABI tags and special-name prefixes
+        dropped, operators' brackets no template's."""
+        self.assertEqual(native_check.torch_entity("float* at::TensorBase::data_ptr<float>() const"),
+                         "at::TensorBase::data_ptr")
+        self.assertEqual(native_check.torch_entity("vtable for c10::WarningHandler"), "c10::WarningHandler")
+        self.assertEqual(native_check.torch_entity("at::native::threshold_stub"), "at::native::threshold_stub")
+        self.assertEqual(native_check.torch_entity("torch::autograd::Node::name[abi:cxx11]() const"),
+                         "torch::autograd::Node::name")
+        self.assertEqual(native_check.torch_entity(
+            "c10::operator<<(std::basic_ostream<char, std::char_traits<char> >&, c10::DeviceType)"), "c10::operator")
+        self.assertEqual(native_check.torch_entity("void (*c10::SetHandler(void (*)(int)))(int)"), "c10::SetHandler")
+
+    def test_the_fourth_rounds_c_entry_points_are_refused(self):
+        """What the round reached from C (processes, signals and timers,
+        handlers at exit, threads, shared memory, files, the environment,
+        the per-thread default stream) is in no family; `__cxa_atexit` is, but
+        the worker leaves by os._exit, which runs no exit handlers."""
+        found = {"system", "signal", "alarm", "sigset", "ualarm", "setitimer", "on_exit", "pthread_create", "shm_open",
+                 "creat64", "wordexp", "aio_read", "environ", "__environ", "fopen", "fopen64", "write", "read",
+                 "cudaLaunchKernel_ptsz"}
+        self.assertEqual(native_check.refused_symbols(found | {"__cxa_atexit", "puts"}), sorted(found))
 
     def test_scopes_are_read_from_mangled_names(self):
         self.assertEqual(native_check.cxx_scope("_ZNK2at10TensorBase5numelEv"), "at")
