@@ -332,8 +332,9 @@ class Worker {
       if (!job->done) store(*job, rejected_outcome(job->staged, "evaluator_error", "the evaluator gave no outcome"));
   }
 
-  // Renews the lease of every job not done; a job whose lease was taken over
-  // is no longer held (its outcome will be dropped).
+  // Renews the lease of every job not done, and of every claim waiting for
+  // the next batch; a job whose lease was taken over is no longer held (its
+  // outcome will be dropped), a waiting claim whose lease was is let go.
   void heartbeat(std::deque<HeldJob>& jobs) {
     if (!queue_) {  // one try per beat: the evaluations go on meanwhile
       auto queue = JobQueue::open(o_.db, o_.queue);
@@ -343,18 +344,38 @@ class Worker {
     }
     for (HeldJob& job : jobs) {
       if (job.done || !job.held) continue;
-      auto beat = queue_->heartbeat(job.lease);
-      if (!beat) {
-        log(fmt::format("job {}: heartbeat failed ({})", job.lease.job_id, beat.error().message()));
-        queue_.reset();
-        return;
-      }
-      if (!*beat) {
+      std::optional<bool> held = renew(job.lease);
+      if (!held) return;
+      if (!*held) {
         job.held = false;
         log(fmt::format("job {}: lease lost (another worker has the job); this outcome will be dropped",
                         job.lease.job_id));
       }
     }
+    for (auto waiting = waiting_.begin(); waiting != waiting_.end();) {
+      std::optional<bool> held = renew(waiting->lease);
+      if (!held) return;
+      if (*held) {
+        ++waiting;
+        continue;
+      }
+      log(fmt::format("job {}: lease lost while it waited for a batch of its options (another worker has the job)",
+                      waiting->lease.job_id));
+      current_.remove(waiting->lease.job_id);
+      waiting = waiting_.erase(waiting);
+    }
+  }
+
+  // One heartbeat of `lease`: whether it still holds, or nullopt when the
+  // database was lost (then reached again at the next beat).
+  std::optional<bool> renew(const Lease& lease) {
+    auto beat = queue_->heartbeat(lease);
+    if (!beat) {
+      log(fmt::format("job {}: heartbeat failed ({})", lease.job_id, beat.error().message()));
+      queue_.reset();
+      return std::nullopt;
+    }
+    return *beat;
   }
 
   // Stores the outcome of `job` under the submitter's names, unless its lease was lost.
@@ -405,7 +426,8 @@ class Worker {
   CurrentLeases& current_;
   std::mutex& writes_;
   std::unique_ptr<JobQueue> queue_;
-  std::vector<ClaimedJob> waiting_;  // claimed while a batch of other options ran: the next batch's
+  // Claimed while a batch of other options ran: the next batch's (their leases renewed meanwhile).
+  std::vector<ClaimedJob> waiting_;
   WorkerTally tally_;
 };
 

@@ -156,6 +156,41 @@ TEST_P(WorkerTest, AJobClaimedWhileABatchRunsWaitsForABatchOfItsOptions) {
   EXPECT_EQ(calls.trials, (std::vector<int>{5, 3, 5}));
 }
 
+// A job of other verdict options that the feed claims waits for the next
+// batch with its lease renewed: while the batch runs on for longer than a
+// lease, no other worker can claim it.
+TEST_P(WorkerTest, AJobWaitingForABatchOfItsOptionsKeepsItsLease) {
+  options_.queue.lease_s = 1;
+  options_.heartbeat_s = 0.1;
+  options_.batch = 1;
+  enqueue({payload("a", "A", 5), payload("b", "B", 3)});
+  Calls calls;
+  BatchEvaluator pass = passing(calls);
+  std::atomic<bool> taken = false;
+  int call = 0;
+  options_.evaluate = [&](const std::vector<EvalJob>& jobs, const JobFeed& more, const EvalOptions& options,
+                          const std::function<void(const EvalOutcome&)>& on_result) {
+    if (++call == 1) {
+      EXPECT_FALSE(more());  // b is claimed, and waits for a batch of its options
+      // a runs on for 1.5 leases while a rival tries to claim.
+      QueueOptions rival_options;
+      rival_options.lease_s = 1;
+      auto rival_queue = JobQueue::open(db_->url(), rival_options);
+      for (int i = 0; i < 15; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        auto claimed = (*rival_queue)->claim("rival", {JobKind::kEval});
+        if (claimed && *claimed) taken = true;
+      }
+    }
+    pass(jobs, {}, options, on_result);
+  };
+  auto tally = run();
+  ASSERT_TRUE(tally);
+  EXPECT_FALSE(taken);
+  EXPECT_EQ(tally->completed, 2);
+  EXPECT_EQ(tally->dropped, 0);
+}
+
 TEST_P(WorkerTest, JobsOfOtherVerdictOptionsAreEvaluatedApart) {
   enqueue({payload("a", "A", 5), payload("b", "B", 3), payload("c", "C", 5)});
   Calls calls;
