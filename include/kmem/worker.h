@@ -77,7 +77,8 @@ struct WorkerTally {
 };
 
 // Runs until `stop` is set (checked between batches and while waiting) or,
-// with exit_when_idle, until the queue holds nothing claimable. `writes` is
+// with exit_when_idle, until the queue holds nothing claimable; a claim still
+// waiting for a batch of its options is then given back. `writes` is
 // held around each completion so that a signal never cuts one short.
 // Returns what it did; an error only when the database cannot be opened at
 // start.

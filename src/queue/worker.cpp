@@ -145,6 +145,7 @@ class Worker {
       }
       process(claimed);
     }
+    give_back_waiting();
     return tally_;
   }
 
@@ -173,6 +174,25 @@ class Worker {
       }
     }
     return queue_.get();
+  }
+
+  // Gives the claims still waiting for a batch back to the queue (the worker
+  // stops before their batch): claimable again at once, their attempts not
+  // counted; with the database lost, they are left to their leases' expiry.
+  void give_back_waiting() {
+    for (const ClaimedJob& waiting : waiting_) {
+      const Lease& lease = waiting.lease;
+      Result<bool> released = queue_ ? queue_->release(lease) : Result<bool>(Error("the database is lost"));
+      if (!released) {
+        log(fmt::format("job {}: not given back ({}); left to its lease's expiry", lease.job_id,
+                        released.error().message()));
+        continue;
+      }
+      log(fmt::format("job {}: {}", lease.job_id,
+                      *released ? "given back to the queue" : "not given back: the lease was taken over"));
+      current_.remove(lease.job_id);
+    }
+    waiting_.clear();
   }
 
   void lost(const Error& error) {

@@ -191,6 +191,38 @@ TEST_P(WorkerTest, AJobWaitingForABatchOfItsOptionsKeepsItsLease) {
   EXPECT_EQ(tally->dropped, 0);
 }
 
+// A worker stopped while a claimed job waits for the next batch gives the
+// job back to the queue at once, rather than leaving it to its lease's
+// expiry (which would count against its attempts).
+TEST_P(WorkerTest, AWorkerStoppedGivesBackTheJobWaitingForTheNextBatch) {
+  options_.batch = 1;
+  auto ids = enqueue({payload("a", "A", 5), payload("b", "B", 3)});
+  std::atomic<bool> stop = false;
+  options_.evaluate = [&](const std::vector<EvalJob>& jobs, const JobFeed& more, const EvalOptions&,
+                          const std::function<void(const EvalOutcome&)>& on_result) {
+    EXPECT_FALSE(more());  // b is claimed, and waits for a batch of its options
+    on_result(rejected_outcome(jobs[0], "pass", ""));
+    auto reader = JobQueue::open(db_->url());
+    for (int i = 0; i < 200; ++i) {  // a is stored before the worker is stopped
+      auto seen = (*reader)->jobs({ids[0]});
+      if (seen && (*seen)[0].state == JobState::kDone) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    stop = true;
+  };
+  CurrentLeases current;
+  std::mutex writes;
+  auto tally = run_worker(options_, stop, current, writes);
+  ASSERT_TRUE(tally);
+  EXPECT_EQ(tally->completed, 1);
+  auto jobs = queue_->jobs(ids);
+  ASSERT_TRUE(jobs);
+  EXPECT_EQ((*jobs)[0].state, JobState::kDone);
+  EXPECT_EQ((*jobs)[1].state, JobState::kQueued);
+  EXPECT_EQ((*jobs)[1].attempts, 0);
+  EXPECT_TRUE(current.all().empty());
+}
+
 TEST_P(WorkerTest, JobsOfOtherVerdictOptionsAreEvaluatedApart) {
   enqueue({payload("a", "A", 5), payload("b", "B", 3), payload("c", "C", 5)});
   Calls calls;
