@@ -8,7 +8,7 @@
 // runs out of GPU memory while others hold theirs is run again once the GPU
 // is its alone, and, out of memory even then (the references of the jobs
 // still to come hold their inputs drawn ahead), once more after every other
-// job, with every reference dropped.
+// job, with every reference dropped (the feed asked no more meanwhile).
 #include <fmt/format.h>
 #include <stdlib.h>
 
@@ -191,8 +191,9 @@ class Batch {
   }
 
   // Whether a job has the index `index`, asking the feed for more until one
-  // has or it gives none. A job fed is screened by the static rules first:
-  // one they reject is reported at once and never runs.
+  // has or it gives none (or a job was deferred: see feed_ended_). A job fed
+  // is screened by the static rules first: one they reject is reported at
+  // once and never runs.
   bool has_job(size_t index) {
     std::lock_guard feeding(feed_mutex_);
     for (;;) {
@@ -200,7 +201,7 @@ class Batch {
         std::lock_guard hold(jobs_mutex_);
         if (index < jobs_.size()) return true;
       }
-      if (fed_all_) return false;
+      if (fed_all_ || feed_ended_) return false;
       std::optional<EvalJob> fed = more_();
       if (!fed) {
         fed_all_ = true;
@@ -384,6 +385,7 @@ class Batch {
     }
     if (options_.device == "cuda" && attempt.out_of_memory) {
       release(slot);  // the rest of the batch runs without its reference (run_deferred prepares it again)
+      feed_ended_ = true;
       std::lock_guard hold(progress_mutex_);
       deferred_.push_back({index,
                            {{"first_attempt", attempt.outcome.seconds["first_attempt"]},
@@ -483,6 +485,10 @@ class Batch {
   std::deque<EvalJob> shown_;
   const JobFeed& more_;
   bool fed_all_;  // the feed gave its last job (or there is none); under feed_mutex_
+  // A job was deferred to run_deferred(): the feed is asked no more, so that
+  // the job runs once the jobs taken so far are done rather than once the
+  // feed runs dry (a worker's queue may never); the feed keeps the rest.
+  std::atomic<bool> feed_ended_{false};
   const EvalOptions& options_;
   const std::function<void(const EvalOutcome&)>& on_result_;
   const std::function<void(const EvalJob&)>& on_start_;

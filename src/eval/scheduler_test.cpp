@@ -289,6 +289,32 @@ TEST_F(Scheduler, OutOfMemoryEvenAloneRunsOnceMoreAfterEveryOtherJobWithItsRefer
   EXPECT_EQ(log_->count("drop"), 4 + log_->count("baseline"));  // every problem dropped (and each baseline's)
 }
 
+// A job deferred for memory ends the feed: it runs once more after the jobs
+// taken so far, not after every job the feed has (a worker's queue may never
+// run dry); the feed keeps the jobs it was not asked for.
+TEST_F(Scheduler, AJobDeferredForMemoryEndsTheFeed) {
+  options_.device = "cuda";
+  options_.parallel = 2;
+  const int endless = 50;  // as good as a feed that never runs dry
+  std::mutex feeding;
+  int fed = 0;
+  std::map<std::string, EvalOutcome> outcomes;
+  evaluate_stream_with(
+      [this](const EvalOptions&, const std::string&, const std::vector<int>&) { return make_fake_launcher(log_); },
+      {{"oom", "/p/one.py", candidate("oom_twice")}},
+      [&]() -> std::optional<EvalJob> {
+        std::lock_guard hold(feeding);
+        if (fed == endless) return std::nullopt;
+        std::string id = "f" + std::to_string(fed++);
+        return EvalJob{id, "/p/two.py", candidate("pass", id)};
+      },
+      options_, [&](const EvalOutcome& o) { outcomes[o.job.id] = o; });
+  EXPECT_EQ(outcomes["oom"].verdict, "pass") << outcomes["oom"].detail;
+  EXPECT_EQ(log_->attempts["oom_twice"], 3);
+  EXPECT_LT(fed, endless);
+  EXPECT_EQ(outcomes.size(), static_cast<size_t>(fed) + 1);
+}
+
 // A deferred job holds no reference while the rest of the batch runs: its
 // problem's is dropped at once when no other job of the problem is left.
 TEST_F(Scheduler, AJobDeferredForMemoryLeavesItsReferenceToNoLaterJob) {
