@@ -67,7 +67,10 @@ struct ProblemSlot {
   bool tried = false;
   std::unique_ptr<Reference> reference;
   Error error{""};  // why it could not be prepared (of kind kOutOfMemory for want of memory)
-  int remaining = 0;
+  // The jobs of the problem taken in and not done: lowered under `mutex`,
+  // raised without it by a job fed (the lock is held while the reference is
+  // prepared, and the feed must not wait for that).
+  std::atomic<int> remaining = 0;
 };
 
 // One run of a job's candidate: its outcome, and whether it failed because
@@ -218,9 +221,9 @@ class Batch {
         runnable = std::get<EvalJob>(screened);
       }
       ProblemSlot& slot = slot_of(*runnable);
-      {
+      if (slot.remaining++ == 0) {  // no job of the problem in flight: nobody prepares its reference now
         std::lock_guard hold(slot.mutex);
-        if (slot.remaining++ == 0 && !slot.reference) slot.tried = false;  // released: prepared again
+        if (!slot.reference) slot.tried = false;  // released: prepared again
       }
       (void)pool_->expect("candidate", 1, threads_);  // a zygote that failed fails this job's start
       std::lock_guard hold(jobs_mutex_);

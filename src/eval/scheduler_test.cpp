@@ -15,6 +15,7 @@
 #include <mutex>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 #include "batch.h"
 #include "fake_worker.h"
@@ -139,6 +140,41 @@ TEST_F(Scheduler, AJobFedAfterItsProblemWasDroppedPreparesItAgain) {
   EXPECT_EQ(outcomes["later"].verdict, "pass") << outcomes["later"].detail;
   EXPECT_EQ(log_->count("judge"), 2);
   EXPECT_EQ(log_->count("prepare"), log_->count("drop"));
+}
+
+// A job fed whose problem's reference is being prepared is counted without
+// waiting for the preparation, so that the feed goes on to jobs of other
+// problems, which run meanwhile.
+TEST_F(Scheduler, AFedJobOfAnotherProblemRunsWhileAReferenceIsPrepared) {
+  options_.parallel = 3;
+  std::vector<EvalJob> fed = {{"x1", "/p/reference_slow.py", candidate("pass", "x1")},
+                              {"y0", "/p/one.py", candidate("pass", "y0")}};
+  size_t next = 0;
+  std::map<std::string, EvalOutcome> outcomes;
+  std::map<std::string, double> reported_after;  // seconds from the start
+  auto started = std::chrono::steady_clock::now();
+  evaluate_stream_with(
+      [this](const EvalOptions&, const std::string&, const std::vector<int>&) { return make_fake_launcher(log_); },
+      {{"x0", "/p/reference_slow.py", candidate("pass", "x0")}},
+      [&]() -> std::optional<EvalJob> {
+        // The first answer comes once the slow reference is being prepared
+        // (for x0, the job given).
+        for (int waited = 0; next == 0 && log_->count("prepare") == 0 && waited < 200; ++waited)
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        if (next < fed.size()) return fed[next++];
+        return std::nullopt;
+      },
+      options_,
+      [&](const EvalOutcome& o) {
+        outcomes[o.job.id] = o;
+        reported_after[o.job.id] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      });
+  ASSERT_EQ(outcomes.size(), 3u);
+  for (const auto& [id, o] : outcomes) EXPECT_EQ(o.verdict, "pass") << id << ": " << o.detail;
+  // The slow reference takes half a second to prepare: y0 was done before.
+  EXPECT_LT(reported_after["y0"], 0.5) << ::testing::PrintToString(reported_after);
+  EXPECT_GE(reported_after["x0"], 0.5) << ::testing::PrintToString(reported_after);
+  EXPECT_EQ(log_->count("prepare"), 2);
 }
 
 TEST_F(Scheduler, AFedJobTheStaticRulesRejectIsReportedAndNeverRuns) {
