@@ -138,7 +138,8 @@ class NativeCheckTest(unittest.TestCase):
                                                        "cudaStreamCreate", "cudaLaunchHostFunc", "cuModuleLoadData",
                                                        "GOMP_task", "omp_set_num_threads", "memcpy",
                                                        "cudaLaunchKernel", "__cudaRegisterFunction",
-                                                       "cublasSgemm_v2", "GOMP_parallel", "GOMP_loop_dynamic_start"}),
+                                                       "cublasSgemm_v2", "GOMP_parallel", "GOMP_loop_dynamic_start",
+                                                       "exit"}),
                          sorted(["GOMP_task", "cuModuleLoadData", "cudaLaunchHostFunc", "cudaStreamCreate",
                                  "dl_iterate_phdr", "fopen", "mmap", "omp_set_num_threads", "open", "socket"]))
 
