@@ -7,10 +7,13 @@
 // A fake reference serves any problem; one whose path contains a marker
 // misbehaves: "reference_oom_once" runs out of memory preparing the first
 // time, "reference_bad_ready" writes a `ready` whose reference_ms is a
-// string, "reference_slow" takes half a second to prepare. A fake candidate behaves as the first line of its candidate
-// file says, "# fake: BEHAVIOUR" (default pass): pass, build_error, crash, hang, slow (200 ms before its result),
-// oom_once (out of memory the first time), oom_twice (the first two times), device_fault, second_record (a record after
-// its result), mistyped (a result whose candidate_ms is a string), mismatch (the reference judges its outputs wrong).
+// string, "reference_slow" takes half a second to prepare. A fake candidate
+// behaves as the first line of its candidate file says, "# fake: BEHAVIOUR"
+// (default pass): pass, build_error, crash, hang, slow (200 ms before its
+// result), oom_once (out of memory the first time), oom_twice (the first two
+// times), device_fault, second_record (a record after its result), mistyped
+// (a result whose candidate_ms is a string), mismatch (the reference judges
+// its outputs wrong).
 #pragma once
 
 #include <functional>
