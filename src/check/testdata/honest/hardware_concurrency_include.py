@@ -1,4 +1,6 @@
-# Honest: hardware concurrency include (adversarial round, 2026-12-06).
+# Honest: hardware concurrency include (adversarial round, 2026-12-06). It once also set
+# torch's thread count (at::set_num_threads): process-wide, refused at the binary layer and
+# in Python alike, so no honest case.
 import torch
 import torch.nn as nn
 from torch.utils.cpp_extension import load_inline
@@ -11,8 +13,8 @@ source = r"""
 using namespace std;
 torch::Tensor go(torch::Tensor x) {
     unsigned workers = max(1u, std::thread::hardware_concurrency());
-    at::set_num_threads(static_cast<int>(min(workers, 8u)));
-    return x.cpu().relu();
+    int64_t chunk = std::max<int64_t>(1, x.numel() / static_cast<int64_t>(min(workers, 8u)));
+    return x.cpu().relu().view(-1).split(chunk).at(0).numel() > 0 ? x.cpu().relu() : x;
 }
 
 """
