@@ -221,7 +221,7 @@ class Batch {
         runnable = std::get<EvalJob>(screened);
       }
       ProblemSlot& slot = slot_of(*runnable);
-      if (slot.remaining++ == 0) {  // no job of the problem in flight: nobody prepares its reference now
+      if (slot.remaining++ == 0) {  // none of the problem's jobs in flight: no job of it holds the lock long
         std::lock_guard hold(slot.mutex);
         if (!slot.reference) slot.tried = false;  // released: prepared again
       }
