@@ -198,6 +198,10 @@ class Batch {
   // is screened by the static rules first: one they reject is reported at
   // once and never runs.
   bool has_job(size_t index) {
+    {
+      std::lock_guard hold(jobs_mutex_);
+      if (index < jobs_.size()) return true;  // taken already: no wait behind a thread asking the feed
+    }
     std::lock_guard feeding(feed_mutex_);
     for (;;) {
       {
@@ -234,7 +238,9 @@ class Batch {
 
   // Reference workers for `in_flight` problems at once: KMEM_TUNE_REFERENCE_WORKERS,
   // else one per three (and no more than the batch has problems, when all
-  // its jobs are known).
+  // its jobs are known: with a feed, later problems would otherwise wait for
+  // one another's preparation on too few workers; a stream of one problem
+  // keeps the others idle, a CUDA context each).
   int reference_workers(int in_flight) const {
     int wanted = options_.tuning.reference_workers > 0 ? options_.tuning.reference_workers : (in_flight + 2) / 3;
     return std::max(1, std::min(wanted, problems_at_most()));
@@ -434,7 +440,9 @@ class Batch {
       }
     } cleanup{scratch};
     if (!fs::is_regular_file(job.candidate, ec)) return failed(job, Error(job.candidate + ": no such candidate file"));
+    auto starting = Clock::now();
     auto candidate = CandidateProcess::start(job, options_, scratch, slot.init_seed, *pool_);
+    double start_seconds = elapsed(starting);  // a worker taken (started, if none was ready) and told to run
     if (!candidate) return failed(job, candidate.error());
     auto asked = Clock::now();
     Reference* reference = reference_of(job);
@@ -449,9 +457,11 @@ class Batch {
       return failed(job, inputs.error());
     }
     eval::Facts facts;
+    auto running = Clock::now();
     facts.run = (*candidate)->finish(*inputs, [&] {
       if (on_built_) on_built_(job);
     });
+    double run_seconds = elapsed(running);  // the candidate's run as the orchestrator waits for it
     facts.reference_ms = reference->reference_ms();
     facts.reference_cached = reference->reference_cached();
     facts.compile_ms = reference->compile_ms();
@@ -475,6 +485,8 @@ class Batch {
     EvalOutcome outcome = eval::decide(job, facts);
     outcome.seconds["reference_wait"] = reference_wait;
     outcome.seconds["judge"] = judge_seconds;
+    outcome.seconds["candidate_start"] = start_seconds;
+    outcome.seconds["candidate_run"] = run_seconds;
     outcome.seconds["timing_lock_wait"] = facts.run.timing_lock_wait_s;
     outcome.seconds["timing_lock_held"] = facts.run.timing_lock_held_s;
     add_seconds(outcome, "candidate", facts.run.seconds);
