@@ -39,6 +39,7 @@ void non_ascii_name(const Context& c, std::vector<Finding>& out);
 void dynamic_code(const Context& c, std::vector<Finding>& out);
 // rules_native_python.cpp
 void native_python(const Context& c, std::vector<Finding>& out);
+void native_keyword_macro(const Context& c, std::vector<Finding>& out);
 // rules_backstop.cpp
 void forbidden_import(const Context& c, std::vector<Finding>& out);
 void private_attribute(const Context& c, std::vector<Finding>& out);

@@ -94,6 +94,8 @@ constexpr Rule kRules[] = {
      forbidden_import, kImports, true},
     {"private_attribute", "private and dunder attributes are not allowed ('{target}')", private_attribute, kAttribute,
      true},
+    {"private_attribute", "private and dunder attributes are not allowed ('{target}')", native_keyword_macro,
+     kNativeSources},
     {"module_as_value", "a module may be used only through its attributes, not passed around as a value ('{target}')",
      module_as_value, kReferences, true},
 };

@@ -1,9 +1,11 @@
 // dynamic_code's allow-list for native sources (native_python.h): what of
 // Python the C++/CUDA given to load_inline may touch, judged on the sources
 // as the compiler gets them: composed ones at the call, plain literals where
-// they stand; and characters the checker could read other than compilers do.
+// they stand; characters the checker could read other than compilers do;
+// and keywords redefined by the preprocessor.
 #include "grammar.h"
 #include "native_python.h"
+#include "native_source.h"
 #include "rule_matchers.h"
 
 namespace kmem::check {
@@ -53,7 +55,50 @@ std::string_view unreadable_character(std::string_view text) {
   return {};
 }
 
+// C++'s keywords (and the alternative tokens), which no program may #define
+// or #undef once it includes a standard header.
+constexpr std::string_view kKeywords[] = {
+    "alignas",     "alignof",   "and",        "and_eq",    "asm",      "auto",         "bitand",
+    "bitor",       "bool",      "break",      "case",      "catch",    "char",         "char8_t",
+    "char16_t",    "char32_t",  "class",      "compl",     "concept",  "const",        "consteval",
+    "constexpr",   "constinit", "const_cast", "continue",  "co_await", "co_return",    "co_yield",
+    "decltype",    "default",   "delete",     "do",        "double",   "dynamic_cast", "else",
+    "enum",        "explicit",  "export",     "extern",    "false",    "float",        "for",
+    "friend",      "goto",      "if",         "inline",    "int",      "long",         "mutable",
+    "namespace",   "new",       "noexcept",   "not",       "not_eq",   "nullptr",      "operator",
+    "or",          "or_eq",     "private",    "protected", "public",   "register",     "reinterpret_cast",
+    "requires",    "return",    "short",      "signed",    "sizeof",   "static",       "static_assert",
+    "static_cast", "struct",    "switch",     "template",  "this",     "thread_local", "throw",
+    "true",        "try",       "typedef",    "typeid",    "typename", "union",        "unsigned",
+    "using",       "virtual",   "void",       "volatile",  "wchar_t",  "while",        "xor",
+    "xor_eq"};
+
+// The first keyword `text` (native_tokens) #defines or #undefs, empty when
+// none: `#define private public` lifts the access control of every header
+// included after it, so torch's private state (the global context's
+// settings, an allocator's fields) is written with no call an import would
+// show.
+std::string_view redefined_keyword(std::string_view text) {
+  for (std::string_view directive : {"define", "undef"}) {
+    for (std::string_view operand : directives(text, directive)) {
+      size_t end = 0;
+      while (end < operand.size() && identifier_char(operand[end])) ++end;
+      std::string_view name = operand.substr(0, end);
+      for (std::string_view keyword : kKeywords)
+        if (name == keyword) return keyword;
+    }
+  }
+  return {};
+}
+
 }  // namespace
+
+void native_keyword_macro(const Context& c, std::vector<Finding>& out) {
+  const Grammar& g = c.grammar();
+  if (!(c.symbol() == g.call && c.callee_name() == kLoadInline) && !is_literal_source(c)) return;
+  if (std::string_view keyword = redefined_keyword(c.native_text()); !keyword.empty())
+    out.push_back({c.node(), "#define " + std::string(keyword) + " in native code"});
+}
 
 void native_python(const Context& c, std::vector<Finding>& out) {
   const Grammar& g = c.grammar();
