@@ -2,7 +2,7 @@
 // tests run against both: an SQLite file in a temporary folder, or a schema
 // of its own in the PostgreSQL database that $KMEM_TEST_PG_URL names
 // (scripts/test.sh starts a throw-away server and sets it). Without that
-// variable the PostgreSQL variant is skipped, saying so.
+// variable (or with it empty) the PostgreSQL variant is skipped, saying so.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -27,7 +27,9 @@ class TestDatabase {
  public:
   // The skip message when the engine is unavailable here, else empty.
   static std::string unavailable(Engine engine) {
-    if (engine == Engine::kPostgres && std::getenv("KMEM_TEST_PG_URL") == nullptr)
+    const char* url = std::getenv("KMEM_TEST_PG_URL");
+    if (engine == Engine::kPostgres &&
+        (url == nullptr || *url == '\0'))  // empty: its schema's URL would be a file name
       return "no PostgreSQL server: set KMEM_TEST_PG_URL (scripts/test.sh starts one)";
     return "";
   }
