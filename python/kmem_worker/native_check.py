@@ -215,6 +215,15 @@ TORCH_SET_OPERATOR = re.compile(r"set(?:_|__symint|_data|_symint)?(?:_outf?)?$")
 # x86-64 and AArch64 system-call instructions, as objdump names them.
 SYSCALL_MNEMONICS = frozenset(("syscall", "sysenter", "svc"))
 SYSCALL_INTERRUPTS = frozenset(("$0x80", "0x80"))
+# Instructions that load the floating-point control state (rounding,
+# flush-to-zero, denormals-are-zero: `_mm_setcsr`, inline `ldmxcsr`), which
+# would change how every later computation of the thread rounds, torch's
+# included, with no import: x87 and SSE control words, whole FPU/extended
+# states restored, and AArch64's FPCR/FPSR written. Compilers emit none of
+# them for a kernel's code (libm's fesetenv is an import, refused above).
+FP_CONTROL_MNEMONICS = frozenset(("ldmxcsr", "vldmxcsr", "fldcw", "fldenv", "frstor", "fxrstor", "fxrstor64",
+                                  "xrstor", "xrstor64", "xrstors", "xrstors64"))
+FP_CONTROL_REGISTERS = ("fpcr", "fpsr")
 
 
 # The tools, found once when the worker starts (before any candidate code
@@ -347,10 +356,11 @@ def refused_symbols(symbols):
     return sorted(refused)
 
 
-def syscall_instructions(library):
-    """Each system-call instruction in the library's executable sections, as
-    "address: instruction" (objdump -d reads them; data sections are not
-    code and are not disassembled)."""
+def forbidden_instructions(library):
+    """Each system-call instruction and each load of the floating-point
+    control state in the library's executable sections, as "address:
+    instruction" (objdump -d reads them; data sections are not code and are
+    not disassembled)."""
     listed = subprocess.run([TOOLS["objdump"], "-d", "--no-show-raw-insn", "-w", library], capture_output=True,
                             text=True)
     if listed.returncode != 0:
@@ -363,15 +373,20 @@ def syscall_instructions(library):
         words = instruction.split()
         if not words:
             continue
-        mnemonic = words[0]
-        if mnemonic in SYSCALL_MNEMONICS or (mnemonic == "int" and len(words) > 1 and words[1] in SYSCALL_INTERRUPTS):
+        mnemonic, operands = words[0], words[1:]
+        system_call = mnemonic in SYSCALL_MNEMONICS or (mnemonic == "int" and operands[:1] and
+                                                        operands[0] in SYSCALL_INTERRUPTS)
+        fp_control = mnemonic in FP_CONTROL_MNEMONICS or (
+            mnemonic == "msr" and operands and operands[0].split(",")[0].lower() in FP_CONTROL_REGISTERS)
+        if system_call or fp_control:
             found.append(f"{address.strip()}: {' '.join(words)}")
     return found
 
 
 def refusals(library):
-    """Why `library` may not be loaded: its refused imports, then "syscall
-    instruction at <address>" for each raw system call; empty when none."""
+    """Why `library` may not be loaded: its refused imports, then
+    "instruction at <address>: <instruction>" for each raw system call or
+    floating-point control load; empty when none."""
     found = refused_symbols(undefined_symbols(library))
-    found += [f"syscall instruction at {where}" for where in syscall_instructions(library)]
+    found += [f"instruction at {where}" for where in forbidden_instructions(library)]
     return found

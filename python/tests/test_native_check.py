@@ -92,6 +92,18 @@ long legacy(long number) {
 #endif
 """
 
+# Flush-to-zero set through the SSE control register, with no import.
+FP_CONTROL_C = r"""
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+void flush_denormals(void) { _mm_setcsr(_mm_getcsr() | 0x8040); }
+void round_down(void) {
+  unsigned short word = 0x077f;
+  __asm__ volatile("fldcw %0" : : "m"(word));
+}
+#endif
+"""
+
 
 class NativeCheckTest(unittest.TestCase):
     @classmethod
@@ -100,6 +112,7 @@ class NativeCheckTest(unittest.TestCase):
         cls.honest = cls.build("honest.cpp", HONEST_CPP, "c++")
         cls.forbidden = cls.build("forbidden.c", FORBIDDEN_C, "cc")
         cls.syscall = cls.build("syscall.c", SYSCALL_C, "cc")
+        cls.fp_control = cls.build("fp_control.c", FP_CONTROL_C, "cc")
 
     @classmethod
     def tearDownClass(cls):
@@ -279,10 +292,16 @@ class NativeCheckTest(unittest.TestCase):
 
     @unittest.skipUnless(platform.machine() == "x86_64", "x86-64 assembly")
     def test_system_call_instructions_are_found_by_instruction(self):
-        found = native_check.syscall_instructions(self.syscall)
+        found = native_check.forbidden_instructions(self.syscall)
         self.assertEqual([where.split(": ", 1)[1].split()[0] for where in found], ["syscall", "int"])
         self.assertEqual(len(native_check.refusals(self.syscall)), 2)
-        self.assertEqual(native_check.syscall_instructions(self.honest), [])
+        self.assertEqual(native_check.forbidden_instructions(self.honest), [])
+
+    @unittest.skipUnless(platform.machine() == "x86_64", "x86-64 assembly")
+    def test_loads_of_the_floating_point_control_state_are_found_by_instruction(self):
+        found = native_check.forbidden_instructions(self.fp_control)
+        self.assertEqual([where.split(": ", 1)[1].split()[0] for where in found], ["ldmxcsr", "fldcw"])
+        self.assertEqual(native_check.refused_symbols(native_check.undefined_symbols(self.fp_control)), [])
 
     def test_a_library_that_cannot_be_read_is_an_error_naming_it(self):
         with self.assertRaisesRegex(RuntimeError, "missing.so"):
