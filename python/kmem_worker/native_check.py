@@ -317,10 +317,12 @@ def torch_state_change(text):
         return False
     owner, _, name = entity.rpartition("::")
     name = name.lstrip("_")
+    one_object = owner in TORCH_OBJECTS or owner.endswith("TensorImpl")
     if TORCH_SETTER.match(name):
-        one_object = owner in TORCH_OBJECTS or owner.endswith("TensorImpl")
         operator = owner.startswith("at::") and TORCH_SET_OPERATOR.match(name)
         return not (one_object or operator)
+    if one_object and name.startswith(("register", "Register")):  # a hook on one tensor: Tensor::register_hook
+        return False
     return bool(TORCH_HOOK_FAMILIES.match(name)) or any(part in entity for part in TORCH_HOOK_PARTS)
 
 
