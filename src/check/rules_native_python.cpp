@@ -2,7 +2,8 @@
 // Python the C++/CUDA given to load_inline may touch, judged on the sources
 // as the compiler gets them: composed ones at the call, plain literals where
 // they stand; characters the checker could read other than compilers do;
-// and keywords redefined by the preprocessor.
+// and the ways around C++'s access control (keywords redefined by the
+// preprocessor, member pointers where access is not checked).
 #include "grammar.h"
 #include "native_python.h"
 #include "native_source.h"
@@ -91,6 +92,30 @@ std::string_view redefined_keyword(std::string_view text) {
   return {};
 }
 
+// The first pointer to a member (`&at::Context::benchmark_cudnn`) that a
+// template declaration's head in `text` (native_tokens) names, from
+// `template` to the `;` or `{` that ends it; empty when none. In the
+// arguments of an explicit instantiation or specialization, access is not
+// checked: `template struct Rob<Tag, &at::Context::field>;` hands out a
+// private member of torch's global state, to be written with no call an
+// import would show.
+std::string member_pointer_in_template_head(std::string_view text) {
+  for (size_t at = text.find("template"); at != std::string_view::npos; at = text.find("template", at + 1)) {
+    if ((at > 0 && identifier_char(text[at - 1])) || (at + 8 < text.size() && identifier_char(text[at + 8]))) continue;
+    size_t end = std::min(text.find_first_of(";{", at), text.size());
+    for (size_t amp = text.find('&', at); amp < end; amp = text.find('&', amp + 1)) {
+      if (text[amp + 1] == '&' || (amp > 0 && text[amp - 1] == '&')) continue;  // `&&`
+      size_t name = text.find_first_not_of(" \t\n", amp + 1);
+      size_t stop = name;
+      while (stop < end && (identifier_char(text[stop]) || text[stop] == ':' || text[stop] == ' ')) ++stop;
+      std::string_view named = trimmed(text.substr(name, stop - name));
+      if (named.find("::") != std::string_view::npos && named.find_first_not_of(":") != std::string_view::npos)
+        return std::string(named);
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 void native_keyword_macro(const Context& c, std::vector<Finding>& out) {
@@ -98,6 +123,8 @@ void native_keyword_macro(const Context& c, std::vector<Finding>& out) {
   if (!(c.symbol() == g.call && c.callee_name() == kLoadInline) && !is_literal_source(c)) return;
   if (std::string_view keyword = redefined_keyword(c.native_text()); !keyword.empty())
     out.push_back({c.node(), "#define " + std::string(keyword) + " in native code"});
+  if (std::string member = member_pointer_in_template_head(c.native_text()); !member.empty())
+    out.push_back({c.node(), "&" + member + " in a template's head in native code (no access check there)"});
 }
 
 void native_python(const Context& c, std::vector<Finding>& out) {
