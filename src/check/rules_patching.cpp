@@ -329,10 +329,47 @@ void cudnn_switched_off(const Context& c, std::vector<Finding>& out) {
 // `TorchDispatchModeTLS`), an operator's handle (`at::_ops::mm::typed_handle`),
 // and the global context's setters of torch's process-wide settings
 // (`at::globalContext().setUserEnabledCuDNN(false)`, `setAllowTF32CuBLAS`).
-constexpr std::string_view kNativeDispatchParts[] = {"DispatchKey", "DispatchMode", "typed_handle"};
+constexpr std::string_view kNativeDispatchParts[] = {"DispatchKey", "DispatchMode", "typed_handle",
+                                                     // The device guards' machinery and the process's tables
+                                                     // behind torch's allocators and warnings: what a guard
+                                                     // restores, changed for good (`getDeviceGuardImpl(..)
+                                                     // ->exchangeStream(s)`, `allocator_array[CPU] = a`).
+                                                     "GuardImpl", "guard_impl", "exchangeStream", "allocator_array",
+                                                     "allocator_priority", "WarningHandler", "warning_handler",
+                                                     "WarnAlways"};
 constexpr std::string_view kContextSetterPrefixes[] = {
     "setUserEnabled", "setBenchmark",     "setDeterministic", "setAllow",           "setFloat32",
     "setSDP",         "setFlushDenormal", "setBlasPreferred", "setLinalgPreferred", "setROCm"};
+
+// Whether `name` is a scoped guard's or mode's type (`NoGradGuard`,
+// `c10::InferenceMode`, `AutoGradMode`): one that sets torch's state for as
+// long as it lives and restores it when destroyed. (A type of one's own
+// named `...Mode`, an enum say, is none.)
+bool guard_type(std::string_view name) {
+  return name.ends_with("Guard") || name.ends_with("GradMode") || name == "InferenceMode";
+}
+
+// The first guard `text` (native source) makes outlive every call: with
+// `new` (never deleted, never restoring), or as a `static` or
+// `thread_local` object (made when the library loads, restored at exit);
+// "new NoGradGuard"; empty when none. Scoped guards are local objects.
+std::string leaked_guard(std::string_view text) {
+  std::vector<Identifier> words = identifiers(text);
+  for (size_t i = 0; i < words.size(); ++i) {
+    std::string_view how = words[i].text;
+    if (how != "new" && how != "static" && how != "thread_local") continue;
+    size_t last = i + 1;  // the type: a chain of names joined by `::` (and `const`)
+    while (last + 1 < words.size()) {
+      size_t gap = words[last].at + words[last].text.size();
+      std::string_view between = trimmed(text.substr(gap, words[last + 1].at - gap));
+      if (between != "::" && words[last].text != "const") break;
+      ++last;
+    }
+    if (last < words.size() && guard_type(words[last].text))
+      return std::string(how) + " " + std::string(words[last].text);
+  }
+  return {};
+}
 
 // The first identifier of `text` (native source) in those families; empty when none.
 std::string_view dispatch_or_context_setting(std::string_view text) {
@@ -378,6 +415,7 @@ void runtime_patching(const Context& c, std::vector<Finding>& out) {
   match_strings(c, kNativeDispatch, out);
   if (std::string_view found = dispatch_or_context_setting(text); !found.empty())
     out.push_back({c.node(), std::string(found)});
+  if (std::string guard = leaked_guard(text); !guard.empty()) out.push_back({c.node(), guard});
   for (std::string_view call : kFileWriteCalls)
     if (has_call(text, call)) out.push_back({c.node(), std::string(call)});
   for (std::string_view function : kInterposedFunctions)
