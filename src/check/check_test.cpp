@@ -215,6 +215,19 @@ TEST(Check, GetattrFarBelowItsFunctionIsRefused) {
   }
 }
 
+// A native source ending inside a template's head, after an `&` and blanks
+// (no `;` or `{` to end the head), is read to its end, not past it.
+TEST(Check, ATemplateHeadCutOffAfterAnAmpersandIsReadToItsEnd) {
+  std::string source =
+      "from torch.utils.cpp_extension import load_inline\n"
+      "module = load_inline(name='m', cpp_sources='template <class T> void f(T&   ', functions=['f'])\n";
+  EXPECT_NO_THROW(check_source(source));
+  EXPECT_CODES(source +
+                   "module = load_inline(name='n', cpp_sources='template struct R<&at::Context::x>;', "
+                   "functions=['f'])\n",
+               "no_model_new", "private_attribute");
+}
+
 TEST(Check, ForeignAttributeAssignmentNamesTheTargetAsWritten) {
   std::vector<Offence> v = check_source(candidate("", "for m in self.modules():\n    m.conv1 = None\nreturn x"));
   ASSERT_EQ(v.size(), 1u);

@@ -4,10 +4,13 @@
 // they stand; characters the checker could read other than compilers do;
 // and the ways around C++'s access control (keywords redefined by the
 // preprocessor, member pointers where access is not checked).
+#include <cctype>
+
 #include "grammar.h"
 #include "native_python.h"
 #include "native_source.h"
 #include "rule_matchers.h"
+#include "rule_support.h"
 
 namespace kmem::check {
 namespace {
@@ -35,6 +38,12 @@ bool is_literal_source(const Context& c) {
   }
   return ts_node_symbol(call) == g.call &&
          c.qualified_name(ts_node_child_by_field_name(call, "function", 8)) == kLoadInline;
+}
+
+// Whether the current node is where a load_inline's native sources are
+// read: the call (its composed sources) or a literal given to it as is.
+bool holds_native_source(const Context& c) {
+  return (c.symbol() == c.grammar().call && c.callee_name() == kLoadInline) || is_literal_source(c);
 }
 
 // The first character of `text` that compilers read other than the checker
@@ -82,11 +91,8 @@ constexpr std::string_view kKeywords[] = {
 std::string_view redefined_keyword(std::string_view text) {
   for (std::string_view directive : {"define", "undef"}) {
     for (std::string_view operand : directives(text, directive)) {
-      size_t end = 0;
-      while (end < operand.size() && identifier_char(operand[end])) ++end;
-      std::string_view name = operand.substr(0, end);
-      for (std::string_view keyword : kKeywords)
-        if (name == keyword) return keyword;
+      std::vector<Identifier> words = identifiers(operand);
+      if (!words.empty() && words.front().at == 0 && listed(words.front().text, kKeywords)) return words.front().text;
     }
   }
   return {};
@@ -100,15 +106,16 @@ std::string_view redefined_keyword(std::string_view text) {
 // private member of torch's global state, to be written with no call an
 // import would show.
 std::string member_pointer_in_template_head(std::string_view text) {
-  for (size_t at = text.find("template"); at != std::string_view::npos; at = text.find("template", at + 1)) {
-    if ((at > 0 && identifier_char(text[at - 1])) || (at + 8 < text.size() && identifier_char(text[at + 8]))) continue;
-    size_t end = std::min(text.find_first_of(";{", at), text.size());
-    for (size_t amp = text.find('&', at); amp < end; amp = text.find('&', amp + 1)) {
-      if (text[amp + 1] == '&' || (amp > 0 && text[amp - 1] == '&')) continue;  // `&&`
-      size_t name = text.find_first_not_of(" \t\n", amp + 1);
-      size_t stop = name;
-      while (stop < end && (identifier_char(text[stop]) || text[stop] == ':' || text[stop] == ' ')) ++stop;
-      std::string_view named = trimmed(text.substr(name, stop - name));
+  for (const Identifier& word : identifiers(text)) {
+    if (word.text != "template") continue;
+    size_t end = std::min(text.find_first_of(";{", word.at), text.size());
+    for (size_t amp = text.find('&', word.at); amp < end; amp = text.find('&', amp + 1)) {
+      if ((amp + 1 < text.size() && text[amp + 1] == '&') || (amp > 0 && text[amp - 1] == '&')) continue;  // `&&`
+      size_t stop = amp + 1;
+      while (stop < end &&
+             (identifier_char(text[stop]) || text[stop] == ':' || std::isspace(static_cast<unsigned char>(text[stop]))))
+        ++stop;
+      std::string_view named = trimmed(text.substr(amp + 1, stop - amp - 1));
       if (named.find("::") != std::string_view::npos && named.find_first_not_of(":") != std::string_view::npos)
         return std::string(named);
     }
@@ -119,8 +126,7 @@ std::string member_pointer_in_template_head(std::string_view text) {
 }  // namespace
 
 void native_keyword_macro(const Context& c, std::vector<Finding>& out) {
-  const Grammar& g = c.grammar();
-  if (!(c.symbol() == g.call && c.callee_name() == kLoadInline) && !is_literal_source(c)) return;
+  if (!holds_native_source(c)) return;
   if (std::string_view keyword = redefined_keyword(c.native_text()); !keyword.empty())
     out.push_back({c.node(), "#define " + std::string(keyword) + " in native code"});
   if (std::string member = member_pointer_in_template_head(c.native_text()); !member.empty())
@@ -128,8 +134,7 @@ void native_keyword_macro(const Context& c, std::vector<Finding>& out) {
 }
 
 void native_python(const Context& c, std::vector<Finding>& out) {
-  const Grammar& g = c.grammar();
-  if (!(c.symbol() == g.call && c.callee_name() == kLoadInline) && !is_literal_source(c)) return;
+  if (!holds_native_source(c)) return;
   if (std::string_view odd = unreadable_character(c.native_text()); !odd.empty())
     out.push_back({c.node(), "native source holding " + std::string(odd) + ", which compilers read otherwise"});
   if (std::string found = python_reach(c.native_text()); !found.empty())
