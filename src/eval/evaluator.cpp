@@ -85,6 +85,20 @@ Attempt failed(const EvalJob& job, const Error& error) {
   return {rejected_outcome(job, "evaluator_error", error.message()), error.kind() == Error::Kind::kOutOfMemory};
 }
 
+// The job as it will run (a reply taken apart), or nullopt when the static
+// rules rejected it: its outcome then goes to `rejected` (no code ran:
+// sandboxed or not makes no difference).
+std::optional<EvalJob> screened_job(const EvalJob& job, const EvalOptions& options,
+                                    const std::function<void(const EvalOutcome&)>& rejected) {
+  if (!options.static_rules) return job;
+  auto screened = eval::screen(job, options);
+  if (auto* outcome = std::get_if<EvalOutcome>(&screened)) {
+    rejected(*outcome);
+    return std::nullopt;
+  }
+  return std::get<EvalJob>(std::move(screened));
+}
+
 // A job deferred to run_deferred(), with the seconds of its earlier attempts.
 struct DeferredJob {
   size_t index;
@@ -214,16 +228,11 @@ class Batch {
         fed_all_ = true;
         return false;
       }
-      std::optional<EvalJob> runnable = *fed;
-      if (options_.static_rules) {
-        auto screened = eval::screen(*fed, options_);
-        if (auto* outcome = std::get_if<EvalOutcome>(&screened)) {
-          std::lock_guard reporting(report_mutex_);
-          on_result_(*outcome);  // no code ran: sandboxed or not makes no difference
-          continue;
-        }
-        runnable = std::get<EvalJob>(screened);
-      }
+      std::optional<EvalJob> runnable = screened_job(*fed, options_, [this](const EvalOutcome& outcome) {
+        std::lock_guard reporting(report_mutex_);
+        on_result_(outcome);
+      });
+      if (!runnable) continue;
       ProblemSlot& slot = slot_of(*runnable);
       if (slot.remaining++ == 0) {  // none of the problem's jobs in flight: no job of it holds the lock long
         std::lock_guard hold(slot.mutex);
@@ -551,18 +560,10 @@ void evaluate_stream_with(const LauncherFactory& launcher, const std::vector<Eva
   // job starts, and never reach a worker.
   std::vector<EvalJob> runnable, shown;
   for (const auto& job : jobs) {
-    if (!options.static_rules) {
-      runnable.push_back(job);
+    if (std::optional<EvalJob> run = screened_job(job, options, on_result)) {
+      runnable.push_back(std::move(*run));
       shown.push_back(job);
-      continue;
     }
-    auto screened = screen(job, options);
-    if (auto* outcome = std::get_if<EvalOutcome>(&screened)) {
-      on_result(*outcome);  // no code ran: sandboxed or not makes no difference
-      continue;
-    }
-    runnable.push_back(std::get<EvalJob>(screened));
-    shown.push_back(job);
   }
   if (runnable.empty() && !more) return;  // no workers to start
   Batch(runnable, shown, more, options, on_result, on_start, on_built, launcher).run();

@@ -201,31 +201,38 @@ class Worker {
     pause(o_.reconnect_s);
   }
 
-  // Up to a batch of jobs, less `held` already: once one is claimed,
-  // claims go on for o_.gather_s while the queue is empty (a batch may still
-  // be being submitted).
+  // One job claimed, its lease listed among the current ones; nullopt when
+  // the queue has none or was lost (then queue_ is null, to be reached again).
+  std::optional<ClaimedJob> claim_one() {
+    auto next = queue_->claim(o_.name, {JobKind::kEval});
+    if (!next) {
+      lost(next.error());
+      return std::nullopt;
+    }
+    if (*next) current_.add((*next)->lease);
+    return std::move(*next);
+  }
+
+  // Up to a batch of jobs, less `held` already: once one is held, claims go
+  // on for o_.gather_s while the queue is empty (a batch may still be being
+  // submitted).
   std::vector<ClaimedJob> claim_batch(int held) {
     std::vector<ClaimedJob> claimed;
-    Clock::time_point gather_until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                                        std::chrono::duration<double>(held > 0 ? o_.gather_s : 0));
+    auto gather = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.gather_s));
+    std::optional<Clock::time_point> gather_until;  // set once a job is held
+    if (held > 0) gather_until = Clock::now() + gather;
     int most = (o_.batch > 0 ? o_.batch : 4 * std::max(1, o_.eval.parallel)) - held;
     while (!stop_ && static_cast<int>(claimed.size()) < most) {
-      auto next = queue_->claim(o_.name, {JobKind::kEval});
-      if (!next) {
-        lost(next.error());  // the claims made so far are evaluated; their heartbeats reach it again
-        break;
-      }
-      if (*next) {
-        current_.add((*next)->lease);
-        if (claimed.empty() && held == 0)
-          gather_until =
-              Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.gather_s));
-        claimed.push_back(std::move(**next));
+      std::optional<ClaimedJob> next = claim_one();
+      if (!queue_) break;  // lost: the claims made so far are evaluated; their heartbeats reach it again
+      if (next) {
+        if (!gather_until) gather_until = Clock::now() + gather;
+        claimed.push_back(std::move(*next));
         continue;
       }
-      if ((claimed.empty() && held == 0) || Clock::now() >= gather_until) break;
+      if (!gather_until || Clock::now() >= *gather_until) break;
       std::this_thread::sleep_for(
-          std::min<Clock::duration>(std::chrono::milliseconds(50), gather_until - Clock::now()));
+          std::min<Clock::duration>(std::chrono::milliseconds(50), *gather_until - Clock::now()));
     }
     return claimed;
   }
@@ -289,19 +296,14 @@ class Worker {
   std::optional<EvalJob> feed(std::deque<HeldJob>& jobs, std::map<std::string, HeldJob*>& by_id,
                               const std::string& key) {
     while (!stop_ && queue_) {
-      auto next = queue_->claim(o_.name, {JobKind::kEval});
-      if (!next) {
-        lost(next.error());
-        return std::nullopt;
-      }
-      if (!*next) return std::nullopt;
-      current_.add((*next)->lease);
-      std::optional<HeldJob> job = hold(**next);
+      std::optional<ClaimedJob> next = claim_one();
+      if (!next) return std::nullopt;
+      std::optional<HeldJob> job = hold(*next);
       if (!job) continue;
       if (job->options_key != key) {
         std::error_code ec;
         std::filesystem::remove_all(job->claim_folder, ec);  // staged again in its own batch
-        waiting_.push_back(std::move(**next));
+        waiting_.push_back(std::move(*next));
         return std::nullopt;
       }
       jobs.push_back(std::move(*job));
