@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
   app.add_option("--in-flight", in_flight, "episodes in flight")->capture_default_str();
   app.add_option("--slots", slots, "evaluations at once")->capture_default_str();
   app.add_option("--eval-cost", eval_cost, "seconds per evaluation of the fake evaluator")->capture_default_str();
-  app.add_flag("--real", real, "the real CPU evaluator (batching) on a cached C++ load_inline candidate");
+  app.add_flag("--real", real, "the real CPU evaluator (streaming) on a cached C++ load_inline candidate");
   CLI11_PARSE(app, argc, argv);
 
   fs::path dir = fs::temp_directory_path() / ("kmem-experiment-bench-" + std::to_string(::getpid()));
@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
   options.cache_dir = default_cache_dir();
   FixedCostEvaluator fake(eval_cost);
   std::unique_ptr<CandidateEvaluator> shared =
-      real ? make_batching_evaluator(options, slots) : make_shared_evaluator(fake, slots);
+      real ? make_streaming_evaluator(options, slots) : make_shared_evaluator(fake, slots);
   auto chat = make_chat_client(spec.readers[0].endpoint);
   if (!chat) return std::cerr << chat.error().message() << "\n", 2;
 
@@ -144,7 +144,7 @@ int main(int argc, char** argv) {
       "episodes {} ({} correct, {} turns), {} in flight, {} s per reply, evaluator: {} with {} slots\n"
       "wall {:.1f} s; serial sum {:.1f} s = model {:.1f} s + evaluation {:.1f} s; overlap {:.1f}x\n",
       stored->size(), correct, turns, in_flight, latency,
-      real ? "real CPU (batching)" : fmt::format("fake, {} s each", eval_cost), slots, wall, model_s + eval_s, model_s,
+      real ? "real CPU (streaming)" : fmt::format("fake, {} s each", eval_cost), slots, wall, model_s + eval_s, model_s,
       eval_s, (model_s + eval_s) / wall);
   fs::remove_all(dir);
   return 0;

@@ -95,12 +95,16 @@ std::unique_ptr<JobSource> make_matrix_source(const ExperimentSpec& spec,
 // over `inner`, which must be thread-safe.
 std::unique_ptr<CandidateEvaluator> make_shared_evaluator(CandidateEvaluator& inner, int slots);
 
-// A CandidateEvaluator that gathers the candidates episodes hand it at about
-// the same time (within `gather_s`, up to `batch` of them) and evaluates them
-// together with evaluate_batch (one reference per problem, timing serialised
-// through one lock); each caller gets its own outcome.
-std::unique_ptr<CandidateEvaluator> make_batching_evaluator(const EvalOptions& options, int batch,
-                                                            double gather_s = 0.05);
+// A CandidateEvaluator that hands the candidates of concurrent episodes to
+// one running evaluation (evaluate_stream, `parallel` candidates at once):
+// one reference per problem, timing serialised through one lock, and a
+// candidate handed in while others run starts when there is room. The
+// evaluation starts with the candidates handed in within `gather_s` of the
+// first and ends when none came for `idle_s` (its workers are let go while
+// every episode waits for its model; the next candidate starts another).
+// Each caller gets its own outcome.
+std::unique_ptr<CandidateEvaluator> make_streaming_evaluator(const EvalOptions& options, int parallel,
+                                                             double gather_s = 0.05, double idle_s = 30);
 
 // ---- Running --------------------------------------------------------------------
 

@@ -131,7 +131,7 @@ int run(RunArgs& args) {
   // Local: candidates of concurrent episodes evaluated together here.
   // Queued: each a job of --db's queue, for workers on any machine.
   auto evaluator = args.queue ? make_queue_evaluator(args.db, options, "experiment:" + spec->name)
-                              : make_batching_evaluator(options, spec->eval_parallel);
+                              : make_streaming_evaluator(options, spec->eval_parallel);
 
   MemoryIndex index(memory);
   context.memory = &index;
