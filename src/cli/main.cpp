@@ -5,11 +5,12 @@
 #include <string>
 
 #include "commands.h"
+#include "kmem_git_commit.h"
 #include "worker_command.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"kmem: a verified-experience memory for GPU-kernel agents"};
-  // KMEM_VERSION and KMEM_GIT_COMMIT (empty outside a git checkout) come from CMake.
+  // KMEM_VERSION comes from CMake, KMEM_GIT_COMMIT (empty outside a git checkout) from git_commit.cmake.
   app.set_version_flag("--version", std::string("kmem ") + KMEM_VERSION +
                                         (*KMEM_GIT_COMMIT ? std::string(" (") + KMEM_GIT_COMMIT + ")" : ""));
   app.require_subcommand(1);
