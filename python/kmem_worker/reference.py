@@ -254,9 +254,14 @@ class Reference:
             raise compare.Mismatch("timed", f"{len(judged)} timed calls judged, fewer than {needed}")
         if any(not calls.warm <= s < calls.count for s in sets):
             raise compare.Mismatch("timed", "the judged calls name input sets of no timed call")
-        expected = [self._outputs(calls.tensors(calls.calls[s])) for s in sets]
-        actual = [calls.tensors(calls.slots[k]) for k, _ in judged]
-        failed = compare.first_not_close(compare.read_calls(expected, actual, tolerance))
+        # One call's expected outputs at a time (a problem's outputs may be
+        # GiBs; the figures are read back together at the end).
+        figures = []
+        for k, s in judged:
+            expected = self._outputs(calls.tensors(calls.calls[s]))
+            figures.append(compare.error_figures(expected, calls.tensors(calls.slots[k]), tolerance))
+            del expected
+        failed = compare.first_not_close(compare.read(figures))
         if failed is not None:
             raise compare.Mismatch("timed", f"timed call {sets[failed] - calls.warm}: its output differs from "
                                             f"the reference's for the same inputs beyond tolerance {tolerance:g}")
@@ -424,5 +429,7 @@ def answer(references, cmd, channel):
         channel.send("verdict", roofline_ms=reference.roofline_ms, **({"measured": measured} if measured else {}),
                      **finite(reference.judge(cmd["folder"], cmd["outputs"], cmd["inputs_changed"],
                                               cmd["tolerance"])))
+        if reference.device == "cuda":
+            torch.cuda.empty_cache()  # the judgement's outputs: GPU memory the next candidates may need
     else:
         channel.send("error", stage="protocol", message=f"unexpected command {name!r}", kind="exception")
