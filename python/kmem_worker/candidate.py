@@ -16,7 +16,7 @@ import traceback
 
 import torch
 
-from . import compare, failures, guards, host_speed, kernels, outputs, problem, sandbox, timing, transfer
+from . import audit, compare, failures, guards, host_speed, kernels, outputs, problem, sandbox, timing, transfer
 
 
 class StageError(Exception):
@@ -111,7 +111,16 @@ def run(channel, clock):
         # evaluator's set-up failing, never the candidate's fault.
         harness = stage("setup", lambda: timing.Harness(device, launches=own_launches))
         guarded = stage("setup", guards.Guards)  # after our own patch of load_inline, before any candidate code
-        clock.lap("harness")  # the kernel watch, the native harness and the guards
+
+        def refuse(event, why):
+            """Ends the process on the first event the audit hook refuses,
+            its error record written before any more candidate code runs."""
+            channel.send("error", nonce=nonce, stage="audit", message=f"{why} (audit event {event})", traceback="",
+                         kind="exception")
+            channel.close()
+            os._exit(0)
+        stage("setup", lambda: audit.install(refuse))
+        clock.lap("harness")  # the kernel watch, the native harness, the guards and the audit hook
         module = stage("build", lambda: problem.load_module(cmd["candidate"], "kmem_candidate"))
         clock.lap("build")
         channel.send("built")

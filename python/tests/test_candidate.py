@@ -39,10 +39,12 @@ class RunTest(unittest.TestCase):
     def setUp(self):
         self.folder = tempfile.TemporaryDirectory()
         self.addCleanup(self.folder.cleanup)
-        # No global patches in this process: the kernel watch and the guards
-        # are tested on their own (test_kernels.py, test_guards.py).
+        # No global patches in this process: the kernel watch, the guards and
+        # the audit hook (which cannot be removed once added) are tested on
+        # their own (test_kernels.py, test_guards.py, test_audit.py).
         for patch in (mock.patch.object(kernels.KernelWatch, "install"),
                       mock.patch.object(candidate.guards, "Guards"),
+                      mock.patch.object(candidate.audit, "install"),
                       mock.patch.object(candidate.os, "_exit", side_effect=Exited)):
             patch.start()
             self.addCleanup(patch.stop)

@@ -45,6 +45,8 @@ Grammar look_up() {
   g.dictionary_splat = python_symbol("dictionary_splat");
   g.dotted_name = python_symbol("dotted_name");
   g.except_clause = python_symbol("except_clause");
+  g.expression_statement = python_symbol("expression_statement");
+  g.float_ = python_symbol("float");
   g.except_group_clause = python_symbol("except_group_clause");
   g.expression_list = python_symbol("expression_list");
   g.for_in_clause = python_symbol("for_in_clause");
@@ -52,6 +54,7 @@ Grammar look_up() {
   g.function_definition = python_symbol("function_definition");
   g.identifier = python_symbol("identifier");
   g.import_from_statement = python_symbol("import_from_statement");
+  g.integer = python_symbol("integer");
   g.import_statement = python_symbol("import_statement");
   g.interpolation = python_symbol("interpolation");
   g.keyword_argument = python_symbol("keyword_argument");

@@ -50,8 +50,8 @@ constexpr std::string_view kPatching[] = {
     "keyword_argument", "function_definition",   "assignment", "string",    "concatenated_string",
     "binary_operator",  "keyword_pattern"};
 constexpr std::string_view kPaths[] = {
-    "import_statement", "import_from_statement", "identifier",      "attribute",      "call",
-    "string",           "concatenated_string",   "binary_operator", "keyword_pattern"};
+    "import_statement", "import_from_statement", "identifier",      "attribute",       "call",
+    "string",           "concatenated_string",   "binary_operator", "keyword_pattern", "comment"};
 constexpr std::string_view kFallback[] = {
     "import_statement",   "import_from_statement", "identifier",      "attribute",          "call",
     "try_statement",      "return_statement",      "break_statement", "continue_statement", "assignment",

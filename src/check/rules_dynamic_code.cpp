@@ -55,6 +55,9 @@ constexpr std::string_view kDynamicCodeNames[] = {"exec",
                                                   "trace",
                                                   "zipimport",
                                                   "torch.hub",
+                                                  "torch.utils.model_zoo",
+                                                  "numpy.lib.npyio",
+                                                  "numpy.lib.format",
                                                   "torch.utils.benchmark",
                                                   "torch.jit.CompilationUnit",
                                                   "torch.ops.load_library",
@@ -245,6 +248,7 @@ constexpr std::string_view kPtxasOptionPrefixes[] = {"-dlcm=",
                                                      "--maxrregcount=",
                                                      "-fmad=",
                                                      "--fmad="};
+constexpr std::string_view kUnsafeLoadArguments[] = {"allow_pickle", "is_standalone"};
 constexpr std::string_view kBuildFlagArguments[] = {"extra_cflags", "extra_cuda_cflags", "extra_ldflags",
                                                     "extra_include_paths"};
 
@@ -861,7 +865,16 @@ void dynamic_code(const Context& c, std::vector<Finding>& out) {
   chosen_build_directory(c, out);
   generated_bindings(c, out);
   const Grammar& g = c.grammar();
-  if (c.symbol() == g.keyword_argument) return unknown_build_flags(c, out);
+  if (c.symbol() == g.keyword_argument) {
+    // Loaders told to unpickle (numpy's allow_pickle: a pickle runs the
+    // callables it names), builds whose product kmem never loads or checks
+    // (load_inline's is_standalone): anything but a literal False.
+    TSNode key = field(c.node(), g.field_name), value = field(c.node(), g.field_value);
+    if (!ts_node_is_null(key) && !ts_node_is_null(value) && listed(c.text(key), kUnsafeLoadArguments) &&
+        ts_node_symbol(value) != g.false_)
+      out.push_back({c.node(), std::string(c.text(key)) + "=" + written(c.text(value))});
+    return unknown_build_flags(c, out);
+  }
   // type(name, bases, namespace) makes a class whose members no def shows.
   if (c.symbol() == g.call && c.callee_name() == "type" && !ts_node_is_null(positional_argument(c, 1)))
     out.push_back({c.node(), "type(name, bases, namespace)"});

@@ -40,10 +40,25 @@ bool yields_in(const Context& c, TSNode body) {
   return false;
 }
 
+// `HAVE_TRITON = True`: a name set to a constant, as an optional import's
+// guard records whether it worked (the handlers may set anything already).
+bool is_flag_assignment(const Context& c, TSNode statement) {
+  const Grammar& g = c.grammar();
+  if (ts_node_symbol(statement) != g.expression_statement || ts_node_named_child_count(statement) != 1) return false;
+  TSNode assignment = ts_node_named_child(statement, 0);
+  if (ts_node_symbol(assignment) != g.assignment) return false;
+  TSNode left = field(assignment, g.field_left), right = field(assignment, g.field_right);
+  if (ts_node_is_null(left) || ts_node_is_null(right) || ts_node_symbol(left) != g.identifier) return false;
+  TSSymbol value = ts_node_symbol(right);
+  return value == g.true_ || value == g.false_ || value == g.none || value == g.integer || value == g.float_ ||
+         (value == g.string && ts_node_named_child_count(right) <= 3);  // no interpolation: start, content, end
+}
+
 }  // namespace
 
 // A try with an except clause, unless its body only imports (an optional
-// dependency guard); contextlib.suppress is the same thing.
+// dependency guard), perhaps setting flags that say so; contextlib.suppress
+// is the same thing.
 void try_fallback(const Context& c, std::vector<Finding>& out) {
   if (c.symbol() == c.grammar().import_statement || c.symbol() == c.grammar().import_from_statement) {
     for (const ImportedName& name : c.imported_names())  // `import contextlib` itself swallows nothing
@@ -114,8 +129,8 @@ void try_fallback(const Context& c, std::vector<Finding>& out) {
   for (uint32_t i = 0; i < statements; ++i) {
     TSNode s = ts_node_named_child(body, i);
     TSSymbol symbol = ts_node_symbol(s);
-    only_imports =
-        only_imports && (ts_node_is_extra(s) || symbol == g.import_statement || symbol == g.import_from_statement);
+    only_imports = only_imports && (ts_node_is_extra(s) || symbol == g.import_statement ||
+                                    symbol == g.import_from_statement || is_flag_assignment(c, s));
   }
   if (!only_imports) out.push_back({node, ""});
 }

@@ -113,7 +113,12 @@ constexpr std::string_view kIntrospectionAttributes[] = {
     "__globals__", "__code__", "__closure__", "__subclasses__", "__bases__", "__base__", "__mro__", "__self__",
     "__func__",
     // Code objects, whence functions of any bytecode (`type(f)(g.gi_code.replace(...), {})`).
-    "gi_code", "cr_code", "ag_code"};
+    "gi_code", "cr_code", "ag_code",
+    // ctypes reached through an object (numpy's `.ctypes` bridge) and its
+    // objects over raw addresses or other objects' memory.
+    "ctypes", "from_address", "from_buffer", "from_buffer_copy", "in_dll",
+    // Files mapped as storages, whatever storage type spells them.
+    "from_file", "_new_with_file", "_set_from_file"};
 constexpr std::string_view kIntrospectionPaths[] = {"/proc", "/dev", "/sys"};
 
 constexpr std::string_view kSeedNames[] = {"torch.manual_seed",
@@ -164,6 +169,31 @@ constexpr std::string_view kSeedStrings[] = {
     "at::manual_seed",         "torch::cuda::manual_seed", "torch::cuda::manual_seed_all",
     "createCUDAGenerator"};
 
+// A `# type:` comment is evaluated by torch.jit.script with the function's
+// globals: a name in it that is private or dunder (`x.__globals__`), or one
+// of the attributes above, reads what the code never shows.
+void type_comment_reads(const Context& c, std::vector<Finding>& out) {
+  static const TSSymbol kComment = python_symbol("comment");
+  if (c.symbol() != kComment) return;
+  std::string_view text = c.text(c.node());
+  text.remove_prefix(std::min(text.find_first_not_of("# \t"), text.size()));
+  if (!text.starts_with("type:")) return;
+  for (size_t i = 0; i < text.size();) {
+    if (!std::isalpha(static_cast<unsigned char>(text[i])) && text[i] != '_') {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) ++end;
+    std::string_view name = text.substr(i, end - i);
+    if (name.starts_with('_') || listed(name, kIntrospectionAttributes)) {
+      out.push_back({c.node(), "type comment reading " + std::string(name)});
+      return;
+    }
+    i = end;
+  }
+}
+
 }  // namespace
 
 void introspection(const Context& c, std::vector<Finding>& out) {
@@ -188,6 +218,7 @@ void introspection(const Context& c, std::vector<Finding>& out) {
       out.push_back({c.node(), "numpy as_strided"});
   }
   match_paths(c, kIntrospectionPaths, out);
+  type_comment_reads(c, out);
   // Native code opening files by path, or reading a Python object's dunder
   // (`fn.attr("__globals__")` through pybind11).
   if (const std::string& text = c.native_text(); !text.empty()) {

@@ -73,6 +73,9 @@ const CodeMessage kMessages[] = {
      "the built extension imports what a kernel extension does not need (outside the allow-list: processes, "
      "threads, timers, signals, streams of its own, dlopen/dlsym, mprotect, Python run from native code) or makes "
      "a raw system call; what was found is attached"},
+    {"forbidden_runtime_call",
+     "at run time the candidate did what no kernel needs and the audit hook refuses (unpickling code, raw memory "
+     "or foreign calls through ctypes, gc's object lists, a process's memory files); what was refused is attached"},
     {"degenerate_problem", "the reference output does not depend on the inputs; a speedup there proves nothing"},
     {"killed_evaluator", "the evaluator died while this candidate ran alone; it is not run again"},
     {"missing_candidate", "the job's candidate file cannot be read; the path and the reason are attached"},
@@ -146,6 +149,8 @@ const std::vector<Rule>& rules() {
          const Json& symbols = observed(f).json("forbidden_native_calls");
          return when(f.run.end == End::kResult && nonempty(symbols), "symbols: " + symbols.dump());
        }},
+      {"forbidden_runtime_call",
+       [](const Facts& f) { return when(f.run.end == End::kError && f.run.stage == "audit", f.run.detail); }},
       {"crash",
        [](const Facts& f) {
          return when(

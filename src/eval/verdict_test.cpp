@@ -212,6 +212,18 @@ TEST(NativeCalls, AForbiddenSymbolRejectsWhetherTheBuildFailedOrTheCandidateCaug
   EXPECT_EQ(decide(job, failed).verdict, "forbidden_native_call");
 }
 
+TEST(RuntimeCalls, AnEventTheAuditHookRefusedIsItsOwnVerdictWithWhatWasRefused) {
+  EvalJob job{"j", "problem.py", "candidate.py"};
+  Facts refused;
+  refused.run.end = CandidateRun::End::kError;
+  refused.run.stage = "audit";
+  refused.run.detail = "unpickling the global builtins.exec (pickled code runs) (audit event pickle.find_class)";
+  auto o = decide(job, refused);
+  EXPECT_EQ(o.verdict, "forbidden_runtime_call");
+  EXPECT_EQ(o.message, verdict_message("forbidden_runtime_call"));
+  EXPECT_NE(o.detail.find("builtins.exec"), std::string::npos);
+}
+
 TEST(ForgedTiming, AMedianOutsideTheNativeTallyIsRejected) {
   EvalJob job{"j", "problem.py", "candidate.py"};
   Facts facts = passed_facts();

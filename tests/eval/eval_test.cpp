@@ -154,17 +154,12 @@ void expect_good_problem_after(const std::string& bad, const std::string& said, 
 // forged_timing check.
 TEST(EvalCpu, EveryRuntimeClassOfTheHarnessGetsItsVerdict) {
   const std::map<std::string, std::string> expected = {
-      {"c1_randn_formatter", "timed_output_mismatch"},
-      {"c1_randn_unbound_put", "timed_output_mismatch"},
-      {"c1_seed_hook", "timed_output_mismatch"},
-      {"c2_detach_unbound", "timed_output_mismatch"},
-      {"c2_clone_contiguous", "timed_output_mismatch"},
-      {"c2_cpu_getitem_copy", "timed_output_mismatch"},
-      {"c3_closure_swap", "forged_timing"},
-      {"c3_native_pyrun", "forbidden_native_call"},
-      {"c3_channel_rewrite", "forged_timing"},
-      {"c4_mutate_timed_only", "input_mutation"},
-      {"c4_permute_in_blocks", "timed_output_mismatch"},
+      {"c1_randn_formatter", "timed_output_mismatch"},  {"c1_randn_unbound_put", "timed_output_mismatch"},
+      {"c1_seed_hook", "timed_output_mismatch"},        {"c2_detach_unbound", "timed_output_mismatch"},
+      {"c2_clone_contiguous", "timed_output_mismatch"}, {"c2_cpu_getitem_copy", "timed_output_mismatch"},
+      {"c3_closure_swap", "forbidden_runtime_call"},  // gc.get_objects: the audit hook, before the report
+      {"c3_native_pyrun", "forbidden_native_call"},     {"c3_channel_rewrite", "forged_timing"},
+      {"c4_mutate_timed_only", "input_mutation"},       {"c4_permute_in_blocks", "timed_output_mismatch"},
       {"c4_paired_errors", "timed_output_mismatch"},
   };
   std::vector<EvalJob> jobs = {{"honest", fixture_path(kProblem), fixture_path("candidates/pass.py")}};
@@ -177,6 +172,27 @@ TEST(EvalCpu, EveryRuntimeClassOfTheHarnessGetsItsVerdict) {
   EXPECT_EQ(by_id["honest"].verdict, "pass") << by_id["honest"].detail << by_id["honest"].log;
   for (const auto& [name, verdict] : expected)
     EXPECT_EQ(by_id[name].verdict, verdict) << name << ": " << by_id[name].detail << by_id[name].log;
+}
+
+// The audit hook (docs/evaluator.md, "Refused at run time") behind the
+// checker, which test_options() turns off: a family refused whatever route
+// reaches it, at import or in forward, and the process ends at once.
+TEST(EvalCpu, WhatTheAuditHookRefusesIsForbiddenRuntimeCallWhateverTheRoute) {
+  const std::map<std::string, std::string> refused = {
+      {"numpy_pickle", "builtins.exec"},
+      {"ctypes_bridge", "from_address"},
+      {"proc_mem_by_datasource", "/mem"},
+      {"gc_referrers", "gc.get_referrers"},
+  };
+  std::vector<EvalJob> jobs;
+  for (const auto& [name, what] : refused)
+    jobs.push_back({name, fixture_path(kProblem), fixture_path("candidates/audit/" + name + ".py")});
+  EvalOptions options = test_options("cpu");
+  options.parallel = 2;
+  for (const EvalOutcome& o : run_jobs(jobs, options)) {
+    EXPECT_EQ(o.verdict, "forbidden_runtime_call") << o.job.id << ": " << o.detail << o.log;
+    EXPECT_NE(o.detail.find(refused.at(o.job.id)), std::string::npos) << o.job.id << ": " << o.detail;
+  }
 }
 
 TEST(EvalCpu, AProblemThatFailsToLoadLeavesItsReferenceWorkerServing) {

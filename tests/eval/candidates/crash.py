@@ -1,5 +1,5 @@
-# crash: forward dereferences a null pointer (segfault).
-import ctypes
+# crash: forward dereferences a null pointer (segfault), without ctypes (the audit hook refuses it).
+import faulthandler
 
 import torch.nn as nn
 
@@ -9,4 +9,4 @@ class ModelNew(nn.Module):
         super().__init__()
 
     def forward(self, x, y):
-        return ctypes.string_at(0)
+        faulthandler._read_null()  # a read through a null pointer
