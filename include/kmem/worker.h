@@ -44,7 +44,11 @@ struct WorkerOptions {
   double heartbeat_s = 0;       // seconds between heartbeats; 0: a third of the lease
   double reconnect_s = 1.0;     // seconds between attempts to reach a lost database
   bool exit_when_idle = false;  // return once no job is claimable (drain the queue)
-  BatchEvaluator evaluate;      // evaluate_batch unless a test gives a fake
+  // With exit_when_idle: how long a worker that has claimed nothing yet waits
+  // for a first job, so that one started beside its submitter does not find
+  // the queue empty and leave before the jobs arrive.
+  double first_job_wait_s = 0;
+  BatchEvaluator evaluate;  // evaluate_batch unless a test gives a fake
   // One line per event (claimed, finished, lease lost, database lost).
   std::function<void(const std::string&)> log;
 };

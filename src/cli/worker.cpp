@@ -126,6 +126,12 @@ void add_worker_command(CLI::App& app, CommandSet& commands) {
       ->check(CLI::Range(0.01, 3600.0))
       ->capture_default_str();
   cmd->add_flag("--exit-when-idle", o.exit_when_idle, "end once no job is left to claim");
+  o.first_job_wait_s = 30;
+  cmd->add_option("--first-job-wait", o.first_job_wait_s,
+                  "with --exit-when-idle: seconds to wait for a first job while the queue is empty "
+                  "(a worker started beside its submitter)")
+      ->check(CLI::Range(0.0, 86400.0))
+      ->capture_default_str();
   cmd->add_flag("--no-sandbox", args->no_sandbox,
                 "run candidate workers outside the sandbox (every outcome is flagged unsandboxed)");
   cmd->add_option("--python", o.eval.python, "Python interpreter with torch (default: $KMEM_PYTHON, /usr/bin/python3)");

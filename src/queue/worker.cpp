@@ -132,6 +132,8 @@ class Worker {
   }
 
   WorkerTally run() {
+    const auto first_job_deadline = Clock::now() + std::chrono::duration<double>(o_.first_job_wait_s);
+    bool claimed_any = false;
     while (!stop_) {
       if (reach() == nullptr) break;
       std::vector<ClaimedJob> claimed = std::move(waiting_);
@@ -139,10 +141,11 @@ class Worker {
       for (ClaimedJob& more : claim_batch(static_cast<int>(claimed.size()))) claimed.push_back(std::move(more));
       if (claimed.empty()) {
         if (!queue_) continue;  // lost while claiming: reached again above
-        if (o_.exit_when_idle) break;
+        if (o_.exit_when_idle && (claimed_any || Clock::now() >= first_job_deadline)) break;
         pause(o_.poll_s);
         continue;
       }
+      claimed_any = true;
       process(claimed);
     }
     give_back_waiting();

@@ -119,6 +119,29 @@ TEST_P(WorkerTest, ClaimsABatchAndStoresEveryOutcomeOnceUnderTheSubmittersNames)
   }
 }
 
+// A worker draining the queue that is started beside its submitter waits for
+// the first job rather than leaving an empty queue at once; with no wait it
+// leaves, and once it has worked it leaves as soon as the queue is empty.
+TEST_P(WorkerTest, AnIdleWorkerWaitsForItsFirstJobBeforeLeaving) {
+  Calls calls;
+  options_.evaluate = passing(calls);
+  auto empty = run();
+  ASSERT_TRUE(empty) << empty.error().message();
+  EXPECT_EQ(empty->completed, 0);
+
+  options_.first_job_wait_s = 30;
+  std::thread submitter([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    enqueue({payload("late", "L")});
+  });
+  auto started = std::chrono::steady_clock::now();
+  auto tally = run();
+  submitter.join();
+  ASSERT_TRUE(tally) << tally.error().message();
+  EXPECT_EQ(tally->completed, 1);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(20));  // left once drained
+}
+
 // A batch starts with at most `batch` jobs claimed and claims the rest one
 // by one as its candidates finish: one evaluation for the whole queue.
 TEST_P(WorkerTest, ABatchStartsWithAtMostBatchJobsAndClaimsMoreAsItGoes) {
