@@ -262,16 +262,17 @@ TEST_F(LearnCommand, ReverifyUpdatesPassingKernelsAndRetiresFailingOnes) {
   EXPECT_EQ(kmem("items list --state active --kind kernel --store " + db()).out.find("kernel:L1_030"),
             std::string::npos);
 
-  // A KernelBench folder without an item's problem (here the seed's kernels
-  // all along): the item is listed as skipped and kept as it is.
-  ASSERT_EQ(kmem("items promote kernel:L1_030 --reason again --store " + db()).exit_code, 0);
+  // A KernelBench folder without an item's problem (the seed's kernels'
+  // problems all along; the retired kernel is not measured again): the item
+  // is listed as skipped and kept as it is. (Promoting the retired kernel
+  // again to test this would need its speedup reproduced, which a busy
+  // machine's last measurement may not give.)
   std::string before = exported();
-  fs::remove(problem);
   Outcome missing = kmem(reverify);
   ASSERT_EQ(missing.exit_code, 0) << missing.err;
   EXPECT_NE(missing.out.find("reverified 0 kernels"), std::string::npos) << missing.out;
-  EXPECT_NE(missing.out.find("kernel:L1_030: skipped, no problem file for L1_030"), std::string::npos) << missing.out;
-  EXPECT_NE(missing.out.find("kernel:L2_051: skipped"), std::string::npos) << missing.out;
+  EXPECT_EQ(missing.out.find("kernel:L1_030"), std::string::npos) << missing.out;
+  EXPECT_NE(missing.out.find("kernel:L2_051: skipped, no problem file for L2_051"), std::string::npos) << missing.out;
   EXPECT_EQ(exported(), before);
 }
 
