@@ -83,16 +83,20 @@ CUDA_LIBRARY_FAMILIES = ("cublas", "cudnn", "cufft", "cusparse", "cusolver", "cu
 
 # OpenMP's fork-join constructs: every thread's work is done when the
 # construct returns. Not tasks (which may outlive it), teams, targets or
-# changing the thread count.
+# changing the thread count; not the split entry points of GCC before 4.9
+# (GOMP_parallel_start, GOMP_parallel_loop_*_start, ..._sections_start),
+# whose threads go on running after the caller returns unless it calls the
+# matching end: the compilers of today emit the joined forms only.
 OPENMP = frozenset("""
     omp_get_thread_num omp_get_num_threads omp_get_max_threads omp_get_num_procs omp_in_parallel
-    omp_get_level omp_get_dynamic omp_get_wtime GOMP_parallel GOMP_parallel_start GOMP_parallel_end
+    omp_get_level omp_get_dynamic omp_get_wtime GOMP_parallel
     GOMP_barrier GOMP_critical_start GOMP_critical_end GOMP_critical_name_start GOMP_critical_name_end
     GOMP_atomic_start GOMP_atomic_end GOMP_single_start GOMP_single_copy_start GOMP_single_copy_end
     GOMP_ordered_start GOMP_ordered_end GOMP_sections_start GOMP_sections_next GOMP_sections_end
     GOMP_sections_end_nowait GOMP_parallel_sections GOMP_loop_end GOMP_loop_end_nowait
 """.split())
 OPENMP_FAMILIES = ("GOMP_loop_", "GOMP_parallel_loop_")
+OPENMP_SPLIT_STARTS = re.compile(r"GOMP_parallel\w*_start$")
 
 # The C library a kernel's host code uses: memory, strings, formatted output
 # to stdout/stderr, math, errors and assertions, clocks read, mutexes and
@@ -333,7 +337,9 @@ def _python_allowed(symbol):
 
 
 def _c_allowed(symbol):
-    if symbol in LIBC or symbol.startswith(LIBC_FAMILIES) or symbol in OPENMP or symbol.startswith(OPENMP_FAMILIES):
+    if symbol in LIBC or symbol.startswith(LIBC_FAMILIES):
+        return True
+    if (symbol in OPENMP or symbol.startswith(OPENMP_FAMILIES)) and not OPENMP_SPLIT_STARTS.match(symbol):
         return True
     if symbol in CUDA_RUNTIME or symbol.startswith(CUDA_REGISTRATION) or symbol.startswith(CUDA_LIBRARY_FAMILIES):
         return True

@@ -156,6 +156,17 @@ class NativeCheckTest(unittest.TestCase):
                          sorted(["GOMP_task", "cuModuleLoadData", "cudaLaunchHostFunc", "cudaStreamCreate",
                                  "dl_iterate_phdr", "fopen", "mmap", "omp_set_num_threads", "open", "socket"]))
 
+    def test_openmp_split_entry_points_whose_threads_outlive_the_call_are_refused(self):
+        # GOMP_parallel_start without GOMP_parallel_end leaves the team
+        # running the function after the extension returns (a thread
+        # working between timed calls); the joined forms are allowed.
+        split = {"GOMP_parallel_start", "GOMP_parallel_end", "GOMP_parallel_loop_static_start",
+                 "GOMP_parallel_loop_dynamic_start", "GOMP_parallel_loop_runtime_start",
+                 "GOMP_parallel_sections_start"}
+        joined = {"GOMP_parallel", "GOMP_parallel_loop_static", "GOMP_parallel_loop_nonmonotonic_dynamic",
+                  "GOMP_parallel_sections", "GOMP_loop_static_start", "GOMP_loop_end", "GOMP_barrier"}
+        self.assertEqual(native_check.refused_symbols(split | joined), sorted(split))
+
     def test_cxx_names_are_judged_by_scope_and_forbidden_names(self):
         allowed = {
             "_ZN2at4_ops10empty_like4callERKNS_6TensorESt8optionalIN3c1010ScalarTypeEES5_INS6_6LayoutEES5_INS6_6DeviceEES5_IbES5_INS6_12MemoryFormatEE",

@@ -13,6 +13,7 @@
 #include "native_source.h"
 #include "rule_matchers.h"
 #include "rule_support.h"
+#include "stdlib_modules.h"
 
 namespace kmem::check {
 namespace {
@@ -75,7 +76,11 @@ constexpr std::string_view kDynamicCodeNames[] = {"exec",
                                                   "sys.breakpointhook",
                                                   "numpy.f2py",
                                                   "numpy.distutils",
-                                                  "numpy.testing.extbuild",
+                                                  "numpy.testing",
+                                                  "numpy.lookfor",
+                                                  "numpy.info",
+                                                  "numpy.source",
+                                                  "numpy.lib.utils",
                                                   "triton.runtime.build",
                                                   "torch.serialization",
                                                   "torch.fx",
@@ -178,48 +183,21 @@ constexpr std::string_view kEnvironmentAllowed[] = {"TORCH_CUDA_ARCH_LIST",
 // paths unquoted into build.ninja, whose commands /bin/sh runs: a flag is
 // read as the blank-separated flags it makes, each judged alone, and may
 // hold only kFlagCharacters (no `;`, `$`, quote, `@` response file, ...).
-constexpr std::string_view kBuildFlags[] = {"-O0",
-                                            "-O1",
-                                            "-O2",
-                                            "-O3",
-                                            "-Ofast",
-                                            "-O",
-                                            "-g",
-                                            "-lineinfo",
-                                            "--generate-line-info",
-                                            "--use_fast_math",
-                                            "-use_fast_math",
-                                            "--expt-relaxed-constexpr",
-                                            "--expt-extended-lambda",
-                                            "--extended-lambda",
-                                            "-fopenmp",
-                                            "-march=native",
-                                            "-mtune=native",
-                                            "-ffast-math",
-                                            "-funroll-loops",
-                                            "-fno-strict-aliasing",
-                                            "-fno-math-errno",
-                                            "-fPIC",
-                                            "-w",
-                                            "-v",
-                                            "-Wall",
-                                            "-Wextra",
-                                            "--restrict",
-                                            "-restrict",
-                                            "-res-usage",
-                                            "--resource-usage",
-                                            "--extra-device-vectorization",
-                                            "-lcublas",
-                                            "-lcublasLt",
-                                            "-lcudnn",
-                                            "-lcufft",
-                                            "-lcusparse",
-                                            "-lcusolver",
-                                            "-lcurand",
-                                            "-lcudart",
-                                            "-lcuda",
-                                            "-lm",
-                                            "-lgomp"};
+constexpr std::string_view kBuildFlags[] = {
+    "-O0", "-O1", "-O2", "-O3", "-Ofast", "-O", "-g", "-lineinfo", "--generate-line-info", "--use_fast_math",
+    "-use_fast_math", "--expt-relaxed-constexpr", "--expt-extended-lambda", "--extended-lambda", "-fopenmp",
+    "-march=native", "-mtune=native", "-ffast-math", "-funroll-loops", "-funroll-all-loops", "-ftree-vectorize",
+    "-fno-tree-vectorize", "-fomit-frame-pointer", "-fno-trapping-math", "-ffp-contract=fast", "-ffp-contract=on",
+    "-ffp-contract=off",
+    // Instruction sets and the targets that imply them.
+    "-msse3", "-mssse3", "-msse4.1", "-msse4.2", "-mpopcnt", "-mavx", "-mavx2", "-mfma", "-mf16c", "-mbmi", "-mbmi2",
+    "-mlzcnt", "-mavx512f", "-mavx512bw", "-mavx512cd", "-mavx512dq", "-mavx512vl", "-mavx512vnni", "-mavx512bf16",
+    "-mavx512fp16", "-mprefer-vector-width=256", "-mprefer-vector-width=512", "-march=x86-64", "-march=x86-64-v2",
+    "-march=x86-64-v3", "-march=x86-64-v4", "-march=haswell", "-march=skylake-avx512", "-march=icelake-server",
+    "-march=sapphirerapids", "-march=znver2", "-march=znver3", "-march=znver4", "-mtune=generic",
+    "-fno-strict-aliasing", "-fno-math-errno", "-fPIC", "-w", "-v", "-Wall", "-Wextra", "--restrict", "-restrict",
+    "-res-usage", "--resource-usage", "--extra-device-vectorization", "-lcublas", "-lcublasLt", "-lcudnn", "-lcufft",
+    "-lcusparse", "-lcusolver", "-lcurand", "-lcudart", "-lcuda", "-lm", "-lgomp"};
 // Characters a flag may hold (blanks split it into flags).
 constexpr std::string_view kFlagCharacters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-=,.+:/[]";
 // ptxas's options a candidate may pass (`-Xptxas -O3,-v`): reports,
@@ -813,18 +791,34 @@ constexpr std::string_view kReachableModules[] = {
     "os",       "typing", "functools",    "operator",   "string",    "io",      "atexit",  "weakref", "traceback"};
 // Submodules that are a package's own (`os.path`), not a module it imported.
 constexpr std::string_view kOwnSubmodules[] = {"os.path", "collections.abc", "importlib.util", "typing.re"};
+// The submodules of torch, numpy and triton that share a name with a module
+// of the standard library.
+constexpr std::string_view kOwnLibrarySubmodules[] = {
+    "torch.types",  "torch.random", "torch.signal",         "torch.cuda.random",     "numpy.random",
+    "numpy.typing", "numpy.math",   "triton.language.math", "triton.language.random"};
 
 // The part of a qualified name after its head that names a module reached
-// through another module; empty when none does.
+// through another module; empty when none does. Through torch, numpy and
+// triton (allowed whole) any module of the standard library they imported
+// is refused where something is read through it
+// (`torch.utils.cpp_extension.glob.glob`, `numpy.testing.os`); a last part
+// alone is a function as often as a module (`numpy.array`, `torch.select`).
 static std::string_view module_through_module(std::string_view qualified) {
   size_t head = qualified.find('.');
   if (head == std::string_view::npos) return {};
   std::string_view root = qualified.substr(0, head);
-  if (root == "torch" || root == "numpy" || root == "triton") return {};
+  bool library = root == "torch" || root == "numpy" || root == "triton";
   for (size_t start = head + 1; start != 0; start = qualified.find('.', start) + 1) {
-    std::string_view part = qualified.substr(start, qualified.find('.', start) - start);
-    std::string_view prefix = qualified.substr(0, qualified.find('.', start));
-    if (listed(part, kReachableModules) && !listed(prefix, kOwnSubmodules)) return part;
+    size_t end = qualified.find('.', start);
+    std::string_view part = qualified.substr(start, end - start);
+    std::string_view prefix = qualified.substr(0, end);
+    if (library) {
+      if (end != std::string_view::npos && listed(part, kStandardLibraryModules) &&
+          !listed(prefix, kOwnLibrarySubmodules))
+        return part;
+    } else if (listed(part, kReachableModules) && !listed(prefix, kOwnSubmodules)) {
+      return part;
+    }
   }
   return {};
 }
@@ -854,8 +848,39 @@ static void unreadable_native_sources(const Context& c, std::vector<Finding>& ou
       out.push_back({value, "native source built at run time"});
 }
 
+// What a candidate may take from torch.utils.cpp_extension: load_inline and
+// what describes the toolchain it builds with. The module's other names are
+// the modules and tools it uses itself (setuptools' sandbox runs a setup
+// file, hipify rewrites folders, glob lists them), out of the rules' sight.
+constexpr std::string_view kCppExtensionNames[] = {"load_inline",
+                                                   "CUDA_HOME",
+                                                   "ROCM_HOME",
+                                                   "include_paths",
+                                                   "library_paths",
+                                                   "is_ninja_available",
+                                                   "verify_ninja_availability"};
+
+static void cpp_extension_outside_load_inline(const Context& c, std::vector<Finding>& out) {
+  constexpr std::string_view kModule = "torch.utils.cpp_extension.";
+  std::vector<std::string_view> names;
+  const Grammar& g = c.grammar();
+  if (c.symbol() == g.import_statement || c.symbol() == g.import_from_statement) {
+    for (const ImportedName& imported : c.imported_names())
+      if (std::string_view q = imported.qualified; q.starts_with(kModule)) names.push_back(q);
+  } else if (std::string_view reference = c.reference_name(); reference.starts_with(kModule)) {
+    names.push_back(reference);
+  }
+  for (std::string_view qualified : names) {
+    std::string_view name = qualified.substr(kModule.size());
+    name = name.substr(0, name.find('.'));
+    if (!listed(name, kCppExtensionNames))
+      out.push_back({c.node(), std::string(qualified) + " (torch.utils.cpp_extension gives load_inline only)"});
+  }
+}
+
 void dynamic_code(const Context& c, std::vector<Finding>& out) {
   unreadable_native_sources(c, out);
+  cpp_extension_outside_load_inline(c, out);
   if (std::string_view through = module_through_module(c.reference_name()); !through.empty())
     out.push_back({c.node(), c.reference_name() + " (" + std::string(through) + " through another module)"});
   for (const auto& [at, key] : environment_writes(c))

@@ -126,6 +126,9 @@ constexpr std::string_view kNativeDispatch[] = {"c10::Dispatcher",
                                                 "_force_tls_local_dispatch_key_set"};
 // What writes, moves or removes files (the evaluator's cache among them).
 constexpr std::string_view kFileWriteNames[] = {"os.remove",
+                                                "os.chdir",
+                                                "os.fchdir",
+                                                "contextlib.chdir",
                                                 "os.unlink",
                                                 "os.rename",
                                                 "os.renames",
@@ -171,7 +174,7 @@ constexpr std::string_view kFileWriteNames[] = {"os.remove",
                                                 "logging.basicConfig",
                                                 "triton.runtime.cache"};
 // Methods that write files.
-constexpr std::string_view kFileWriteMethods[] = {"tofile", "export_chrome_trace", "export_stacks",
+constexpr std::string_view kFileWriteMethods[] = {"tofile", "dump", "export_chrome_trace", "export_stacks",
                                                   "export_memory_timeline"};
 
 // Whether the current call opens a file for writing: `open(path, mode)`

@@ -149,7 +149,8 @@ void expect_good_problem_after(const std::string& bad, const std::string& said, 
 // control. Class 1: inputs drawn in the candidate's process; 2: torch's own
 // methods the harness called after the clock; 3: the clock or the report
 // swapped from Python (or Python run from native code); 4: timed calls
-// unlike the trials. Python run from native code is refused before its
+// unlike the trials; 5: native threads working between calls. Python run
+// from native code (and OpenMP's split entry points) is refused before its
 // library loads (the native allow-list: PyRun_*), ahead of the harness's own
 // forged_timing check.
 TEST(EvalCpu, EveryRuntimeClassOfTheHarnessGetsItsVerdict) {
@@ -160,7 +161,7 @@ TEST(EvalCpu, EveryRuntimeClassOfTheHarnessGetsItsVerdict) {
       {"c3_closure_swap", "forbidden_runtime_call"},  // gc.get_objects: the audit hook, before the report
       {"c3_native_pyrun", "forbidden_native_call"},     {"c3_channel_rewrite", "forged_timing"},
       {"c4_mutate_timed_only", "input_mutation"},       {"c4_permute_in_blocks", "timed_output_mismatch"},
-      {"c4_paired_errors", "timed_output_mismatch"},
+      {"c4_paired_errors", "timed_output_mismatch"},    {"c5_gomp_split_start", "forbidden_native_call"},
   };
   std::vector<EvalJob> jobs = {{"honest", fixture_path(kProblem), fixture_path("candidates/pass.py")}};
   for (const auto& [name, verdict] : expected)
