@@ -1,14 +1,16 @@
 """The input sets of a candidate's warm-up and timed calls, drawn by the
 trusted reference worker ahead of time (never by the candidate's process)
 from seeds no one else learns, each set serving one timed call (the first
-few serve the warm-up calls in turn), laid out in one shared region of the
-native harness (harness.cpp: a device allocation shared by CUDA IPC, or a
-file mapped by both processes on the CPU), with the slots the judged timed
-calls' outputs are copied into and an int64 slot per judged call naming its
-set. The reference keeps a keyed checksum of the sets (weights drawn from
-os.urandom, never shared) and checks after the candidate is gone that no
-call changed its inputs; it compares the judged calls' outputs in full with
-its own for the same sets."""
+few serve the warm-up calls in turn). The sets stay in the reference's own
+memory: before each call the candidate's native harness asks for that
+call's set, and the reference's Stager (harness.cpp) copies it into the
+stage, the one set's worth of a region shared with the candidate (a device
+allocation shared by CUDA IPC, or a file mapped by both processes on the
+CPU) that also holds the slots the judged timed calls' outputs are copied
+into, an int64 slot per judged call naming its set, and the report. A set
+is staged only in its turn, so no set can be read ahead of its call; the
+Stager also finds a call that changed its inputs. The reference compares
+the judged calls' outputs in full with its own for the same sets."""
 import os
 import pickle
 import secrets
@@ -18,7 +20,6 @@ import torch
 from . import problem
 
 ALIGN = 256  # bytes: every tensor starts at a multiple (alignment for any dtype and vector loads)
-CHUNK_WORDS = 1 << 20  # the checksum's weights: one int64 per int32 word of a chunk
 DEFAULT_BUDGET_MB = {"cuda": 256, "cpu": 32}  # MiB of call sets per candidate (KMEM_TUNE_CALL_SETS_MB: 0)
 MAX_SETS = 1024  # call sets per candidate at most (small inputs): timing.MAX_TIMED_CALLS and the warm-up
 # Timed sets per candidate at least, whatever the budget: a problem whose
@@ -26,6 +27,7 @@ MAX_SETS = 1024  # call sets per candidate at most (small inputs): timing.MAX_TI
 # rather than iters; more would hold many GiB per candidate in flight.
 MIN_TIMED_SETS = 5
 REPORT_FIELDS = 16  # float64s the candidate's harness writes its measurement into (harness.cpp, write_report)
+CONTROL_BYTES = 4096  # the staging handshake's host region (harness.cpp, ControlWords)
 DTYPES = {str(d): d for d in vars(torch).values() if isinstance(d, torch.dtype)}
 
 
@@ -72,25 +74,37 @@ def set_bytes(inputs):
 
 
 class CallSets:
-    """Copies of the input sets `sets` (lists of values, drawn by the
-    reference from fresh seeds), the first `warm` of them for the warm-up,
-    and `judged` output slots shaped like `outputs_like` (a list of expected
-    outputs), in one region made by `harness` (the native module) under
-    `folder` (the file, on the CPU, in a folder of its own that the
-    candidate may open but not list)."""
+    """The input sets `sets` (lists of values, drawn by the reference from
+    fresh seeds), the first `warm` of them for the warm-up, kept in the
+    reference's memory and staged one at a time, and `judged` output slots
+    shaped like `outputs_like` (a list of expected outputs), in a region
+    made by `harness` (the native module) under `folder` (the files, on the
+    CPU, and the control block, in a folder of its own that the candidate
+    may open but not list)."""
 
     def __init__(self, harness, device, folder, sets, warm, outputs_like, judged):
         self.device, self.warm, self.count = device, warm, len(sets)
-        count = self.count
-        per_set = set_bytes(sets[0])
+        self.per_set = per_set = max(set_bytes(sets[0]), ALIGN)
+        self.private = torch.empty(per_set * self.count, dtype=torch.uint8, device=device)
+        self.calls = []  # per set: its layout entries, offsets within the stage (region 0's start)
+        for i, values in enumerate(sets):
+            layout, offset = [], 0
+            for value in values:
+                if not isinstance(value, torch.Tensor):
+                    layout.append(("value", value))
+                    continue
+                if set_bytes([value]) + offset > per_set:
+                    raise ValueError("the problem's get_inputs drew sets of different sizes")
+                value = value.contiguous()
+                self._bytes(self.private, i * per_set + offset, value).copy_(value)
+                layout.append(_entry(value, offset))
+                offset += _aligned(value.numel() * value.element_size())
+            self.calls.append(layout)
         slot_bytes = sum(_aligned(v.numel() * v.element_size()) for v in outputs_like)
-        self.inputs_bytes = per_set * count
-        total = self.inputs_bytes + slot_bytes * judged + _aligned(8 * max(judged, 1)) + 8 * REPORT_FIELDS
-        path = ""
-        if device != "cuda":
-            hidden = os.path.join(folder, "calls-" + secrets.token_hex(16))
-            os.mkdir(hidden, 0o300)
-            path = os.path.join(hidden, secrets.token_hex(16))
+        total = per_set + slot_bytes * judged + _aligned(8 * max(judged, 1)) + 8 * REPORT_FIELDS
+        hidden = os.path.join(folder, "calls-" + secrets.token_hex(16))
+        os.mkdir(hidden, 0o300)
+        path = os.path.join(hidden, secrets.token_hex(16)) if device != "cuda" else ""
         try:
             self.region = harness.Region.create(device, total, path)
         except MemoryError:  # the driver's memory held in torch's cache: give it back and try once more
@@ -98,22 +112,8 @@ class CallSets:
                 raise
             torch.cuda.empty_cache()
             self.region = harness.Region.create(device, total, path)
-        self.calls, offset = [], 0
-        for i in range(count):
-            values = sets[i]
-            layout = []
-            for value in values:
-                if not isinstance(value, torch.Tensor):
-                    layout.append(("value", value))
-                    continue
-                if set_bytes([value]) + offset > (i + 1) * per_set:
-                    raise ValueError("the problem's get_inputs drew sets of different sizes")
-                value = value.contiguous()
-                self._view(offset, value).copy_(value)
-                layout.append(_entry(value, offset))
-                offset += _aligned(value.numel() * value.element_size())
-            offset = (i + 1) * per_set
-            self.calls.append(layout)
+        self.control = harness.Region.create("cpu", CONTROL_BYTES, os.path.join(hidden, secrets.token_hex(16)))
+        offset = per_set
         self.slots = []
         for _ in range(judged):
             entries = []
@@ -130,15 +130,21 @@ class CallSets:
         self.report_entry = ("tensor", 0, offset, "torch.float64", [REPORT_FIELDS], [1])
         self._view(offset, torch.empty(REPORT_FIELDS, dtype=torch.float64)).fill_(0.0)
         problem.synchronize(device)
-        self._weights = None
-        self._checksum = self._inputs_checksum()
+        self.stager = harness.Stager(self.private, per_set, warm, self.region, self.control)
+        self.staging = None  # the Stager's report, once finished
+
+    @staticmethod
+    def _bytes(buffer, offset, like):
+        """A view of `buffer` (bytes) from `offset` shaped and typed like `like`."""
+        n = like.numel() * like.element_size()
+        return buffer.narrow(0, offset, n).view(like.dtype).view(like.shape)
 
     def _view(self, offset, like):
         shape = list(like.shape)
         return self.region.tensor(offset, like.dtype, shape, contiguous_strides(shape))
 
     def tensors(self, layout):
-        """The values of a layout (the trusted side's own views)."""
+        """The values of a layout over the shared region (the slots)."""
         out = []
         for entry in layout:
             if entry[0] == "value":
@@ -148,35 +154,33 @@ class CallSets:
                 out.append(self.region.tensor(offset, DTYPES[dtype], sizes, strides))
         return out
 
+    def inputs(self, number):
+        """Set `number` as the reference holds it (its own memory)."""
+        out = []
+        for entry in self.calls[number]:
+            if entry[0] == "value":
+                out.append(entry[1])
+            else:
+                _, _, offset, dtype, sizes, _ = entry
+                n = torch.empty((), dtype=DTYPES[dtype]).element_size() * _numel(sizes)
+                out.append(self.private.narrow(0, number * self.per_set + offset, n).view(DTYPES[dtype]).view(sizes))
+        return out
+
     def description(self):
         """What the candidate's native harness maps (pickled: only bytes,
         strings, numbers and lists reach the candidate)."""
         return pickle.dumps({"regions": [(bytes(self.region.handle), self.region.bytes)], "calls": self.calls,
                              "warm": self.warm, "slots": self.slots, "slot_calls": self.slot_calls_entry,
-                             "report": self.report_entry})
+                             "report": self.report_entry,
+                             "control": (bytes(self.control.handle).decode(), self.control.bytes)})
 
-    def _inputs_checksum(self):
-        """A keyed sum of the input sets' bytes as int32 words, each chunk of
-        CHUNK_WORDS with weights and a factor of its own (int64, wrapping):
-        a change keeps it only by chance, and the candidate never sees the key."""
-        words = self.inputs_bytes // 4
-        if words == 0:
-            return 0
-        data = self.region.tensor(0, torch.int32, [words], [1])
-        if self._weights is None:
-            generator = torch.Generator().manual_seed(int.from_bytes(os.urandom(8), "little") >> 1)
-            self._weights = torch.randint(-2**31, 2**31, (min(words, CHUNK_WORDS),), dtype=torch.int64,
-                                          generator=generator).to(data.device)
-            self._factors = torch.randint(-2**31, 2**31, (-(-words // CHUNK_WORDS),), dtype=torch.int64,
-                                          generator=generator).tolist()
-        total = torch.zeros((), dtype=torch.int64, device=data.device)
-        for c, start in enumerate(range(0, words, CHUNK_WORDS)):
-            part = data[start:start + CHUNK_WORDS].to(torch.int64)
-            total += (part * self._weights[:part.numel()]).sum() * self._factors[c]
-        return int(total.item())
-
-    def inputs_unchanged(self):
-        return self._inputs_checksum() == self._checksum
+    def finish_staging(self):
+        """Stops staging (the candidate is done) and returns the Stager's
+        report: sets staged, requests out of turn (the first one's set), and
+        whether a call changed its inputs."""
+        if self.staging is None:
+            self.staging = self.stager.finish()
+        return self.staging
 
     def judged_calls(self):
         """(slot, set) of every judged call the candidate's harness filled."""
@@ -195,5 +199,13 @@ class CallSets:
                 "calls_without_own_kernel": {"warmup": int(r[9]), "timed": int(r[10])}}
 
     def release(self):
-        self.region = None
+        self.finish_staging()
+        self.stager = self.region = self.control = self.private = None
         self.calls = self.slots = None
+
+
+def _numel(sizes):
+    n = 1
+    for size in sizes:
+        n *= size
+    return n

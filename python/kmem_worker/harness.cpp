@@ -5,10 +5,21 @@
 // before any candidate code runs.
 //
 // Regions: memory shared between the trusted reference worker, which
-// creates one and lays the input sets of every warm-up and timed call out in
-// it (and the slots the judged calls' outputs go to), and the candidate's
-// worker, which maps it by its handle: a CUDA IPC handle of a device
-// allocation of its own (driver API), or a file mapped with MAP_SHARED.
+// creates one (the stage a call's inputs are copied into, the slots the
+// judged calls' outputs go to, the report), and the candidate's worker,
+// which maps it by its handle: a CUDA IPC handle of a device allocation of
+// its own (driver API), or a file mapped with MAP_SHARED.
+//
+// Staging: the input sets of every warm-up and timed call stay in the
+// reference's own memory, never mapped by the candidate's process. Before
+// each call the candidate's harness asks for that call's set through a
+// control block (host memory both map, futex words); the reference's Stager
+// copies the set into the stage and answers. A set is staged only in its
+// turn (timed sets one after another, each once a pass), so a candidate
+// that asks for sets itself to read them ahead of their calls (and compute
+// their outputs outside the clock) takes the turn of its harness, which is
+// then refused: the reference reports it. The Stager also finds a call that
+// changed its inputs (the stage against the set, before the next).
 //
 // Harness: holds the call sets (tensors made here from the regions, never
 // Python objects until their call), the cache flush buffer, the CUDA events
@@ -34,6 +45,8 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -41,12 +54,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <memory>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace py = pybind11;
@@ -63,6 +78,8 @@ struct IpcHandle {
 struct Driver {
   int (*ctx_synchronize)();
   int (*ctx_get_current)(void**);
+  int (*ctx_set_current)(void*);
+  int (*stream_synchronize)(void*);
   int (*event_create)(void**, unsigned);
   int (*event_record)(void*, void*);
   int (*event_synchronize)(void*);
@@ -89,6 +106,8 @@ const Driver& driver() {
     Driver d{};
     bind(library, d.ctx_synchronize, "cuCtxSynchronize");
     bind(library, d.ctx_get_current, "cuCtxGetCurrent");
+    bind(library, d.ctx_set_current, "cuCtxSetCurrent");
+    bind(library, d.stream_synchronize, "cuStreamSynchronize");
     bind(library, d.event_create, "cuEventCreate");
     bind(library, d.event_record, "cuEventRecord");
     bind(library, d.event_synchronize, "cuEventSynchronize");
@@ -148,6 +167,32 @@ uint64_t random_word() {
 c10::DispatchKeySet python_keys() {
   return c10::DispatchKeySet({c10::DispatchKey::Python, c10::DispatchKey::PythonTLSSnapshot});
 }
+
+// ---- the staging handshake -------------------------------------------------
+
+// The words of the staging handshake, at the start of a host region both
+// processes map (the candidate's process can write them too: the Stager
+// trusts none of them).
+struct ControlWords {
+  uint32_t request;  // bumped by the harness for each set it asks for (a futex word)
+  uint32_t pad0[15];
+  int64_t set;  // the set asked for
+  int64_t pad1[7];
+  uint32_t served;   // the request last answered (a futex word)
+  uint32_t refused;  // whether that answer was a refusal (the set was not staged)
+};
+constexpr int64_t kControlBytes = 4096;
+
+uint32_t load_word(const uint32_t* word) { return __atomic_load_n(word, __ATOMIC_ACQUIRE); }
+void store_word(uint32_t* word, uint32_t value) { __atomic_store_n(word, value, __ATOMIC_RELEASE); }
+
+// Waits up to `ms` while *word == expected (shared futex: the two processes
+// map the same file; a wait that futexes cannot serve ends at its timeout).
+void futex_wait(uint32_t* word, uint32_t expected, long ms) {
+  timespec timeout{ms / 1000, (ms % 1000) * 1000000L};
+  syscall(SYS_futex, word, FUTEX_WAIT, expected, &timeout, nullptr, 0);
+}
+void futex_wake(uint32_t* word) { syscall(SYS_futex, word, FUTEX_WAKE, INT32_MAX, nullptr, nullptr, 0); }
 
 // ---- regions ---------------------------------------------------------------
 
@@ -230,6 +275,11 @@ class Region {
 
   py::bytes handle() const { return py::bytes(handle_); }
   int64_t bytes() const { return bytes_; }
+  // The staging handshake's words of a host region of kControlBytes.
+  ControlWords* control_words() const {
+    if (kind_ != Kind::file || bytes_ < kControlBytes) throw std::runtime_error("kmem harness: no control region");
+    return static_cast<ControlWords*>(base_);
+  }
 
  private:
   Region() = default;
@@ -242,12 +292,12 @@ class Region {
     void* mapped = mmap(nullptr, static_cast<size_t>(bytes_), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     ::close(fd);
     if (mapped == MAP_FAILED) throw std::runtime_error(std::string("kmem harness: mmap failed: ") + std::strerror(errno));
-    if (created.empty()) touch_every_page(mapped, bytes_);
+    touch_every_page(mapped, bytes_);
     kind_ = Kind::file;
     base_ = mapped;
   }
 
-  // The opening side reads a byte of every page at load: a page first read
+  // Both sides read a byte of every page at load: a page first read
   // inside a timed call costs a fault there, which the reference's own sets
   // never pay. Softsign on 1 MiB inputs, CPU: 1.7 ms a call on pages new to
   // the mapping, 0.2 ms once touched (docs/measurement.md). MAP_POPULATE does
@@ -314,6 +364,132 @@ std::vector<CallSet> call_sets(const py::list& layout, const std::vector<std::sh
   return sets;
 }
 
+// ---- the stager (the reference's side) -------------------------------------
+
+// Copies the call sets, held in the reference's own memory (`sets`: bytes,
+// `count` sets of `per_set` bytes each), one at a time into the stage (the
+// first `per_set` bytes of `shared`) when the candidate's harness asks for
+// one through `control`, on a thread of its own. The turn: a warm-up set
+// (below `warm`) at any time; a timed set only the one after the last timed
+// set staged (the first timed set at the start, again after the last): a
+// set asked for out of turn is refused and counted.
+class Stager {
+ public:
+  Stager(at::Tensor sets, int64_t per_set, int64_t warm, std::shared_ptr<Region> shared,
+         std::shared_ptr<Region> control)
+      : sets_(std::move(sets)), per_set_(per_set), warm_(warm), shared_(std::move(shared)),
+        control_(std::move(control)), words_(control_->control_words()) {
+    count_ = per_set_ > 0 ? sets_.numel() / per_set_ : 0;
+    if (per_set_ <= 0 || count_ <= warm_ || warm_ < 1 || sets_.scalar_type() != at::kByte || !sets_.is_contiguous())
+      throw std::runtime_error("kmem harness: a stager needs byte sets, warm-up sets and timed ones");
+    stage_ = Region::tensor(shared_, 0, at::kByte, {per_set_}, {1});
+    cursor_ = warm_ - 1;
+    seen_ = load_word(&words_->request);
+    if (sets_.is_cuda()) check(driver().ctx_get_current(&context_), "cuCtxGetCurrent");
+    thread_ = std::thread([this] { run(); });
+  }
+  ~Stager() { stop(); }
+
+  // Stops serving and reports: {"staged": sets copied, "out_of_turn":
+  // requests refused, "first_out_of_turn": the first set refused (-1),
+  // "changed": whether a call changed its staged inputs}.
+  py::dict finish() {
+    stop();
+    py::dict report;
+    report["staged"] = staged_count_;
+    report["out_of_turn"] = out_of_turn_;
+    report["first_out_of_turn"] = first_out_of_turn_;
+    report["changed"] = changed_;
+    report["error"] = error_;
+    return report;
+  }
+
+ private:
+  void stop() {
+    if (!thread_.joinable()) return;
+    stopping_.store(true);
+    futex_wake(&words_->request);
+    thread_.join();
+    if (error_.empty()) check_unchanged();
+  }
+
+  void run() {
+    try {
+      if (context_ != nullptr) check(driver().ctx_set_current(context_), "cuCtxSetCurrent");
+      c10::impl::ExcludeDispatchKeyGuard guard(python_keys());
+      while (!stopping_.load()) {
+        futex_wait(&words_->request, seen_, 5);  // the timeout bounds a wake the sandbox does not deliver
+        uint32_t request = load_word(&words_->request);
+        if (request == seen_) continue;
+        seen_ = request;
+        serve(request, __atomic_load_n(&words_->set, __ATOMIC_ACQUIRE));
+      }
+    } catch (const std::exception& e) {
+      error_ = e.what();
+      changed_ = true;  // nothing more is known of the inputs
+    }
+  }
+
+  bool in_turn(int64_t set) const {
+    if (set < 0 || set >= count_) return false;
+    if (set < warm_) return true;
+    return set == cursor_ + 1 || (cursor_ == count_ - 1 && set == warm_);
+  }
+
+  void serve(uint32_t request, int64_t set) {
+    check_unchanged();
+    bool allowed = in_turn(set);
+    if (allowed) {
+      if (set >= warm_) cursor_ = set;
+      if (context_ != nullptr) {
+        stage_.copy_(sets_.narrow(0, set * per_set_, per_set_));
+        synchronize_copy();
+      } else {  // not ATen's copy: its thread pool is not to be used from this thread of a forked worker
+        std::memcpy(stage_.data_ptr(), set_bytes(set), static_cast<size_t>(per_set_));
+      }
+      staged_ = set;
+      staged_count_ += 1;
+    } else {
+      if (out_of_turn_ == 0) first_out_of_turn_ = set;
+      out_of_turn_ += 1;
+      staged_ = -1;  // the stage holds what it held; nothing to compare it with
+    }
+    store_word(&words_->refused, allowed ? 0 : 1);
+    store_word(&words_->served, request);
+    futex_wake(&words_->served);
+  }
+
+  // The stage against the set last copied into it: a call that changed it
+  // changed its inputs.
+  void check_unchanged() {
+    if (staged_ < 0 || changed_) return;
+    if (context_ != nullptr) {
+      synchronize_copy();
+      if (!at::equal(stage_, sets_.narrow(0, staged_ * per_set_, per_set_))) changed_ = true;
+    } else if (std::memcmp(stage_.data_ptr(), set_bytes(staged_), static_cast<size_t>(per_set_)) != 0) {
+      changed_ = true;
+    }
+  }
+
+  const void* set_bytes(int64_t set) const { return static_cast<const char*>(sets_.data_ptr()) + set * per_set_; }
+
+  void synchronize_copy() {
+    if (context_ != nullptr) check(driver().stream_synchronize(nullptr), "cuStreamSynchronize");
+  }
+
+  at::Tensor sets_, stage_;
+  int64_t per_set_, warm_, count_ = 0;
+  std::shared_ptr<Region> shared_, control_;
+  ControlWords* words_;
+  void* context_ = nullptr;
+  uint32_t seen_ = 0;
+  int64_t cursor_ = 0, staged_ = -1, staged_count_ = 0, out_of_turn_ = 0, first_out_of_turn_ = -1;
+  bool changed_ = false;
+  std::string error_;
+  std::atomic<bool> stopping_{false};
+  std::thread thread_;
+};
+
 // ---- the harness -----------------------------------------------------------
 
 struct Settings {
@@ -350,16 +526,25 @@ class Harness {
 
   // The call sets: the first `warm_sets` serve the warm-up calls in turn, each
   // later one a single timed call. `regions`: [(handle, bytes)] opened here;
-  // `layout`: per call, its arguments (see argument()); `slots`: per judged
-  // call, its outputs' slots (layout entries); `slot_calls`: an int64 slot
-  // receiving the set each judged slot holds; `devices`: the reference's
-  // output device types.
+  // `layout`: per call, its arguments (see argument()), every set's tensors
+  // over the stage; `slots`: per judged call, its outputs' slots (layout
+  // entries); `slot_calls`: an int64 slot receiving the set each judged slot
+  // holds; `devices`: the reference's output device types; `control`: the
+  // staging handshake's host region (path, bytes), or None when the sets
+  // lie in the regions themselves (tests).
   void load(const std::string& device, py::list regions, py::list layout, int64_t warm_sets, py::list slots,
-            py::object slot_calls, py::object report, py::list devices) {
+            py::object slot_calls, py::object report, py::list devices, py::object control) {
     std::vector<std::shared_ptr<Region>> opened;
     for (const auto& entry : regions) {
       auto fields = py::reinterpret_borrow<py::tuple>(entry);
       opened.push_back(Region::open(device, fields[0].cast<std::string>(), fields[1].cast<int64_t>()));
+    }
+    control_.reset();
+    words_ = nullptr;
+    if (!control.is_none()) {
+      auto fields = py::reinterpret_borrow<py::tuple>(control);
+      control_ = Region::open("cpu", fields[0].cast<std::string>(), fields[1].cast<int64_t>());
+      words_ = control_->control_words();
     }
     use(call_sets(layout, opened), warm_sets, call_sets(slots, opened),
         slot_calls.is_none() ? at::Tensor() : argument(slot_calls, opened).tensor, devices);
@@ -397,14 +582,18 @@ class Harness {
     double started = now_ms();
     int64_t w = 0;
     while (static_cast<int64_t>(shares.size()) < warm || now_ms() - started < settings_.warmup_s * 1e3) {
-      Outcome outcome = call(model, sets_[w++ % warm_sets_], tally, -1);
+      Outcome outcome = call(model, w++ % warm_sets_, tally, -1);
       missing_warm += outcome.missing;
       shares.push_back(outcome.ms > 0 ? outcome.returned_ms / outcome.ms : 1.0);
     }
     bool host_bound = !cuda_ || median(shares) >= settings_.host_bound_share;
     // A last round that finds fewer sets left than it needs (earlier patient
-    // rounds used them) takes the timed sets again from the first.
-    if (!patient && static_cast<int64_t>(sets_.size()) - next_ < iters) next_ = warm_sets_;
+    // rounds used them) goes on from the first timed set once it has used
+    // them (the turn staging allows after the last set), up to where it
+    // began: one pass of the timed sets.
+    const int64_t round_start = next_;
+    bool may_wrap = !patient && next_ > warm_sets_ && static_cast<int64_t>(sets_.size()) - next_ < iters;
+    bool wrapped = false;
     std::vector<double> kept, unsteady;
     int64_t windows = 0;
     double since = now_ms();
@@ -415,12 +604,17 @@ class Harness {
       double window_since = now_ms();
       bool out_of_sets = false;
       while (true) {
-        if (next_ >= static_cast<int64_t>(sets_.size())) {
+        if (next_ >= static_cast<int64_t>(sets_.size()) && may_wrap) {
+          next_ = warm_sets_;
+          may_wrap = false;
+          wrapped = true;
+        }
+        if (next_ >= static_cast<int64_t>(sets_.size()) || (wrapped && next_ >= round_start)) {
           out_of_sets = true;
           break;
         }
         int64_t index = next_++;
-        Outcome outcome = call(model, sets_[index], tally, index);
+        Outcome outcome = call(model, index, tally, index);
         missing_timed += outcome.missing;
         window.push_back(outcome.ms);
         std::vector<double> both = kept;
@@ -475,6 +669,8 @@ class Harness {
   // Drops the call sets and slots (their regions are unmapped once unused).
   void unload() {
     previous_.clear();
+    control_.reset();
+    words_ = nullptr;
     sets_.clear();
     slots_.clear();
     slot_calls_ = at::Tensor();
@@ -562,8 +758,29 @@ class Harness {
     if (cuda_) check(driver().ctx_synchronize(), "cuCtxSynchronize");
   }
 
-  // One call on `set` (`index`: the set's number for a timed call, -1 for warm-up).
-  Outcome call(const py::object& model, const CallSet& set, Tally& tally, int64_t index) {
+  // Asks the reference to stage set `number` and waits for its answer (a
+  // refusal is the reference's to report; the call then runs on what the
+  // stage holds). No code of the candidate's runs meanwhile.
+  void stage(int64_t number) {
+    if (words_ == nullptr) return;
+    uint32_t request = load_word(&words_->request) + 1;
+    __atomic_store_n(&words_->set, number, __ATOMIC_RELEASE);
+    store_word(&words_->request, request);
+    futex_wake(&words_->request);
+    double asked = now_ms();
+    for (uint32_t served; (served = load_word(&words_->served)) != request;) {
+      double waited = now_ms() - asked;
+      if (waited > kStagingTimeoutMs)
+        throw std::runtime_error("kmem harness: the reference staged no inputs within " +
+                                 std::to_string(static_cast<int>(kStagingTimeoutMs / 1000)) + " s");
+      if (waited > kStagingSpinMs) futex_wait(&words_->served, served, 1);  // a small set is staged sooner
+    }
+  }
+
+  // One call on set `number` (`index`: the set's number for a timed call, -1 for warm-up).
+  Outcome call(const py::object& model, int64_t number, Tally& tally, int64_t index) {
+    stage(number);
+    const CallSet& set = sets_[number];
     py::tuple args(set.size());
     for (size_t i = 0; i < set.size(); ++i)
       args[i] = set[i].is_tensor ? py::reinterpret_steal<py::object>(THPVariable_Wrap(set[i].tensor)) : set[i].value;
@@ -716,7 +933,11 @@ class Harness {
   };
 
  private:
+  static constexpr double kStagingTimeoutMs = 120e3, kStagingSpinMs = 0.2;
+
   bool cuda_;
+  std::shared_ptr<Region> control_;
+  ControlWords* words_ = nullptr;
   py::object launches_, probe_;
   bool strict_;
   std::vector<PyObject*> named_tuples_;
@@ -738,7 +959,7 @@ class Harness {
 }  // namespace
 
 PYBIND11_MODULE(kmem_harness, m) {
-  m.doc() = "kmem's native harness: shared call sets and the measurement loop (harness.cpp).";
+  m.doc() = "kmem's native harness: shared regions, staged call sets and the measurement loop (harness.cpp).";
   static py::exception<Harness::OutputError> output_error(m, "OutputError");
   py::register_exception_translator([](std::exception_ptr raised) {
     try {
@@ -760,6 +981,13 @@ PYBIND11_MODULE(kmem_harness, m) {
         return py::reinterpret_steal<py::object>(
             THPVariable_Wrap(Region::tensor(self, offset, scalar_type(dtype), sizes, strides)));
       });
+  py::class_<Stager>(m, "Stager")
+      .def(py::init([](py::handle sets, int64_t per_set, int64_t warm, std::shared_ptr<Region> shared,
+                       std::shared_ptr<Region> control) {
+        if (!THPVariable_Check(sets.ptr())) throw std::runtime_error("kmem harness: the sets are no tensor");
+        return new Stager(THPVariable_Unpack(sets.ptr()), per_set, warm, std::move(shared), std::move(control));
+      }))
+      .def("finish", &Stager::finish);
   py::class_<Harness>(m, "Harness")
       .def(py::init<const std::string&, int64_t, py::object, py::object, py::tuple, py::tuple, bool>())
       .def("load", &Harness::load)

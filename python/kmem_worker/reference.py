@@ -236,17 +236,25 @@ class Reference:
         return trials
 
     def judge_calls(self, folder, tolerance):
-        """Checks that no warm-up or timed call of the candidate that worked
-        in `folder` changed its inputs (the sets' keyed checksum), and
+        """Checks that the candidate that worked in `folder` asked for no
+        input set out of turn (reading sets ahead of their calls) and that no
+        warm-up or timed call changed its inputs (the Stager's report), and
         compares the outputs of its judged timed calls (timing.JUDGED_CALLS,
         picked by its native harness after each call returned) in full with
         the reference's own for the same sets. Raises compare.Mismatch."""
         calls = self.calls.get(folder)
         if calls is None:
             raise compare.Mismatch("unreadable", f"no call sets were shared with {folder}")
-        if not calls.inputs_unchanged():
+        staging = calls.finish_staging()
+        if staging["out_of_turn"]:
+            raise compare.Mismatch("read_ahead", f"{staging['out_of_turn']} input set(s) asked for out of turn "
+                                                 f"(the first: set {staging['first_out_of_turn']}): sets were read "
+                                                 f"ahead of their calls")
+        if staging["error"]:
+            raise RuntimeError(f"staging the call sets failed: {staging['error']}")
+        if staging["changed"]:
             raise compare.Mismatch("mutation", "a warm-up or timed call changed its inputs "
-                                               "(the input sets differ from those handed out)")
+                                               "(the staged set differs from the set drawn)")
         judged = calls.judged_calls()
         sets = [s for _, s in judged]
         needed = min(timing.JUDGED_CALLS, self.timed_calls)
@@ -258,7 +266,7 @@ class Reference:
         # GiBs; the figures are read back together at the end).
         figures = []
         for k, s in judged:
-            expected = self._outputs(calls.tensors(calls.calls[s]))
+            expected = self._outputs(calls.inputs(s))
             figures.append(compare.error_figures(expected, calls.tensors(calls.slots[k]), tolerance))
             del expected
         failed = compare.first_not_close(compare.read(figures))

@@ -9,6 +9,8 @@ candidate's own are counted, the judged calls' outputs land in the slots
 with the set each came from, and nothing the candidate patches in Python
 (torch.Tensor's methods, the timing module) changes what is measured or
 judged."""
+import mmap
+import struct
 import tempfile
 import time
 import unittest
@@ -159,17 +161,58 @@ class HarnessTest(unittest.TestCase):
         self.assertEqual(len(judged), 4)
         self.assertEqual(len({s for _, s in judged}), 4)
         for slot, index in judged:
-            x, y = self.sets.calls.tensors(self.sets.calls.calls[index])
+            x, y = self.sets.calls.inputs(index)
             self.assertTrue(torch.equal(self.sets.calls.tensors(self.sets.calls.slots[slot])[0], x + y))
-        self.assertTrue(self.sets.calls.inputs_unchanged())
+        self.assertFalse(self.sets.calls.finish_staging()["changed"])
 
-    def test_a_call_that_changes_its_inputs_is_seen_by_the_checksum(self):
+    def test_a_call_that_changes_its_inputs_is_seen_by_the_stager(self):
         harness = self.sets.harness()
 
         def in_place(x, y):
             return x.add_(y)
         harness.measure_once(in_place, 1, 5, host_speed.HostSpeed(host_speed.probe_ms))
-        self.assertFalse(self.sets.calls.inputs_unchanged())
+        self.assertTrue(self.sets.calls.finish_staging()["changed"])
+
+    def test_every_call_is_staged_in_turn_and_the_other_sets_are_nowhere_the_candidate_maps(self):
+        harness = self.sets.harness()
+        seen = []
+
+        def remember(x, y):
+            seen.append((x.data_ptr(), x.clone()))
+            return x + y
+        harness.measure_once(remember, 1, 5, host_speed.HostSpeed(host_speed.probe_ms))
+        staging = self.sets.calls.finish_staging()
+        self.assertEqual((staging["out_of_turn"], staging["changed"], staging["error"]), (0, False, ""))
+        self.assertEqual(staging["staged"], len(seen))
+        self.assertEqual(len({pointer for pointer, _ in seen}), 1)  # every call's inputs in the one stage
+        timed = [x for _, x in seen[-harness.native.timed_calls():]]
+        self.assertTrue(all(not torch.equal(a, b) for a, b in zip(timed, timed[1:])))  # a set of its own each
+
+    def test_a_set_asked_for_ahead_of_its_call_is_reported_out_of_turn(self):
+        # In its first (warm-up) call the candidate asks for the first timed
+        # set itself, writing the control block it maps, to read it ahead:
+        # the set is staged, the harness's own ask for it then comes out of
+        # turn and is refused, and the reference reports it.
+        with open(bytes(self.sets.calls.control.handle).decode(), "r+b") as f:
+            words = mmap.mmap(f.fileno(), callsets.CONTROL_BYTES)
+        self.addCleanup(words.close)
+        harness = self.sets.harness()
+        read = []
+
+        def read_ahead(x, y):
+            if not read:
+                request = struct.unpack_from("I", words, 0)[0] + 1
+                struct.pack_into("q", words, 64, 1)  # ControlWords.set: the first timed set (warm = 1)
+                struct.pack_into("I", words, 0, request)  # ControlWords.request
+                deadline = time.monotonic() + 5
+                while struct.unpack_from("I", words, 128)[0] != request and time.monotonic() < deadline:
+                    time.sleep(0.005)  # ControlWords.served
+                read.append(x.clone())
+            return x + y
+        harness.measure_once(read_ahead, 1, 5, host_speed.HostSpeed(host_speed.probe_ms))
+        staging = self.sets.calls.finish_staging()
+        self.assertEqual((staging["out_of_turn"], staging["first_out_of_turn"]), (1, 1), staging)
+        self.assertTrue(torch.equal(read[0], self.sets.calls.inputs(1)[0]))  # what the candidate read ahead
 
     def test_one_buffer_returned_by_every_call_is_stale(self):
         harness = self.sets.harness()
@@ -224,7 +267,7 @@ class HarnessTest(unittest.TestCase):
             torch.Tensor.detach, torch.Tensor.copy_, torch.Tensor.clone, time.perf_counter = originals
         self.assertGreater(measured.ms, 0)
         slot, index = self.sets.calls.judged_calls()[0]
-        x, y = self.sets.calls.tensors(self.sets.calls.calls[index])
+        x, y = self.sets.calls.inputs(index)
         self.assertFalse(torch.allclose(self.sets.calls.tensors(self.sets.calls.slots[slot])[0], x + y))
 
 
@@ -311,9 +354,9 @@ class CudaTest(unittest.TestCase):
             self.assertEqual(run.returncode, 0, run.stderr)
             self.assertEqual(len(calls.judged_calls()), 4)
             for slot, index in calls.judged_calls():
-                x, y = calls.tensors(calls.calls[index])
+                x, y = calls.inputs(index)
                 self.assertTrue(torch.equal(calls.tensors(calls.slots[slot])[0], x + y))
-            self.assertTrue(calls.inputs_unchanged())
+            self.assertFalse(calls.finish_staging()["changed"])
             measured = calls.measured()
             self.assertAlmostEqual(measured["candidate_ms"], float(run.stdout.split()[-1]), places=9)
             self.assertGreaterEqual(measured["calls"], 1 + 29)

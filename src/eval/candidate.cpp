@@ -81,7 +81,8 @@ CandidateRun CandidateProcess::after_answer(const Worker::Answer& answer, bool b
   return ended(End::kCrash, "the worker " + status.describe() + " before reporting a result");
 }
 
-CandidateRun CandidateProcess::finish(const std::string& inputs_path, const std::function<void()>& on_built) {
+CandidateRun CandidateProcess::finish(const std::string& inputs_path, pid_t reference_group,
+                                      const std::function<void()>& on_built) {
   using End = CandidateRun::End;
   auto deadline = build_deadline_;
   auto answer = worker_->next(deadline);
@@ -90,6 +91,7 @@ CandidateRun CandidateProcess::finish(const std::string& inputs_path, const std:
     if (on_built) on_built();
     // Paused while others measure from now on; the build (compilers on
     // the CPU) went on while they did.
+    worker_->measure_beside(reference_group);
     worker_->enroll();
     worker_->send(Json{{"cmd", "inputs"}, {"path", inputs_path}});
     deadline = Clock::now() + seconds(options_.run_timeout_s);

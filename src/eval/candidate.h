@@ -39,9 +39,12 @@ class CandidateProcess {
                                                          const std::string& scratch, uint64_t init_seed,
                                                          WorkerPool& pool);
 
-  // Hands over the reference's inputs and runs to the end.
-  // `on_built` (when given) is called once the candidate reports it is built.
-  CandidateRun finish(const std::string& inputs_path, const std::function<void()>& on_built = {});
+  // Hands over the reference's inputs and runs to the end; `reference_group`
+  // (the process group of the reference worker that stages its inputs)
+  // keeps running while it measures. `on_built` (when given) is called once
+  // the candidate reports it is built.
+  CandidateRun finish(const std::string& inputs_path, pid_t reference_group,
+                      const std::function<void()>& on_built = {});
   // Stops a candidate whose reference failed.
   void abandon() { worker_->process().kill_and_reap(); }
 

@@ -467,7 +467,7 @@ class Batch {
     }
     eval::Facts facts;
     auto running = Clock::now();
-    facts.run = (*candidate)->finish(*inputs, [&] {
+    facts.run = (*candidate)->finish(*inputs, reference->host_group(), [&] {
       if (on_built_) on_built_(job);
     });
     double run_seconds = elapsed(running);  // the candidate's run as the orchestrator waits for it

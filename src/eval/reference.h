@@ -74,6 +74,9 @@ class Reference {
   ~Reference();
 
   double reference_ms() const { return reference_ms_; }
+  // The process group of the worker hosting it, which stages a candidate's
+  // inputs while the candidate measures (so it is not paused then).
+  pid_t host_group() const { return place_.host->group(); }
   bool reference_cached() const { return reference_cached_; }
   // The reference under torch.compile; none when the baseline is off or failed.
   std::optional<double> compile_ms() const { return compile_ms_; }

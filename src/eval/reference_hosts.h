@@ -39,6 +39,8 @@ class ReferenceHost {
                        RequestInfo* info = nullptr);
   // Drops problem `handle` without waiting: the next command reads the answer first.
   void drop(int handle, double timeout_s);
+  // The worker's process group (the timing lock's name for it).
+  pid_t group() const { return worker_->process().pid(); }
 
  private:
   friend class ReferenceHosts;

@@ -53,7 +53,7 @@ TimingLock::TimingLock(SignalGroup signal_group) : signal_group_(std::move(signa
 void TimingLock::enroll(pid_t group) {
   std::lock_guard guard(mutex_);
   if (!groups_.insert(group).second) return;
-  if (held_ && group != holder_ && signal_group_(group, SIGSTOP) == 0) paused_.insert(group);
+  if (held_ && group != holder_ && group != companion_ && signal_group_(group, SIGSTOP) == 0) paused_.insert(group);
 }
 
 void TimingLock::withdraw(pid_t group) {
@@ -62,14 +62,15 @@ void TimingLock::withdraw(pid_t group) {
   if (paused_.erase(group) > 0) signal_group_(group, SIGCONT);
 }
 
-void TimingLock::lock(pid_t holder) {
+void TimingLock::lock(pid_t holder, pid_t companion) {
   std::unique_lock guard(mutex_);
   const uint64_t ticket = next_ticket_++;
   free_.wait(guard, [&] { return serving_ == ticket; });  // the holder before it has unlocked
   held_ = true;
   holder_ = holder;
+  companion_ = companion;
   for (pid_t group : groups_)
-    if (group != holder && signal_group_(group, SIGSTOP) == 0) paused_.insert(group);
+    if (group != holder && group != companion && signal_group_(group, SIGSTOP) == 0) paused_.insert(group);
 }
 
 void TimingLock::unlock() {
@@ -80,6 +81,7 @@ void TimingLock::unlock() {
     paused_.clear();
     held_ = false;
     holder_ = 0;
+    companion_ = 0;
     ++serving_;
   }
   free_.notify_all();  // the next ticket's caller among the waiters

@@ -47,11 +47,13 @@ class TimingLock {
   void enroll(pid_t group);
   void withdraw(pid_t group);
 
-  // Waits for the lock, then pauses every enrolled group but `holder`'s.
+  // Waits for the lock, then pauses every enrolled group but `holder`'s and
+  // `companion`'s (0: none; a candidate's reference worker, whose Stager
+  // copies each call's inputs while it measures: python/kmem_worker/harness.cpp).
   // Callers get it in the order they asked: one that asks later never
   // overtakes a waiting one (a reference worker waiting to time its problem
   // holds up every other problem it serves).
-  void lock(pid_t holder);
+  void lock(pid_t holder, pid_t companion = 0);
   void unlock();
 
   // Takes in a probe of the host's speed from a trusted worker (ms > 0).
@@ -74,7 +76,7 @@ class TimingLock {
   bool held_ = false;
   uint64_t next_ticket_ = 0;  // handed to the next caller of lock()
   uint64_t serving_ = 0;      // the ticket whose turn it is
-  pid_t holder_ = 0;
+  pid_t holder_ = 0, companion_ = 0;
   std::set<pid_t> groups_;
   std::set<pid_t> paused_;
   int timing_cpu_ = -1;

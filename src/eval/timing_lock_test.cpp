@@ -85,6 +85,25 @@ TEST_F(TimingLockTest, PausesTheEnrolledWorkersButTheHolderAndResumesThemOnRelea
   EXPECT_TRUE(becomes(other_pid, false, 5000)) << "not resumed: state " << state_of(other_pid);
 }
 
+// A candidate measures beside its reference worker, whose Stager copies each
+// call's inputs: that one keeps running, enrolled or enrolled late.
+TEST_F(TimingLockTest, TheHoldersCompanionIsNotPaused) {
+  auto holder = worker(), companion = worker(), other = worker(), late_companion = worker();
+  ASSERT_TRUE(holder && companion && other && late_companion);
+  for (auto* w : {holder.get(), companion.get(), other.get()}) w->enroll();
+  pid_t companion_pid = companion->process().pid();
+  lock_.lock(holder->process().pid(), companion_pid);
+  EXPECT_TRUE(becomes(other->process().pid(), true, 5000)) << "not paused";
+  EXPECT_FALSE(becomes(companion_pid, true, 300)) << "the companion was paused";
+  lock_.unlock();
+  lock_.lock(holder->process().pid(), late_companion->process().pid());
+  late_companion->enroll();
+  EXPECT_FALSE(becomes(late_companion->process().pid(), true, 300)) << "the companion enrolled late was paused";
+  EXPECT_TRUE(becomes(companion_pid, true, 5000)) << "a companion of an earlier hold stays exempt";
+  lock_.unlock();
+  EXPECT_TRUE(becomes(companion_pid, false, 5000)) << "not resumed";
+}
+
 TEST_F(TimingLockTest, AWorkerEnrolledWhileTheLockIsHeldIsPausedAtOnce) {
   auto late = worker();
   ASSERT_TRUE(late);

@@ -85,7 +85,7 @@ const CodeMessage kMessages[] = {
 const std::map<std::string, std::string> kJudgementCodes = {
     {"shape", "shape_mismatch"},    {"type", "lazy_output"},         {"dtype", "dtype_mismatch"},
     {"mutation", "input_mutation"}, {"values", "output_mismatch"},   {"timed", "timed_output_mismatch"},
-    {"missing", "forged_result"},   {"unreadable", "forged_result"},
+    {"missing", "forged_result"},   {"unreadable", "forged_result"}, {"read_ahead", "forged_timing"},
 };
 
 std::string judgement_code(const std::string& failure) {

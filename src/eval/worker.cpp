@@ -75,7 +75,7 @@ Worker::Answer Worker::next_event(Clock::time_point& deadline) {
     const std::string name = event["event"];
     if (name == "time_request" && !holds_lock_) {
       auto asked = Clock::now();
-      timing_lock_.lock(process_->pid());
+      timing_lock_.lock(process_->pid(), companion_);
       holds_lock_ = true;
       auto waited = Clock::now() - asked;
       deadline += waited;

@@ -43,6 +43,9 @@ class Worker {
   // Puts the worker under the timing lock (paused while another measures)
   // from now until it is reaped.
   void enroll();
+  // The process group that keeps running while this worker measures (its
+  // reference worker, which stages each call's inputs).
+  void measure_beside(pid_t companion) { companion_ = companion; }
   bool send(const Json& command);
   // Sends `command` without waiting for its answer, the event `answer`, which
   // settle() reads later (a reference worker's `dropped`).
@@ -71,6 +74,7 @@ class Worker {
   std::unique_ptr<LineProcess> process_;
   std::string log_path_;
   bool holds_lock_ = false;
+  pid_t companion_ = 0;
   struct Owed {
     std::string answer;
     Clock::time_point by;

@@ -1,4 +1,4 @@
-# Passes: 2x + y through a C++ extension (CPU).
+# Caches outputs under the inputs' storage (2x + y through a C++ extension, CPU): every call's inputs are staged into one storage, so the cache hits after the first call: timed_output_mismatch.
 import torch
 import torch.nn as nn
 from torch.utils.cpp_extension import load_inline
