@@ -182,12 +182,18 @@ TEST(OwnKernels, AnEpilogueFusedBesideATorchConvolutionIsNotFlagged) {
   EXPECT_TRUE(decide(job, facts).flags.empty());
 }
 
-TEST(Outputs, RefusedByIdentityOrDeviceBeforeUseHaveVerdictsOfTheirOwn) {
-  EvalJob job{"j", "problem.py", "candidate.py"};
+// The facts of a candidate that ended with an error record of `stage`.
+Facts ended_at(const std::string& stage, const std::string& detail) {
   Facts facts;
   facts.run.end = CandidateRun::End::kError;
-  facts.run.stage = "output_type";
-  facts.run.detail = "output 0 is a subclass of torch.Tensor (its type calls itself torch.Tensor)";
+  facts.run.stage = stage;
+  facts.run.detail = detail;
+  return facts;
+}
+
+TEST(Outputs, RefusedByIdentityOrDeviceBeforeUseHaveVerdictsOfTheirOwn) {
+  EvalJob job{"j", "problem.py", "candidate.py"};
+  Facts facts = ended_at("output_type", "output 0 is a subclass of torch.Tensor (its type calls itself torch.Tensor)");
   auto o = decide(job, facts);
   EXPECT_EQ(o.verdict, "lazy_output");
   EXPECT_EQ(o.detail, facts.run.detail);
@@ -205,20 +211,15 @@ TEST(NativeCalls, AForbiddenSymbolRejectsWhetherTheBuildFailedOrTheCandidateCaug
   auto o = decide(job, caught);
   EXPECT_EQ(o.verdict, "forbidden_native_call");
   EXPECT_NE(o.detail.find("fork"), std::string::npos);
-  Facts failed;
-  failed.run.end = CandidateRun::End::kError;
-  failed.run.stage = "native";
-  failed.run.detail = "ForbiddenNativeCall: kmem_x.so calls pthread_create";
-  EXPECT_EQ(decide(job, failed).verdict, "forbidden_native_call");
+  EXPECT_EQ(decide(job, ended_at("native", "ForbiddenNativeCall: kmem_x.so calls pthread_create")).verdict,
+            "forbidden_native_call");
 }
 
 TEST(RuntimeCalls, AnEventTheAuditHookRefusedIsItsOwnVerdictWithWhatWasRefused) {
   EvalJob job{"j", "problem.py", "candidate.py"};
-  Facts refused;
-  refused.run.end = CandidateRun::End::kError;
-  refused.run.stage = "audit";
-  refused.run.detail = "unpickling the global builtins.exec (pickled code runs) (audit event pickle.find_class)";
-  auto o = decide(job, refused);
+  auto o = decide(
+      job,
+      ended_at("audit", "unpickling the global builtins.exec (pickled code runs) (audit event pickle.find_class)"));
   EXPECT_EQ(o.verdict, "forbidden_runtime_call");
   EXPECT_EQ(o.message, verdict_message("forbidden_runtime_call"));
   EXPECT_NE(o.detail.find("builtins.exec"), std::string::npos);
@@ -271,6 +272,19 @@ TEST(ForgedTiming, TheSpeedupAndFlagsComeFromTheHarnesssReport) {
   EXPECT_EQ(o.verdict, "pass");
   EXPECT_DOUBLE_EQ(o.speedup, 2.0);
   EXPECT_TRUE(flagged(o, "unsteady_timing"));
+}
+
+// The reference's Stager saw an input set asked for out of turn (read
+// ahead of its call): the time is forged, whatever the outputs.
+TEST(Staging, ASetAskedForOutOfTurnIsForgedTiming) {
+  EvalJob job{"j", "problem.py", "candidate.py"};
+  Facts facts = passed_facts();
+  facts.judgement->correct = false;
+  facts.judgement->failure = "read_ahead";
+  facts.judgement->detail = "1 input set(s) asked for out of turn (the first: set 4)";
+  auto o = decide(job, facts);
+  EXPECT_EQ(o.verdict, "forged_timing");
+  EXPECT_EQ(o.detail, facts.judgement->detail);
 }
 
 }  // namespace
