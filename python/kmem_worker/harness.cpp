@@ -371,8 +371,10 @@ std::vector<CallSet> call_sets(const py::list& layout, const std::vector<std::sh
 // first `per_set` bytes of `shared`) when the candidate's harness asks for
 // one through `control`, on a thread of its own. The turn: a warm-up set
 // (below `warm`) at any time; a timed set only the one after the last timed
-// set staged (the first timed set at the start, again after the last): a
-// set asked for out of turn is refused and counted.
+// set staged, each once: a set asked for out of turn is refused and counted.
+// Whoever asks (the candidate's code can write the control block too), a
+// timed set staged for anyone but the harness makes the harness's own ask
+// for it come out of turn.
 class Stager {
  public:
   Stager(at::Tensor sets, int64_t per_set, int64_t warm, std::shared_ptr<Region> shared,
@@ -432,8 +434,7 @@ class Stager {
 
   bool in_turn(int64_t set) const {
     if (set < 0 || set >= count_) return false;
-    if (set < warm_) return true;
-    return set == cursor_ + 1 || (cursor_ == count_ - 1 && set == warm_);
+    return set < warm_ || set == cursor_ + 1;
   }
 
   void serve(uint32_t request, int64_t set) {
@@ -587,13 +588,13 @@ class Harness {
       shares.push_back(outcome.ms > 0 ? outcome.returned_ms / outcome.ms : 1.0);
     }
     bool host_bound = !cuda_ || median(shares) >= settings_.host_bound_share;
-    // A last round that finds fewer sets left than it needs (earlier patient
-    // rounds used them) goes on from the first timed set once it has used
-    // them (the turn staging allows after the last set), up to where it
-    // began: one pass of the timed sets.
-    const int64_t round_start = next_;
-    bool may_wrap = !patient && next_ > warm_sets_ && static_cast<int64_t>(sets_.size()) - next_ < iters;
-    bool wrapped = false;
+    // Every timed set serves one timed call, once: staging refuses a set
+    // asked for again, so a set read ahead by anyone but the harness is
+    // found when the harness asks for it. A patient round of a host-bound
+    // model (one that may give up) leaves the last round `iters` sets: it
+    // ends where only those are left.
+    const int64_t reserve = patient && host_bound ? iters : 0;
+    const int64_t round_end = std::max<int64_t>(warm_sets_, static_cast<int64_t>(sets_.size()) - reserve);
     std::vector<double> kept, unsteady;
     int64_t windows = 0;
     double since = now_ms();
@@ -604,12 +605,7 @@ class Harness {
       double window_since = now_ms();
       bool out_of_sets = false;
       while (true) {
-        if (next_ >= static_cast<int64_t>(sets_.size()) && may_wrap) {
-          next_ = warm_sets_;
-          may_wrap = false;
-          wrapped = true;
-        }
-        if (next_ >= static_cast<int64_t>(sets_.size()) || (wrapped && next_ >= round_start)) {
+        if (next_ >= round_end) {
           out_of_sets = true;
           break;
         }
@@ -824,10 +820,20 @@ class Harness {
       check_no_attributes(objects);
       // The previous call's outputs are kept alive until now, so an honest
       // output cannot be given their freed memory.
+      // Outputs that are (views of) the call's inputs are left out: every
+      // call's inputs lie in the one stage (a problem may return a view of
+      // its input); a cached result written there changes the inputs, which
+      // the Stager finds.
+      std::vector<at::Tensor> own;
       for (const auto& v : values)
+        if (!std::any_of(set.begin(), set.end(), [&](const Argument& input) {
+              return input.is_tensor && input.tensor.storage().is_alias_of(v.storage());
+            }))
+          own.push_back(v);
+      for (const auto& v : own)
         for (const auto& p : previous_)
           if (v.numel() > 0 && p.numel() > 0 && v.storage().data() == p.storage().data()) same_storage_ = true;
-      previous_ = values;
+      previous_ = own;
       missing = launches_now() == before ? 1 : 0;
     } else {
       missing = launches_now() == before ? 1 : 0;

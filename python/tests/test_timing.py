@@ -165,6 +165,49 @@ class HarnessTest(unittest.TestCase):
             self.assertTrue(torch.equal(self.sets.calls.tensors(self.sets.calls.slots[slot])[0], x + y))
         self.assertFalse(self.sets.calls.finish_staging()["changed"])
 
+    def ask(self, words, number):
+        """Asks the Stager for set `number` as a candidate writing the control block would."""
+        request = struct.unpack_from("I", words, 0)[0] + 1
+        struct.pack_into("q", words, 64, number)  # ControlWords.set
+        struct.pack_into("I", words, 0, request)  # ControlWords.request
+        deadline = time.monotonic() + 5
+        while struct.unpack_from("I", words, 128)[0] != request and time.monotonic() < deadline:
+            time.sleep(0.002)  # ControlWords.served
+
+    def control_words(self):
+        with open(bytes(self.sets.calls.control.handle).decode(), "r+b") as f:
+            words = mmap.mmap(f.fileno(), callsets.CONTROL_BYTES)
+        self.addCleanup(words.close)
+        return words
+
+    def test_every_timed_set_read_ahead_in_turn_makes_the_harness_ask_out_of_turn(self):
+        # A held-out attack: in its first call the candidate asked for every
+        # timed set in order, computing their outputs, then (had staging
+        # wrapped around after the last set) served the harness's whole pass
+        # from its cache. Each timed set is staged once: the harness's asks
+        # all come out of turn.
+        words = self.control_words()
+        harness = self.sets.harness()
+        cache = {}
+
+        def prepass(x, y):
+            if not cache:
+                for number in range(1, self.sets.calls.count):
+                    self.ask(words, number)
+                    cache[number] = x + y
+            return x + y
+        harness.measure_once(prepass, 1, 5, host_speed.HostSpeed(host_speed.probe_ms))
+        staging = self.sets.calls.finish_staging()
+        self.assertEqual(staging["first_out_of_turn"], 1, staging)
+        self.assertGreaterEqual(staging["out_of_turn"], harness.native.timed_calls(), staging)
+
+    def test_an_output_that_is_a_view_of_the_input_is_not_stale(self):
+        # Every call's inputs lie in the one stage: a problem that returns a
+        # view of its input returns the same storage each call, honestly.
+        harness = self.sets.harness()
+        measured = harness.measure_once(lambda x, y: x.view(-1), 1, 5, host_speed.HostSpeed(host_speed.probe_ms))
+        self.assertFalse(measured.same_storage)
+
     def test_a_call_that_changes_its_inputs_is_seen_by_the_stager(self):
         harness = self.sets.harness()
 
@@ -193,20 +236,13 @@ class HarnessTest(unittest.TestCase):
         # set itself, writing the control block it maps, to read it ahead:
         # the set is staged, the harness's own ask for it then comes out of
         # turn and is refused, and the reference reports it.
-        with open(bytes(self.sets.calls.control.handle).decode(), "r+b") as f:
-            words = mmap.mmap(f.fileno(), callsets.CONTROL_BYTES)
-        self.addCleanup(words.close)
+        words = self.control_words()
         harness = self.sets.harness()
         read = []
 
         def read_ahead(x, y):
             if not read:
-                request = struct.unpack_from("I", words, 0)[0] + 1
-                struct.pack_into("q", words, 64, 1)  # ControlWords.set: the first timed set (warm = 1)
-                struct.pack_into("I", words, 0, request)  # ControlWords.request
-                deadline = time.monotonic() + 5
-                while struct.unpack_from("I", words, 128)[0] != request and time.monotonic() < deadline:
-                    time.sleep(0.005)  # ControlWords.served
+                self.ask(words, 1)  # the first timed set (warm = 1)
                 read.append(x.clone())
             return x + y
         harness.measure_once(read_ahead, 1, 5, host_speed.HostSpeed(host_speed.probe_ms))

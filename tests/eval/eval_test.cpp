@@ -175,6 +175,20 @@ TEST(EvalCpu, EveryRuntimeClassOfTheHarnessGetsItsVerdict) {
     EXPECT_EQ(by_id[name].verdict, verdict) << name << ": " << by_id[name].detail << by_id[name].log;
 }
 
+// Staging (docs/measurement.md, "Staging"): a candidate that asks the
+// reference's Stager for the timed sets itself, to compute their outputs
+// in a warm-up call, makes its harness's asks come out of turn.
+TEST(EvalCpu, TimedSetsReadAheadThroughTheControlBlockAreForgedTiming) {
+  std::vector<EvalJob> jobs = {
+      {"prepass", fixture_path("problems/sinchain.py"), fixture_path("candidates/harness/c6_stage_prepass.py")}};
+  EvalOptions options = test_options("cpu");
+  options.warmup = 3;  // the candidate counts on kmem eval's default warm-up sets
+  auto outcomes = run_jobs(jobs, options);
+  ASSERT_EQ(outcomes.size(), 1u);
+  EXPECT_EQ(outcomes[0].verdict, "forged_timing") << outcomes[0].detail << outcomes[0].log;
+  EXPECT_NE(outcomes[0].detail.find("out of turn"), std::string::npos) << outcomes[0].detail;
+}
+
 // The audit hook (docs/evaluator.md, "Refused at run time") behind the
 // checker, which test_options() turns off: a family refused whatever route
 // reaches it, at import or in forward, and the process ends at once.
