@@ -174,17 +174,25 @@ c10::DispatchKeySet python_keys() {
 // processes map (the candidate's process can write them too: the Stager
 // trusts none of them).
 struct ControlWords {
-  uint32_t request;  // bumped by the harness for each set it asks for (a futex word)
+  uint32_t request;  // bumped by the harness for each set it asks for (a futex word: a wake-up only)
   uint32_t pad0[15];
-  int64_t set;  // the set asked for
-  int64_t pad1[7];
-  uint32_t served;   // the request last answered (a futex word)
-  uint32_t refused;  // whether that answer was a refusal (the set was not staged)
+  int64_t set;       // the set asked for
+  uint64_t token;    // the ask's token, drawn by the harness from getrandom: a new one is a new ask
+  int64_t pad1[6];
+  uint32_t served;   // bumped by the Stager for each answer (a futex word: a wake-up only)
+  uint32_t refused;  // whether the last answer was a refusal (the set was not staged)
+  uint64_t answered; // the token of the ask last answered: the harness goes on when it is its own
 };
 constexpr int64_t kControlBytes = 4096;
 
-uint32_t load_word(const uint32_t* word) { return __atomic_load_n(word, __ATOMIC_ACQUIRE); }
-void store_word(uint32_t* word, uint32_t value) { __atomic_store_n(word, value, __ATOMIC_RELEASE); }
+template <typename T>
+T load_word(const T* word) {
+  return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+}
+template <typename T>
+void store_word(T* word, T value) {
+  __atomic_store_n(word, value, __ATOMIC_RELEASE);
+}
 
 // Waits up to `ms` while *word == expected (shared futex: the two processes
 // map the same file; a wait that futexes cannot serve ends at its timeout).
@@ -386,7 +394,7 @@ class Stager {
       throw std::runtime_error("kmem harness: a stager needs byte sets, warm-up sets and timed ones");
     stage_ = Region::tensor(shared_, 0, at::kByte, {per_set_}, {1});
     cursor_ = warm_ - 1;
-    seen_ = load_word(&words_->request);
+    answered_ = load_word(&words_->token);
     if (sets_.is_cuda()) check(driver().ctx_get_current(&context_), "cuCtxGetCurrent");
     thread_ = std::thread([this] { run(); });
   }
@@ -419,12 +427,15 @@ class Stager {
     try {
       if (context_ != nullptr) check(driver().ctx_set_current(context_), "cuCtxSetCurrent");
       c10::impl::ExcludeDispatchKeyGuard guard(python_keys());
+      // An ask is a token not answered yet, whatever the request word says
+      // (the candidate can write it: a word set back would hide an ask from
+      // a check of the word alone). The word and its timeout only wake us.
       while (!stopping_.load()) {
-        futex_wait(&words_->request, seen_, 5);  // the timeout bounds a wake the sandbox does not deliver
-        uint32_t request = load_word(&words_->request);
-        if (request == seen_) continue;
-        seen_ = request;
-        serve(request, __atomic_load_n(&words_->set, __ATOMIC_ACQUIRE));
+        futex_wait(&words_->request, load_word(&words_->request), 5);  // the timeout bounds a missed wake
+        uint64_t token = load_word(&words_->token);
+        if (token == answered_) continue;
+        answered_ = token;
+        serve(token, load_word(&words_->set));
       }
     } catch (const std::exception& e) {
       error_ = e.what();
@@ -437,7 +448,7 @@ class Stager {
     return set < warm_ || set == cursor_ + 1;
   }
 
-  void serve(uint32_t request, int64_t set) {
+  void serve(uint64_t token, int64_t set) {
     check_unchanged();
     bool allowed = in_turn(set);
     if (allowed) {
@@ -455,8 +466,9 @@ class Stager {
       out_of_turn_ += 1;
       staged_ = -1;  // the stage holds what it held; nothing to compare it with
     }
-    store_word(&words_->refused, allowed ? 0 : 1);
-    store_word(&words_->served, request);
+    store_word<uint32_t>(&words_->refused, allowed ? 0 : 1);
+    store_word(&words_->answered, token);
+    store_word<uint32_t>(&words_->served, load_word(&words_->served) + 1);
     futex_wake(&words_->served);
   }
 
@@ -483,7 +495,7 @@ class Stager {
   std::shared_ptr<Region> shared_, control_;
   ControlWords* words_;
   void* context_ = nullptr;
-  uint32_t seen_ = 0;
+  uint64_t answered_ = 0;
   int64_t cursor_ = 0, staged_ = -1, staged_count_ = 0, out_of_turn_ = 0, first_out_of_turn_ = -1;
   bool changed_ = false;
   std::string error_;
@@ -759,12 +771,18 @@ class Harness {
   // stage holds). No code of the candidate's runs meanwhile.
   void stage(int64_t number) {
     if (words_ == nullptr) return;
-    uint32_t request = load_word(&words_->request) + 1;
-    __atomic_store_n(&words_->set, number, __ATOMIC_RELEASE);
-    store_word(&words_->request, request);
+    // A token no one knows until the Stager has answered this very ask: the
+    // candidate's code cannot run before the answer, so it cannot have made
+    // the answer look given (the words are as writable to it as to us).
+    uint64_t token = 0;
+    while (token == 0 || token == load_word(&words_->answered)) token = random_word();
+    store_word(&words_->set, number);
+    store_word(&words_->token, token);
+    store_word<uint32_t>(&words_->request, load_word(&words_->request) + 1);
     futex_wake(&words_->request);
     double asked = now_ms();
-    for (uint32_t served; (served = load_word(&words_->served)) != request;) {
+    for (uint32_t served = load_word(&words_->served); load_word(&words_->answered) != token;
+         served = load_word(&words_->served)) {
       double waited = now_ms() - asked;
       if (waited > kStagingTimeoutMs)
         throw std::runtime_error("kmem harness: the reference staged no inputs within " +

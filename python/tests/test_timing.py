@@ -10,6 +10,7 @@ with the set each came from, and nothing the candidate patches in Python
 (torch.Tensor's methods, the timing module) changes what is measured or
 judged."""
 import mmap
+import os
 import struct
 import tempfile
 import time
@@ -167,12 +168,13 @@ class HarnessTest(unittest.TestCase):
 
     def ask(self, words, number):
         """Asks the Stager for set `number` as a candidate writing the control block would."""
-        request = struct.unpack_from("I", words, 0)[0] + 1
+        token = int.from_bytes(os.urandom(8), "little") | 1
         struct.pack_into("q", words, 64, number)  # ControlWords.set
-        struct.pack_into("I", words, 0, request)  # ControlWords.request
+        struct.pack_into("Q", words, 72, token)  # ControlWords.token
+        struct.pack_into("I", words, 0, struct.unpack_from("I", words, 0)[0] + 1)  # ControlWords.request
         deadline = time.monotonic() + 5
-        while struct.unpack_from("I", words, 128)[0] != request and time.monotonic() < deadline:
-            time.sleep(0.002)  # ControlWords.served
+        while struct.unpack_from("Q", words, 136)[0] != token and time.monotonic() < deadline:
+            time.sleep(0.002)  # ControlWords.answered
 
     def control_words(self):
         with open(bytes(self.sets.calls.control.handle).decode(), "r+b") as f:
@@ -200,6 +202,30 @@ class HarnessTest(unittest.TestCase):
         staging = self.sets.calls.finish_staging()
         self.assertEqual(staging["first_out_of_turn"], 1, staging)
         self.assertGreaterEqual(staging["out_of_turn"], harness.native.timed_calls(), staging)
+
+    def test_an_ask_hidden_by_setting_the_request_word_back_is_still_answered(self):
+        # A held-out attack: after each call the candidate made an ask of its
+        # own (a warm-up set), waited for the Stager to sleep, and set the
+        # request word back, so that the harness's next bump equalled what
+        # the Stager had seen and what the answer word said: the harness went
+        # on without its set staged (its timed sets read ahead, unseen). An
+        # ask is a token now; the harness waits for its own to be answered.
+        words = self.control_words()
+        harness = self.sets.harness()
+        asked = []
+
+        def trap(x, y):
+            if not asked:
+                self.ask(words, 1)  # the first timed set, read ahead
+                asked.append(1)
+            before = struct.unpack_from("I", words, 0)[0]
+            self.ask(words, 0)  # a warm-up set: in turn at any time
+            time.sleep(0.02)
+            struct.pack_into("I", words, 0, before)  # the request word set back
+            return x + y
+        harness.measure_once(trap, 1, 5, host_speed.HostSpeed(host_speed.probe_ms))
+        staging = self.sets.calls.finish_staging()
+        self.assertEqual(staging["first_out_of_turn"], 1, staging)
 
     def test_an_output_that_is_a_view_of_the_input_is_not_stale(self):
         # Every call's inputs lie in the one stage: a problem that returns a

@@ -53,15 +53,19 @@ static bool readable(uintptr_t at) {
   return known_ok;
 }
 
+// ControlWords: request u32 @0, zeros to 64, set i64 @64, token u64 @72,
+// zeros to 128, served u32 @128, refused u32 @132 in {0,1}, answered u64
+// @136 == token, zeros after.
 static bool control_shape(uintptr_t page) {
   const uint32_t* w = reinterpret_cast<const uint32_t*>(page);
-  if (w[0] == 0 || w[0] != w[32] || w[33] > 1) return false;
+  if (w[0] == 0 || w[33] > 1) return false;
   const int64_t set = *reinterpret_cast<const int64_t*>(page + 64);
   if (set < 0 || set >= 1024) return false;
+  if (*reinterpret_cast<const uint64_t*>(page + 72) != *reinterpret_cast<const uint64_t*>(page + 136)) return false;
   const unsigned char* p = reinterpret_cast<const unsigned char*>(page);
   for (int i = 4; i < 64; ++i) if (p[i]) return false;
-  for (int i = 72; i < 128; ++i) if (p[i]) return false;
-  for (int i = 136; i < 4096; ++i) if (p[i]) return false;
+  for (int i = 80; i < 128; ++i) if (p[i]) return false;
+  for (int i = 144; i < 4096; ++i) if (p[i]) return false;
   return true;
 }
 
@@ -120,14 +124,13 @@ int64_t find_control(int64_t base, int64_t skip, int64_t pages) {
   return 0;
 }
 
-// ControlWords' shape: request u32 @0, zero pad to 64, set i64 @64, zero pad
-// to 128, served u32 @128 == request, refused u32 @132 in {0,1}, zeros after.
+// ControlWords' shape (see control_shape).
 std::vector<int64_t> looks_like_control(int64_t page) {
   const unsigned char* p = reinterpret_cast<const unsigned char*>(page);
   int64_t nonzero = 0;
   for (int i = 4; i < 64; ++i) nonzero += p[i] != 0;
-  for (int i = 72; i < 128; ++i) nonzero += p[i] != 0;
-  for (int i = 136; i < 4080; ++i) nonzero += p[i] != 0;
+  for (int i = 80; i < 128; ++i) nonzero += p[i] != 0;
+  for (int i = 144; i < 4080; ++i) nonzero += p[i] != 0;
   uint32_t request = *reinterpret_cast<const uint32_t*>(p);
   int64_t set = *reinterpret_cast<const int64_t*>(p + 64);
   uint32_t served = *reinterpret_cast<const uint32_t*>(p + 128);
@@ -135,18 +138,21 @@ std::vector<int64_t> looks_like_control(int64_t page) {
   return {nonzero, request, set, served, refused};
 }
 
-// Asks the Stager for set `set` as the harness does; waits for its answer.
+// Asks the Stager for set `set` as the harness does (a new token); waits for its answer.
+static uint64_t next_token = 0x5eed;
 int64_t fetch(int64_t page, int64_t set) {
   uint32_t* request = reinterpret_cast<uint32_t*>(page);
   int64_t* set_word = reinterpret_cast<int64_t*>(page + 64);
-  uint32_t* served = reinterpret_cast<uint32_t*>(page + 128);
+  uint64_t* token = reinterpret_cast<uint64_t*>(page + 72);
   uint32_t* refused = reinterpret_cast<uint32_t*>(page + 132);
-  uint32_t r = __atomic_load_n(request, __ATOMIC_ACQUIRE) + 1;
+  uint64_t* answered = reinterpret_cast<uint64_t*>(page + 136);
+  uint64_t mine = ++next_token;
   __atomic_store_n(set_word, set, __ATOMIC_RELEASE);
-  __atomic_store_n(request, r, __ATOMIC_RELEASE);
+  __atomic_store_n(token, mine, __ATOMIC_RELEASE);
+  __atomic_store_n(request, __atomic_load_n(request, __ATOMIC_ACQUIRE) + 1, __ATOMIC_RELEASE);
   timespec nap{0, 20000};
   for (int i = 0; i < 500000; ++i) {
-    if (__atomic_load_n(served, __ATOMIC_ACQUIRE) == r) return __atomic_load_n(refused, __ATOMIC_ACQUIRE) ? -1 : 1;
+    if (__atomic_load_n(answered, __ATOMIC_ACQUIRE) == mine) return __atomic_load_n(refused, __ATOMIC_ACQUIRE) ? -1 : 1;
     nanosleep(&nap, nullptr);
   }
   return 0;
