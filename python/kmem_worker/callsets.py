@@ -130,7 +130,11 @@ class CallSets:
         self.report_entry = ("tensor", 0, offset, "torch.float64", [REPORT_FIELDS], [1])
         self._view(offset, torch.empty(REPORT_FIELDS, dtype=torch.float64)).fill_(0.0)
         problem.synchronize(device)
-        self.stager = harness.Stager(self.private, per_set, warm, self.region, self.control)
+        # The judged outputs, taken by the Stager from the shared slots into
+        # the reference's memory as soon as the harness filled each one.
+        self.slot_bytes = slot_bytes
+        self.judged = torch.empty(max(slot_bytes * judged, 1), dtype=torch.uint8, device=device)
+        self.stager = harness.Stager(self.private, per_set, warm, self.region, self.control, self.judged, slot_bytes)
         self.staging = None  # the Stager's report, once finished
 
     @staticmethod
@@ -183,9 +187,19 @@ class CallSets:
         return self.staging
 
     def judged_calls(self):
-        """(slot, set) of every judged call the candidate's harness filled."""
-        filled = self.region.tensor(self.slot_calls_entry[2], torch.int64, [len(self.slots)], [1]).tolist()
-        return [(k, s) for k, s in enumerate(filled) if s >= 0]
+        """(slot, set) of every judged call, as the Stager took it (the set its
+        own record: the one it staged for that call); stops staging."""
+        return [tuple(pair) for pair in self.finish_staging()["judged"]]
+
+    def judged_outputs(self, slot):
+        """The outputs of judged slot `slot` as the Stager took them."""
+        out = []
+        for entry in self.slots[slot]:
+            _, _, offset, dtype, sizes, _ = entry
+            n = torch.empty((), dtype=DTYPES[dtype]).element_size() * _numel(sizes)
+            private = offset - self.per_set  # the slots follow the stage; taken in the same layout
+            out.append(self.judged.narrow(0, private, n).view(DTYPES[dtype]).view(sizes))
+        return out
 
     def measured(self):
         """What the candidate's native harness measured, from the report
@@ -200,7 +214,7 @@ class CallSets:
 
     def release(self):
         self.finish_staging()
-        self.stager = self.region = self.control = self.private = None
+        self.stager = self.region = self.control = self.private = self.judged = None
         self.calls = self.slots = None
 
 

@@ -38,19 +38,18 @@
 // the candidate's time from there, not from the candidate's own record.
 #include <ATen/ATen.h>
 #include <c10/core/impl/LocalDispatchKeySet.h>
-#include <pybind11/pybind11.h>
-#include <pybind11/stl.h>
-#include <torch/csrc/Dtype.h>
-#include <torch/csrc/autograd/python_variable.h>
-
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <linux/futex.h>
-#include <sys/syscall.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <torch/csrc/Dtype.h>
+#include <torch/csrc/autograd/python_variable.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -102,7 +101,8 @@ void bind(void* library, F& slot, const char* name, const char* fallback = nullp
 const Driver& driver() {
   static const Driver loaded = [] {
     void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (library == nullptr) throw std::runtime_error(std::string("kmem harness: cannot open libcuda.so.1: ") + dlerror());
+    if (library == nullptr)
+      throw std::runtime_error(std::string("kmem harness: cannot open libcuda.so.1: ") + dlerror());
     Driver d{};
     bind(library, d.ctx_synchronize, "cuCtxSynchronize");
     bind(library, d.ctx_get_current, "cuCtxGetCurrent");
@@ -138,7 +138,8 @@ class DeviceOutOfMemory : public std::bad_alloc {
 
 void check(int status, const char* what) {
   if (status == 0) return;
-  std::string message = std::string("kmem harness: ") + what + " failed with CUDA driver error " + std::to_string(status);
+  std::string message =
+      std::string("kmem harness: ") + what + " failed with CUDA driver error " + std::to_string(status);
   if (status == kCudaErrorOutOfMemory) throw DeviceOutOfMemory(message + " (out of memory)");
   throw std::runtime_error(message);
 }
@@ -176,12 +177,13 @@ c10::DispatchKeySet python_keys() {
 struct ControlWords {
   uint32_t request;  // bumped by the harness for each set it asks for (a futex word: a wake-up only)
   uint32_t pad0[15];
-  int64_t set;       // the set asked for
-  uint64_t token;    // the ask's token, drawn by the harness from getrandom: a new one is a new ask
-  int64_t pad1[6];
-  uint32_t served;   // bumped by the Stager for each answer (a futex word: a wake-up only)
-  uint32_t refused;  // whether the last answer was a refusal (the set was not staged)
-  uint64_t answered; // the token of the ask last answered: the harness goes on when it is its own
+  int64_t set;          // the set asked for
+  uint64_t token;       // the ask's token, drawn by the harness from getrandom: a new one is a new ask
+  int64_t judged_slot;  // the judged slot the previous call's output went to (-1: none)
+  int64_t pad1[5];
+  uint32_t served;    // bumped by the Stager for each answer (a futex word: a wake-up only)
+  uint32_t refused;   // whether the last answer was a refusal (the set was not staged)
+  uint64_t answered;  // the token of the ask last answered: the harness goes on when it is its own
 };
 constexpr int64_t kControlBytes = 4096;
 
@@ -278,7 +280,8 @@ class Region {
       throw std::runtime_error("kmem harness: a tensor outside its region");
     auto options = at::TensorOptions().dtype(dtype).device(region->device());
     std::shared_ptr<Region> keep = region;
-    return at::from_blob(static_cast<char*>(region->base_) + offset, sizes, strides, [keep](void*) {}, options);
+    return at::from_blob(
+        static_cast<char*>(region->base_) + offset, sizes, strides, [keep](void*) {}, options);
   }
 
   py::bytes handle() const { return py::bytes(handle_); }
@@ -299,7 +302,8 @@ class Region {
     }
     void* mapped = mmap(nullptr, static_cast<size_t>(bytes_), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     ::close(fd);
-    if (mapped == MAP_FAILED) throw std::runtime_error(std::string("kmem harness: mmap failed: ") + std::strerror(errno));
+    if (mapped == MAP_FAILED)
+      throw std::runtime_error(std::string("kmem harness: mmap failed: ") + std::strerror(errno));
     touch_every_page(mapped, bytes_);
     kind_ = Kind::file;
     base_ = mapped;
@@ -386,9 +390,18 @@ std::vector<CallSet> call_sets(const py::list& layout, const std::vector<std::sh
 class Stager {
  public:
   Stager(at::Tensor sets, int64_t per_set, int64_t warm, std::shared_ptr<Region> shared,
-         std::shared_ptr<Region> control)
-      : sets_(std::move(sets)), per_set_(per_set), warm_(warm), shared_(std::move(shared)),
-        control_(std::move(control)), words_(control_->control_words()) {
+         std::shared_ptr<Region> control, at::Tensor judged, int64_t slot_bytes)
+      : sets_(std::move(sets)),
+        judged_(std::move(judged)),
+        per_set_(per_set),
+        warm_(warm),
+        slot_bytes_(slot_bytes),
+        shared_(std::move(shared)),
+        control_(std::move(control)),
+        words_(control_->control_words()) {
+    slots_ = slot_bytes_ > 0 ? judged_.numel() / slot_bytes_ : 0;
+    slot_sets_.assign(static_cast<size_t>(slots_), -1);
+    if (slots_ > 0) shared_slots_ = Region::tensor(shared_, per_set, at::kByte, {slots_ * slot_bytes_}, {1});
     count_ = per_set_ > 0 ? sets_.numel() / per_set_ : 0;
     if (per_set_ <= 0 || count_ <= warm_ || warm_ < 1 || sets_.scalar_type() != at::kByte || !sets_.is_contiguous())
       throw std::runtime_error("kmem harness: a stager needs byte sets, warm-up sets and timed ones");
@@ -402,10 +415,16 @@ class Stager {
 
   // Stops serving and reports: {"staged": sets copied, "out_of_turn":
   // requests refused, "first_out_of_turn": the first set refused (-1),
-  // "changed": whether a call changed its staged inputs}.
+  // "changed": whether a call changed its staged inputs, "judged": [(slot,
+  // set)] of the judged outputs taken into the reference's memory, the set
+  // the Stager's own (the one it staged for that call)}.
   py::dict finish() {
     stop();
+    py::list judged;
+    for (int64_t k = 0; k < slots_; ++k)
+      if (slot_sets_[static_cast<size_t>(k)] >= 0) judged.append(py::make_tuple(k, slot_sets_[static_cast<size_t>(k)]));
     py::dict report;
+    report["judged"] = judged;
     report["staged"] = staged_count_;
     report["out_of_turn"] = out_of_turn_;
     report["first_out_of_turn"] = first_out_of_turn_;
@@ -435,7 +454,7 @@ class Stager {
         uint64_t token = load_word(&words_->token);
         if (token == answered_) continue;
         answered_ = token;
-        serve(token, load_word(&words_->set));
+        serve(token, load_word(&words_->set), load_word(&words_->judged_slot));
       }
     } catch (const std::exception& e) {
       error_ = e.what();
@@ -448,9 +467,17 @@ class Stager {
     return set < warm_ || set == cursor_ + 1;
   }
 
-  void serve(uint64_t token, int64_t set) {
+  void serve(uint64_t token, int64_t set, int64_t judged_slot) {
     check_unchanged();
-    bool allowed = in_turn(set);
+    take_judged(judged_slot);
+    bool allowed = set == kDone || in_turn(set);
+    if (set == kDone) {
+      store_word<uint32_t>(&words_->refused, 0);
+      store_word(&words_->answered, token);
+      store_word<uint32_t>(&words_->served, load_word(&words_->served) + 1);
+      futex_wake(&words_->served);
+      return;
+    }
     if (allowed) {
       if (set >= warm_) cursor_ = set;
       if (context_ != nullptr) {
@@ -472,6 +499,24 @@ class Stager {
     futex_wake(&words_->served);
   }
 
+  // The judged slot the harness filled from the call on the set last staged:
+  // its bytes into the reference's memory, before any more candidate code
+  // runs (the slot is shared, hence writable by the candidate), and the set
+  // from the Stager's own record.
+  void take_judged(int64_t slot) {
+    if (slot < 0 || slot >= slots_ || staged_ < warm_) return;
+    if (context_ != nullptr) {
+      judged_.narrow(0, slot * slot_bytes_, slot_bytes_)
+          .copy_(shared_slots_.narrow(0, slot * slot_bytes_, slot_bytes_));
+      synchronize_copy();
+    } else {
+      std::memcpy(static_cast<char*>(judged_.data_ptr()) + slot * slot_bytes_,
+                  static_cast<const char*>(shared_slots_.data_ptr()) + slot * slot_bytes_,
+                  static_cast<size_t>(slot_bytes_));
+    }
+    slot_sets_[static_cast<size_t>(slot)] = staged_;
+  }
+
   // The stage against the set last copied into it: a call that changed it
   // changed its inputs.
   void check_unchanged() {
@@ -490,8 +535,11 @@ class Stager {
     if (context_ != nullptr) check(driver().stream_synchronize(nullptr), "cuStreamSynchronize");
   }
 
-  at::Tensor sets_, stage_;
-  int64_t per_set_, warm_, count_ = 0;
+  static constexpr int64_t kDone = -1;  // the set word of the harness's last ask of a measurement
+
+  at::Tensor sets_, judged_, stage_, shared_slots_;
+  int64_t per_set_, warm_, slot_bytes_, slots_ = 0, count_ = 0;
+  std::vector<int64_t> slot_sets_;  // per judged slot, the set of the call it holds (-1: none)
   std::shared_ptr<Region> shared_, control_;
   ControlWords* words_;
   void* context_ = nullptr;
@@ -519,16 +567,17 @@ class Harness {
   // launches, or None; `probe`: the host's speed probe (milliseconds);
   // `named_tuples`: torch's named tuple types; `strict`: check every output
   // (candidates) or take it as it comes (the trusted reference).
-  Harness(const std::string& device, int64_t flush_bytes, py::object launches, py::object probe,
-          py::tuple named_tuples, py::tuple settings, bool strict)
+  Harness(const std::string& device, int64_t flush_bytes, py::object launches, py::object probe, py::tuple named_tuples,
+          py::tuple settings, bool strict)
       : cuda_(device == "cuda"), launches_(std::move(launches)), probe_(std::move(probe)), strict_(strict) {
     for (const auto& type : named_tuples) named_tuples_.push_back(type.ptr());
     named_tuple_refs_ = named_tuples;
-    settings_ = Settings{settings[0].cast<double>(), settings[1].cast<double>(), settings[2].cast<int64_t>(),
-                         settings[3].cast<double>(), settings[4].cast<double>(), settings[5].cast<double>(),
+    settings_ = Settings{settings[0].cast<double>(),  settings[1].cast<double>(), settings[2].cast<int64_t>(),
+                         settings[3].cast<double>(),  settings[4].cast<double>(), settings[5].cast<double>(),
                          settings[6].cast<int64_t>(), settings[7].cast<double>()};
     c10::impl::ExcludeDispatchKeyGuard guard(python_keys());
-    auto options = at::TensorOptions().dtype(at::kFloat).device(cuda_ ? c10::Device(c10::kCUDA, 0) : c10::Device(c10::kCPU));
+    auto options =
+        at::TensorOptions().dtype(at::kFloat).device(cuda_ ? c10::Device(c10::kCUDA, 0) : c10::Device(c10::kCPU));
     flush_ = at::empty({std::max<int64_t>(flush_bytes / 4, 1)}, options);
     if (cuda_) {
       require_context();
@@ -630,7 +679,8 @@ class Harness {
         if (!host_bound || now_ms() - window_since >= settings_.window_s * 1e3 || enough(both, iters)) break;
       }
       double after = host_bound ? sample() : 0.0;
-      bool steady = !host_bound || (before <= fastest_ * settings_.steady_ratio && after <= fastest_ * settings_.steady_ratio);
+      bool steady =
+          !host_bound || (before <= fastest_ * settings_.steady_ratio && after <= fastest_ * settings_.steady_ratio);
       (steady ? kept : unsteady).insert((steady ? kept : unsteady).end(), window.begin(), window.end());
       before = after;
       windows += 1;
@@ -647,7 +697,8 @@ class Harness {
     total_.calls += tally.calls;
     total_.measured_ms += tally.measured_ms;
     if (tally.calls > 0) {
-      total_.fastest_ms = total_.calls == tally.calls ? tally.fastest_ms : std::min(total_.fastest_ms, tally.fastest_ms);
+      total_.fastest_ms =
+          total_.calls == tally.calls ? tally.fastest_ms : std::min(total_.fastest_ms, tally.fastest_ms);
       total_.slowest_ms = std::max(total_.slowest_ms, tally.slowest_ms);
     }
     missing_warm_ += missing_warm;
@@ -777,6 +828,8 @@ class Harness {
     uint64_t token = 0;
     while (token == 0 || token == load_word(&words_->answered)) token = random_word();
     store_word(&words_->set, number);
+    store_word(&words_->judged_slot, judged_slot_);
+    judged_slot_ = -1;
     store_word(&words_->token, token);
     store_word<uint32_t>(&words_->request, load_word(&words_->request) + 1);
     futex_wake(&words_->request);
@@ -835,6 +888,10 @@ class Harness {
       std::vector<PyObject*> objects;
       std::vector<at::Tensor> values = checked(output, set, objects);
       if (index >= 0) judge(values, index);
+      // The Stager takes a judged output into the reference's memory at
+      // once: the slot is shared, and code of the candidate's may run after
+      // this call (the next call, or anything after the measurement).
+      if (judged_slot_ >= 0) stage(-1);
       check_no_attributes(objects);
       // The previous call's outputs are kept alive until now, so an honest
       // output cannot be given their freed memory.
@@ -917,7 +974,8 @@ class Harness {
       }
       Py_ssize_t count = PyDict_Size(attributes);
       Py_DECREF(attributes);
-      if (count > 0) throw OutputError("output_type", "output " + std::to_string(i) + " of a timed call carries attributes");
+      if (count > 0)
+        throw OutputError("output_type", "output " + std::to_string(i) + " of a timed call carries attributes");
     }
   }
 
@@ -936,16 +994,14 @@ class Harness {
       fits = target[i].tensor.sizes() == values[i].sizes() && target[i].tensor.scalar_type() == values[i].scalar_type();
     for (size_t i = 0; i < target.size(); ++i) {
       at::Tensor& t = target[i].tensor;
-      if (fits)
-        t.copy_(values[i].detach());
-      else if (t.is_floating_point() || t.is_complex())
-        t.fill_(std::nan(""));
-      else
-        t.fill_(-1);
+      if (fits) t.copy_(values[i].detach());
+      else if (t.is_floating_point() || t.is_complex()) t.fill_(std::nan(""));
+      else t.fill_(-1);
     }
     synchronize();
     slot_calls_[slot].fill_(index);
     synchronize();
+    judged_slot_ = slot;  // taken by the Stager at the next ask, before any code of the candidate's runs
   }
 
  public:
@@ -962,6 +1018,7 @@ class Harness {
   bool cuda_;
   std::shared_ptr<Region> control_;
   ControlWords* words_ = nullptr;
+  int64_t judged_slot_ = -1;  // the slot the last call's output was copied into, for the next ask
   py::object launches_, probe_;
   bool strict_;
   std::vector<PyObject*> named_tuples_;
@@ -1000,16 +1057,18 @@ PYBIND11_MODULE(kmem_harness, m) {
       .def_static("create", &Region::create, py::arg("device"), py::arg("bytes"), py::arg("path") = "")
       .def_property_readonly("handle", &Region::handle)
       .def_property_readonly("bytes", &Region::bytes)
-      .def("tensor", [](const std::shared_ptr<Region>& self, int64_t offset, py::object dtype, std::vector<int64_t> sizes,
-                        std::vector<int64_t> strides) {
+      .def("tensor", [](const std::shared_ptr<Region>& self, int64_t offset, py::object dtype,
+                        std::vector<int64_t> sizes, std::vector<int64_t> strides) {
         return py::reinterpret_steal<py::object>(
             THPVariable_Wrap(Region::tensor(self, offset, scalar_type(dtype), sizes, strides)));
       });
   py::class_<Stager>(m, "Stager")
       .def(py::init([](py::handle sets, int64_t per_set, int64_t warm, std::shared_ptr<Region> shared,
-                       std::shared_ptr<Region> control) {
-        if (!THPVariable_Check(sets.ptr())) throw std::runtime_error("kmem harness: the sets are no tensor");
-        return new Stager(THPVariable_Unpack(sets.ptr()), per_set, warm, std::move(shared), std::move(control));
+                       std::shared_ptr<Region> control, py::handle judged, int64_t slot_bytes) {
+        if (!THPVariable_Check(sets.ptr()) || !THPVariable_Check(judged.ptr()))
+          throw std::runtime_error("kmem harness: the sets and the judged outputs' memory are tensors");
+        return new Stager(THPVariable_Unpack(sets.ptr()), per_set, warm, std::move(shared), std::move(control),
+                          THPVariable_Unpack(judged.ptr()), slot_bytes);
       }))
       .def("finish", &Stager::finish);
   py::class_<Harness>(m, "Harness")

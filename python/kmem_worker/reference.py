@@ -267,7 +267,7 @@ class Reference:
         figures = []
         for k, s in judged:
             expected = self._outputs(calls.inputs(s))
-            figures.append(compare.error_figures(expected, calls.tensors(calls.slots[k]), tolerance))
+            figures.append(compare.error_figures(expected, calls.judged_outputs(k), tolerance))
             del expected
         failed = compare.first_not_close(compare.read(figures))
         if failed is not None:

@@ -163,7 +163,7 @@ class HarnessTest(unittest.TestCase):
         self.assertEqual(len({s for _, s in judged}), 4)
         for slot, index in judged:
             x, y = self.sets.calls.inputs(index)
-            self.assertTrue(torch.equal(self.sets.calls.tensors(self.sets.calls.slots[slot])[0], x + y))
+            self.assertTrue(torch.equal(self.sets.calls.judged_outputs(slot)[0], x + y))
         self.assertFalse(self.sets.calls.finish_staging()["changed"])
 
     def ask(self, words, number):
@@ -226,6 +226,27 @@ class HarnessTest(unittest.TestCase):
         harness.measure_once(trap, 1, 5, host_speed.HostSpeed(host_speed.probe_ms))
         staging = self.sets.calls.finish_staging()
         self.assertEqual(staging["first_out_of_turn"], 1, staging)
+
+    def test_judged_outputs_are_taken_before_the_candidates_code_runs_again(self):
+        # A held-out attack: the judged slots lie in the shared region, so a
+        # candidate returned empty tensors and wrote the right outputs into
+        # the slots in later calls (339x). The Stager takes each judged
+        # output into the reference's memory right after the harness copied
+        # it: what the candidate writes into the slots later changes nothing.
+        harness = self.sets.harness()
+        shared_slots = [self.sets.calls.tensors(entries)[0] for entries in self.sets.calls.slots]
+
+        def scribble(x, y):
+            for slot in shared_slots:
+                slot.fill_(7.0)
+            return x + y
+        harness.measure_once(scribble, 1, 5, host_speed.HostSpeed(host_speed.probe_ms))
+        judged = self.sets.calls.judged_calls()
+        self.assertEqual(len(judged), 4)
+        self.assertEqual(len({s for _, s in judged}), 4)
+        for slot, index in judged:
+            x, y = self.sets.calls.inputs(index)
+            self.assertTrue(torch.equal(self.sets.calls.judged_outputs(slot)[0], x + y))
 
     def test_an_output_that_is_a_view_of_the_input_is_not_stale(self):
         # Every call's inputs lie in the one stage: a problem that returns a
@@ -330,7 +351,7 @@ class HarnessTest(unittest.TestCase):
         self.assertGreater(measured.ms, 0)
         slot, index = self.sets.calls.judged_calls()[0]
         x, y = self.sets.calls.inputs(index)
-        self.assertFalse(torch.allclose(self.sets.calls.tensors(self.sets.calls.slots[slot])[0], x + y))
+        self.assertFalse(torch.allclose(self.sets.calls.judged_outputs(slot)[0], x + y))
 
 
 class HostSpeedWindowsTest(unittest.TestCase):
@@ -417,7 +438,7 @@ class CudaTest(unittest.TestCase):
             self.assertEqual(len(calls.judged_calls()), 4)
             for slot, index in calls.judged_calls():
                 x, y = calls.inputs(index)
-                self.assertTrue(torch.equal(calls.tensors(calls.slots[slot])[0], x + y))
+                self.assertTrue(torch.equal(calls.judged_outputs(slot)[0], x + y))
             self.assertFalse(calls.finish_staging()["changed"])
             measured = calls.measured()
             self.assertAlmostEqual(measured["candidate_ms"], float(run.stdout.split()[-1]), places=9)
