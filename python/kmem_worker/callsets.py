@@ -101,7 +101,7 @@ class CallSets:
                 offset += _aligned(value.numel() * value.element_size())
             self.calls.append(layout)
         slot_bytes = sum(_aligned(v.numel() * v.element_size()) for v in outputs_like)
-        total = per_set + slot_bytes * judged + _aligned(8 * max(judged, 1)) + 8 * REPORT_FIELDS
+        total = per_set + slot_bytes + 8 * REPORT_FIELDS
         hidden = os.path.join(folder, "calls-" + secrets.token_hex(16))
         os.mkdir(hidden, 0o300)
         path = os.path.join(hidden, secrets.token_hex(16)) if device != "cuda" else ""
@@ -113,25 +113,21 @@ class CallSets:
             torch.cuda.empty_cache()
             self.region = harness.Region.create(device, total, path)
         self.control = harness.Region.create("cpu", CONTROL_BYTES, os.path.join(hidden, secrets.token_hex(16)))
+        # The out-slot every timed call's outputs are copied into by the
+        # harness, right after the stage; the Stager judges from there.
         offset = per_set
-        self.slots = []
-        for _ in range(judged):
-            entries = []
-            for value in outputs_like:
-                slot = self._view(offset, value)
-                slot.fill_(float("nan") if value.is_floating_point() or value.is_complex() else -1)
-                entries.append(("tensor", 0, offset, str(value.dtype), list(value.shape),
-                                contiguous_strides(list(value.shape))))
-                offset += _aligned(value.numel() * value.element_size())
-            self.slots.append(entries)
-        self.slot_calls_entry = ("tensor", 0, offset, "torch.int64", [judged], [1])
-        self._view(offset, torch.empty(judged, dtype=torch.int64)).fill_(-1)
-        offset += _aligned(8 * max(judged, 1))
+        self.out_slot = []
+        for value in outputs_like:
+            slot = self._view(offset, value)
+            slot.fill_(float("nan") if value.is_floating_point() or value.is_complex() else -1)
+            self.out_slot.append(("tensor", 0, offset, str(value.dtype), list(value.shape),
+                                  contiguous_strides(list(value.shape))))
+            offset += _aligned(value.numel() * value.element_size())
         self.report_entry = ("tensor", 0, offset, "torch.float64", [REPORT_FIELDS], [1])
         self._view(offset, torch.empty(REPORT_FIELDS, dtype=torch.float64)).fill_(0.0)
         problem.synchronize(device)
-        # The judged outputs, taken by the Stager from the shared slots into
-        # the reference's memory as soon as the harness filled each one.
+        # The judged outputs: `judged` slots in the reference's memory, kept by
+        # the Stager's reservoir from the out-slot.
         self.slot_bytes = slot_bytes
         self.judged = torch.empty(max(slot_bytes * judged, 1), dtype=torch.uint8, device=device)
         self.stager = harness.Stager(self.private, per_set, warm, self.region, self.control, self.judged, slot_bytes)
@@ -174,8 +170,7 @@ class CallSets:
         """What the candidate's native harness maps (pickled: only bytes,
         strings, numbers and lists reach the candidate)."""
         return pickle.dumps({"regions": [(bytes(self.region.handle), self.region.bytes)], "calls": self.calls,
-                             "warm": self.warm, "slots": self.slots, "slot_calls": self.slot_calls_entry,
-                             "report": self.report_entry,
+                             "warm": self.warm, "slots": [self.out_slot], "report": self.report_entry,
                              "control": (bytes(self.control.handle).decode(), self.control.bytes)})
 
     def finish_staging(self):
@@ -194,10 +189,10 @@ class CallSets:
     def judged_outputs(self, slot):
         """The outputs of judged slot `slot` as the Stager took them."""
         out = []
-        for entry in self.slots[slot]:
+        for entry in self.out_slot:
             _, _, offset, dtype, sizes, _ = entry
             n = torch.empty((), dtype=DTYPES[dtype]).element_size() * _numel(sizes)
-            private = offset - self.per_set  # the slots follow the stage; taken in the same layout
+            private = slot * self.slot_bytes + offset - self.per_set  # the out-slot's layout, slot after slot
             out.append(self.judged.narrow(0, private, n).view(DTYPES[dtype]).view(sizes))
         return out
 
@@ -215,7 +210,7 @@ class CallSets:
     def release(self):
         self.finish_staging()
         self.stager = self.region = self.control = self.private = self.judged = None
-        self.calls = self.slots = None
+        self.calls = self.out_slot = None
 
 
 def _numel(sizes):

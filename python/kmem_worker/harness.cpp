@@ -177,10 +177,9 @@ c10::DispatchKeySet python_keys() {
 struct ControlWords {
   uint32_t request;  // bumped by the harness for each set it asks for (a futex word: a wake-up only)
   uint32_t pad0[15];
-  int64_t set;          // the set asked for
-  uint64_t token;       // the ask's token, drawn by the harness from getrandom: a new one is a new ask
-  int64_t judged_slot;  // the judged slot the previous call's output went to (-1: none)
-  int64_t pad1[5];
+  int64_t set;     // the set asked for
+  uint64_t token;  // the ask's token, drawn by the harness from getrandom: a new one is a new ask
+  int64_t pad1[6];
   uint32_t served;    // bumped by the Stager for each answer (a futex word: a wake-up only)
   uint32_t refused;   // whether the last answer was a refusal (the set was not staged)
   uint64_t answered;  // the token of the ask last answered: the harness goes on when it is its own
@@ -401,7 +400,7 @@ class Stager {
         words_(control_->control_words()) {
     slots_ = slot_bytes_ > 0 ? judged_.numel() / slot_bytes_ : 0;
     slot_sets_.assign(static_cast<size_t>(slots_), -1);
-    if (slots_ > 0) shared_slots_ = Region::tensor(shared_, per_set, at::kByte, {slots_ * slot_bytes_}, {1});
+    if (slots_ > 0) out_slot_ = Region::tensor(shared_, per_set, at::kByte, {slot_bytes_}, {1});
     count_ = per_set_ > 0 ? sets_.numel() / per_set_ : 0;
     if (per_set_ <= 0 || count_ <= warm_ || warm_ < 1 || sets_.scalar_type() != at::kByte || !sets_.is_contiguous())
       throw std::runtime_error("kmem harness: a stager needs byte sets, warm-up sets and timed ones");
@@ -454,7 +453,7 @@ class Stager {
         uint64_t token = load_word(&words_->token);
         if (token == answered_) continue;
         answered_ = token;
-        serve(token, load_word(&words_->set), load_word(&words_->judged_slot));
+        serve(token, load_word(&words_->set));
       }
     } catch (const std::exception& e) {
       error_ = e.what();
@@ -467,9 +466,9 @@ class Stager {
     return set < warm_ || set == cursor_ + 1;
   }
 
-  void serve(uint64_t token, int64_t set, int64_t judged_slot) {
+  void serve(uint64_t token, int64_t set) {
     check_unchanged();
-    take_judged(judged_slot);
+    take_output();
     bool allowed = set == kDone || in_turn(set);
     if (set == kDone) {
       store_word<uint32_t>(&words_->refused, 0);
@@ -499,19 +498,25 @@ class Stager {
     futex_wake(&words_->served);
   }
 
-  // The judged slot the harness filled from the call on the set last staged:
-  // its bytes into the reference's memory, before any more candidate code
-  // runs (the slot is shared, hence writable by the candidate), and the set
-  // from the Stager's own record.
-  void take_judged(int64_t slot) {
-    if (slot < 0 || slot >= slots_ || staged_ < warm_) return;
+  // The output of the call on the timed set last staged, which the harness
+  // copied into the shared out-slot: at the first ask after that call (no
+  // code of the candidate's runs between the copy and the ask), the
+  // reservoir (decided here, from getrandom: the candidate never learns
+  // which calls are judged) keeps it or not in a judged slot of the
+  // reference's own memory, with the set from the Stager's own record. A
+  // candidate's own ask during a call takes that call's out-slot early: what
+  // it holds then is what the candidate made inside the clock.
+  void take_output() {
+    if (slots_ == 0 || staged_ < warm_ || taken_ == staged_) return;
+    taken_ = staged_;
+    int64_t seen = ++outputs_seen_;
+    int64_t slot = seen <= slots_ ? seen - 1 : static_cast<int64_t>(random_word() % static_cast<uint64_t>(seen));
+    if (slot >= slots_) return;
     if (context_ != nullptr) {
-      judged_.narrow(0, slot * slot_bytes_, slot_bytes_)
-          .copy_(shared_slots_.narrow(0, slot * slot_bytes_, slot_bytes_));
+      judged_.narrow(0, slot * slot_bytes_, slot_bytes_).copy_(out_slot_);
       synchronize_copy();
     } else {
-      std::memcpy(static_cast<char*>(judged_.data_ptr()) + slot * slot_bytes_,
-                  static_cast<const char*>(shared_slots_.data_ptr()) + slot * slot_bytes_,
+      std::memcpy(static_cast<char*>(judged_.data_ptr()) + slot * slot_bytes_, out_slot_.data_ptr(),
                   static_cast<size_t>(slot_bytes_));
     }
     slot_sets_[static_cast<size_t>(slot)] = staged_;
@@ -537,8 +542,8 @@ class Stager {
 
   static constexpr int64_t kDone = -1;  // the set word of the harness's last ask of a measurement
 
-  at::Tensor sets_, judged_, stage_, shared_slots_;
-  int64_t per_set_, warm_, slot_bytes_, slots_ = 0, count_ = 0;
+  at::Tensor sets_, judged_, stage_, out_slot_;
+  int64_t per_set_, warm_, slot_bytes_, slots_ = 0, count_ = 0, taken_ = -1, outputs_seen_ = 0;
   std::vector<int64_t> slot_sets_;  // per judged slot, the set of the call it holds (-1: none)
   std::shared_ptr<Region> shared_, control_;
   ControlWords* words_;
@@ -589,13 +594,13 @@ class Harness {
   // The call sets: the first `warm_sets` serve the warm-up calls in turn, each
   // later one a single timed call. `regions`: [(handle, bytes)] opened here;
   // `layout`: per call, its arguments (see argument()), every set's tensors
-  // over the stage; `slots`: per judged call, its outputs' slots (layout
-  // entries); `slot_calls`: an int64 slot receiving the set each judged slot
-  // holds; `devices`: the reference's output device types; `control`: the
+  // over the stage; `slots`: the out-slot every timed call's outputs are
+  // copied into (one list of layout entries; the Stager judges from there);
+  // `devices`: the reference's output device types; `control`: the
   // staging handshake's host region (path, bytes), or None when the sets
   // lie in the regions themselves (tests).
   void load(const std::string& device, py::list regions, py::list layout, int64_t warm_sets, py::list slots,
-            py::object slot_calls, py::object report, py::list devices, py::object control) {
+            py::object report, py::list devices, py::object control) {
     std::vector<std::shared_ptr<Region>> opened;
     for (const auto& entry : regions) {
       auto fields = py::reinterpret_borrow<py::tuple>(entry);
@@ -608,15 +613,12 @@ class Harness {
       control_ = Region::open("cpu", fields[0].cast<std::string>(), fields[1].cast<int64_t>());
       words_ = control_->control_words();
     }
-    use(call_sets(layout, opened), warm_sets, call_sets(slots, opened),
-        slot_calls.is_none() ? at::Tensor() : argument(slot_calls, opened).tensor, devices);
+    use(call_sets(layout, opened), warm_sets, call_sets(slots, opened), devices);
     report_ = report.is_none() ? at::Tensor() : argument(report, opened).tensor;
   }
 
   // The same with the sets given as tensors (the reference's own timing).
-  void load_local(py::list layout, int64_t warm_sets) {
-    use(call_sets(layout, {}), warm_sets, {}, at::Tensor(), py::list());
-  }
+  void load_local(py::list layout, int64_t warm_sets) { use(call_sets(layout, {}), warm_sets, {}, py::list()); }
 
   // A measurement: see timing.py for the rules. Returns (result or None,
   // (calls, measured_ms, fastest_ms, slowest_ms) of this measurement,
@@ -693,6 +695,7 @@ class Harness {
         break;
       }
     }
+    stage(-1);  // the last ask: the Stager takes the last timed call's output before the candidate's code runs again
     bool steady = static_cast<int64_t>(kept.size()) >= iters;
     total_.calls += tally.calls;
     total_.measured_ms += tally.measured_ms;
@@ -723,7 +726,6 @@ class Harness {
 
   // Timed calls made so far (sets used after the warm-up sets).
   int64_t timed_calls() const { return timed_seen_; }
-  int64_t judged() const { return std::min<int64_t>(timed_calls(), static_cast<int64_t>(slots_.size())); }
 
   // Drops the call sets and slots (their regions are unmapped once unused).
   void unload() {
@@ -732,7 +734,6 @@ class Harness {
     words_ = nullptr;
     sets_.clear();
     slots_.clear();
-    slot_calls_ = at::Tensor();
     report_ = at::Tensor();
   }
 
@@ -746,8 +747,7 @@ class Harness {
     int64_t missing;
   };
 
-  void use(std::vector<CallSet> sets, int64_t warm_sets, std::vector<CallSet> slots, at::Tensor slot_calls,
-           py::list devices) {
+  void use(std::vector<CallSet> sets, int64_t warm_sets, std::vector<CallSet> slots, py::list devices) {
     if (warm_sets < 1 || warm_sets >= static_cast<int64_t>(sets.size()))
       throw std::runtime_error("kmem harness: warm-up sets must leave sets for timed calls");
     sets_ = std::move(sets);
@@ -755,7 +755,6 @@ class Harness {
     next_ = warm_sets;
     timed_seen_ = 0;
     slots_ = std::move(slots);
-    slot_calls_ = slot_calls;
     devices_.clear();
     for (const auto& device : devices) devices_.push_back(device.cast<std::string>());
     previous_.clear();
@@ -828,8 +827,6 @@ class Harness {
     uint64_t token = 0;
     while (token == 0 || token == load_word(&words_->answered)) token = random_word();
     store_word(&words_->set, number);
-    store_word(&words_->judged_slot, judged_slot_);
-    judged_slot_ = -1;
     store_word(&words_->token, token);
     store_word<uint32_t>(&words_->request, load_word(&words_->request) + 1);
     futex_wake(&words_->request);
@@ -888,10 +885,6 @@ class Harness {
       std::vector<PyObject*> objects;
       std::vector<at::Tensor> values = checked(output, set, objects);
       if (index >= 0) judge(values, index);
-      // The Stager takes a judged output into the reference's memory at
-      // once: the slot is shared, and code of the candidate's may run after
-      // this call (the next call, or anything after the measurement).
-      if (judged_slot_ >= 0) stage(-1);
       check_no_attributes(objects);
       // The previous call's outputs are kept alive until now, so an honest
       // output cannot be given their freed memory.
@@ -979,16 +972,14 @@ class Harness {
     }
   }
 
-  // Reservoir sampling of the timed calls into the judged slots, decided
-  // after the call returned: every timed call is equally likely to be judged.
+  // Every timed call's outputs into the out-slot, for the reference's
+  // Stager to judge or not (its reservoir, decided at the next ask: the
+  // candidate's code runs no more before it).
   void judge(const std::vector<at::Tensor>& values, int64_t index) {
-    int64_t seen = ++timed_seen_;  // timed calls so far, this one included
+    ++timed_seen_;
     if (slots_.empty()) return;
-    int64_t k = static_cast<int64_t>(slots_.size());
-    int64_t slot = seen <= k ? seen - 1 : static_cast<int64_t>(random_word() % static_cast<uint64_t>(seen));
-    if (slot >= k) return;
     c10::impl::ExcludeDispatchKeyGuard guard(python_keys());
-    CallSet& target = slots_[slot];
+    CallSet& target = slots_[0];
     bool fits = target.size() == values.size();
     for (size_t i = 0; fits && i < values.size(); ++i)
       fits = target[i].tensor.sizes() == values[i].sizes() && target[i].tensor.scalar_type() == values[i].scalar_type();
@@ -999,9 +990,6 @@ class Harness {
       else t.fill_(-1);
     }
     synchronize();
-    slot_calls_[slot].fill_(index);
-    synchronize();
-    judged_slot_ = slot;  // taken by the Stager at the next ask, before any code of the candidate's runs
   }
 
  public:
@@ -1018,7 +1006,6 @@ class Harness {
   bool cuda_;
   std::shared_ptr<Region> control_;
   ControlWords* words_ = nullptr;
-  int64_t judged_slot_ = -1;  // the slot the last call's output was copied into, for the next ask
   py::object launches_, probe_;
   bool strict_;
   std::vector<PyObject*> named_tuples_;
@@ -1027,7 +1014,7 @@ class Harness {
   at::Tensor flush_;
   void *start_ = nullptr, *end_ = nullptr;
   std::vector<CallSet> sets_, slots_;
-  at::Tensor slot_calls_, report_;
+  at::Tensor report_;
   Tally total_;
   int64_t missing_warm_ = 0, missing_timed_ = 0;
   std::vector<std::string> devices_;
@@ -1077,6 +1064,5 @@ PYBIND11_MODULE(kmem_harness, m) {
       .def("load_local", &Harness::load_local)
       .def("measure", &Harness::measure)
       .def("timed_calls", &Harness::timed_calls)
-      .def("judged", &Harness::judged)
       .def("unload", &Harness::unload);
 }

@@ -114,8 +114,8 @@ class Harness:
         runs in loading them) and drops the description."""
         layout = loads(description)
         self.native.load(device, layout["regions"], _with_dtypes(layout["calls"]), layout["warm"],
-                         _with_dtypes(layout["slots"]), _with_dtypes([[layout["slot_calls"]]])[0][0],
-                         _with_dtypes([[layout["report"]]])[0][0], list(devices), layout.get("control"))
+                         _with_dtypes(layout["slots"]), _with_dtypes([[layout["report"]]])[0][0], list(devices),
+                         layout.get("control"))
 
     def load_local(self, sets, warm):
         """Call sets given as lists of values (the first `warm` for the warm-up)."""

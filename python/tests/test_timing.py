@@ -228,17 +228,17 @@ class HarnessTest(unittest.TestCase):
         self.assertEqual(staging["first_out_of_turn"], 1, staging)
 
     def test_judged_outputs_are_taken_before_the_candidates_code_runs_again(self):
-        # A held-out attack: the judged slots lie in the shared region, so a
+        # A held-out attack: the judged slots lay in the shared region, so a
         # candidate returned empty tensors and wrote the right outputs into
-        # the slots in later calls (339x). The Stager takes each judged
-        # output into the reference's memory right after the harness copied
-        # it: what the candidate writes into the slots later changes nothing.
+        # the slots in later calls (339x). Every timed call's output goes to
+        # one shared out-slot, and the Stager's reservoir takes it into the
+        # reference's memory at the next ask, before the candidate's code
+        # runs again: what the candidate writes there later changes nothing.
         harness = self.sets.harness()
-        shared_slots = [self.sets.calls.tensors(entries)[0] for entries in self.sets.calls.slots]
+        out_slot = self.sets.calls.tensors(self.sets.calls.out_slot)[0]
 
         def scribble(x, y):
-            for slot in shared_slots:
-                slot.fill_(7.0)
+            out_slot.fill_(7.0)
             return x + y
         harness.measure_once(scribble, 1, 5, host_speed.HostSpeed(host_speed.probe_ms))
         judged = self.sets.calls.judged_calls()
