@@ -18,7 +18,7 @@ if [ -z "$clang_format" ]; then
   exit 2
 fi
 mapfile -t files < <(git ls-files -- 'src/*.h' 'src/*.cpp' 'src/*.c' 'include/*.h' 'tests/*.h' 'tests/*.cpp' \
-  'bench/*.h' 'bench/*.cpp' 'python/*.c' | grep -v '/testdata/')
+  'bench/*.h' 'bench/*.cpp' 'python/*.c' 'python/*.cpp' | grep -v '/testdata/')
 if [ "$mode" = fix ]; then
   "$clang_format" -i --style=file "${files[@]}"
   exit 0

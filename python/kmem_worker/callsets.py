@@ -170,7 +170,7 @@ class CallSets:
         """What the candidate's native harness maps (pickled: only bytes,
         strings, numbers and lists reach the candidate)."""
         return pickle.dumps({"regions": [(bytes(self.region.handle), self.region.bytes)], "calls": self.calls,
-                             "warm": self.warm, "slots": [self.out_slot], "report": self.report_entry,
+                             "warm": self.warm, "out_slot": self.out_slot, "report": self.report_entry,
                              "control": (bytes(self.control.handle).decode(), self.control.bytes)})
 
     def finish_staging(self):

@@ -5,8 +5,8 @@
 // before any candidate code runs.
 //
 // Regions: memory shared between the trusted reference worker, which
-// creates one (the stage a call's inputs are copied into, the slots the
-// judged calls' outputs go to, the report), and the candidate's worker,
+// creates one (the stage a call's inputs are copied into, the out-slot every
+// timed call's outputs are copied into, the report), and the candidate's worker,
 // which maps it by its handle: a CUDA IPC handle of a device allocation of
 // its own (driver API), or a file mapped with MAP_SHARED.
 //
@@ -15,11 +15,12 @@
 // each call the candidate's harness asks for that call's set through a
 // control block (host memory both map, futex words); the reference's Stager
 // copies the set into the stage and answers. A set is staged only in its
-// turn (timed sets one after another, each once a pass), so a candidate
-// that asks for sets itself to read them ahead of their calls (and compute
-// their outputs outside the clock) takes the turn of its harness, which is
-// then refused: the reference reports it. The Stager also finds a call that
-// changed its inputs (the stage against the set, before the next).
+// turn (timed sets one after another, each once), so a candidate that asks
+// for sets itself to read them ahead of their calls (and compute their
+// outputs outside the clock) takes the turn of its harness, which is then
+// refused: the reference reports it. The Stager also finds a call that
+// changed its inputs (the stage against the set, before the next), and
+// decides which timed calls are judged (a reservoir over the out-slot).
 //
 // Harness: holds the call sets (tensors made here from the regions, never
 // Python objects until their call), the cache flush buffer, the CUDA events
@@ -28,14 +29,11 @@
 // synchronised, the clock started, model(*set) called through the C API,
 // the device synchronised, the clock stopped; the output is checked by exact
 // type (a plain tensor, or a tuple/list/torch named tuple of them) and device,
-// unpacked without any Python attribute lookup and, when getrandom() picks
-// the call for judgement (a reservoir of the timed calls: decided after the
-// call returned), copied into a judged-output slot with Python dispatch keys
-// excluded. Between calls only the launch counter and the host probe given
-// at construction (kmem's own functions) run in Python. After every
-// measurement the harness writes what it measured (the median, its tally of
-// every call, ...) into the reference's report slot: the orchestrator takes
-// the candidate's time from there, not from the candidate's own record.
+// unpacked without any Python attribute lookup and, for a timed call,
+// copied into the out-slot with Python dispatch keys excluded. Between calls only the launch counter and the host probe
+// given at construction (kmem's own functions) run in Python. After every measurement the harness writes what it
+// measured (the median, its tally of every call, ...) into the reference's report slot: the orchestrator takes the
+// candidate's time from there, not from the candidate's own record.
 #include <ATen/ATen.h>
 #include <c10/core/impl/LocalDispatchKeySet.h>
 #include <dlfcn.h>
@@ -185,6 +183,9 @@ struct ControlWords {
   uint64_t answered;  // the token of the ask last answered: the harness goes on when it is its own
 };
 constexpr int64_t kControlBytes = 4096;
+// The set word of the last ask of a measurement: nothing to stage, the last
+// timed call's output to take.
+constexpr int64_t kNoSet = -1;
 
 template <typename T>
 T load_word(const T* word) {
@@ -469,14 +470,8 @@ class Stager {
   void serve(uint64_t token, int64_t set) {
     check_unchanged();
     take_output();
-    bool allowed = set == kDone || in_turn(set);
-    if (set == kDone) {
-      store_word<uint32_t>(&words_->refused, 0);
-      store_word(&words_->answered, token);
-      store_word<uint32_t>(&words_->served, load_word(&words_->served) + 1);
-      futex_wake(&words_->served);
-      return;
-    }
+    if (set == kNoSet) return answer(token, false);
+    bool allowed = in_turn(set);
     if (allowed) {
       if (set >= warm_) cursor_ = set;
       if (context_ != nullptr) {
@@ -492,7 +487,11 @@ class Stager {
       out_of_turn_ += 1;
       staged_ = -1;  // the stage holds what it held; nothing to compare it with
     }
-    store_word<uint32_t>(&words_->refused, allowed ? 0 : 1);
+    answer(token, !allowed);
+  }
+
+  void answer(uint64_t token, bool refused) {
+    store_word<uint32_t>(&words_->refused, refused ? 1 : 0);
     store_word(&words_->answered, token);
     store_word<uint32_t>(&words_->served, load_word(&words_->served) + 1);
     futex_wake(&words_->served);
@@ -539,8 +538,6 @@ class Stager {
   void synchronize_copy() {
     if (context_ != nullptr) check(driver().stream_synchronize(nullptr), "cuStreamSynchronize");
   }
-
-  static constexpr int64_t kDone = -1;  // the set word of the harness's last ask of a measurement
 
   at::Tensor sets_, judged_, stage_, out_slot_;
   int64_t per_set_, warm_, slot_bytes_, slots_ = 0, count_ = 0, taken_ = -1, outputs_seen_ = 0;
@@ -594,12 +591,12 @@ class Harness {
   // The call sets: the first `warm_sets` serve the warm-up calls in turn, each
   // later one a single timed call. `regions`: [(handle, bytes)] opened here;
   // `layout`: per call, its arguments (see argument()), every set's tensors
-  // over the stage; `slots`: the out-slot every timed call's outputs are
-  // copied into (one list of layout entries; the Stager judges from there);
+  // over the stage; `out_slot`: the layout entries of the out-slot every
+  // timed call's outputs are copied into (the Stager judges from there);
   // `devices`: the reference's output device types; `control`: the
   // staging handshake's host region (path, bytes), or None when the sets
   // lie in the regions themselves (tests).
-  void load(const std::string& device, py::list regions, py::list layout, int64_t warm_sets, py::list slots,
+  void load(const std::string& device, py::list regions, py::list layout, int64_t warm_sets, py::list out_slot,
             py::object report, py::list devices, py::object control) {
     std::vector<std::shared_ptr<Region>> opened;
     for (const auto& entry : regions) {
@@ -613,7 +610,9 @@ class Harness {
       control_ = Region::open("cpu", fields[0].cast<std::string>(), fields[1].cast<int64_t>());
       words_ = control_->control_words();
     }
-    use(call_sets(layout, opened), warm_sets, call_sets(slots, opened), devices);
+    py::list out_slot_layout;
+    out_slot_layout.append(out_slot);
+    use(call_sets(layout, opened), warm_sets, call_sets(out_slot_layout, opened).front(), devices);
     report_ = report.is_none() ? at::Tensor() : argument(report, opened).tensor;
   }
 
@@ -695,7 +694,7 @@ class Harness {
         break;
       }
     }
-    stage(-1);  // the last ask: the Stager takes the last timed call's output before the candidate's code runs again
+    stage(kNoSet);  // the Stager takes the last timed call's output before the candidate's code runs again
     bool steady = static_cast<int64_t>(kept.size()) >= iters;
     total_.calls += tally.calls;
     total_.measured_ms += tally.measured_ms;
@@ -733,7 +732,7 @@ class Harness {
     control_.reset();
     words_ = nullptr;
     sets_.clear();
-    slots_.clear();
+    out_slot_.clear();
     report_ = at::Tensor();
   }
 
@@ -747,14 +746,14 @@ class Harness {
     int64_t missing;
   };
 
-  void use(std::vector<CallSet> sets, int64_t warm_sets, std::vector<CallSet> slots, py::list devices) {
+  void use(std::vector<CallSet> sets, int64_t warm_sets, CallSet out_slot, py::list devices) {
     if (warm_sets < 1 || warm_sets >= static_cast<int64_t>(sets.size()))
       throw std::runtime_error("kmem harness: warm-up sets must leave sets for timed calls");
     sets_ = std::move(sets);
     warm_sets_ = warm_sets;
     next_ = warm_sets;
     timed_seen_ = 0;
-    slots_ = std::move(slots);
+    out_slot_ = std::move(out_slot);
     devices_.clear();
     for (const auto& device : devices) devices_.push_back(device.cast<std::string>());
     previous_.clear();
@@ -884,7 +883,7 @@ class Harness {
       // Python).
       std::vector<PyObject*> objects;
       std::vector<at::Tensor> values = checked(output, set, objects);
-      if (index >= 0) judge(values, index);
+      if (index >= 0) copy_to_out_slot(values);
       check_no_attributes(objects);
       // The previous call's outputs are kept alive until now, so an honest
       // output cannot be given their freed memory.
@@ -975,11 +974,11 @@ class Harness {
   // Every timed call's outputs into the out-slot, for the reference's
   // Stager to judge or not (its reservoir, decided at the next ask: the
   // candidate's code runs no more before it).
-  void judge(const std::vector<at::Tensor>& values, int64_t index) {
+  void copy_to_out_slot(const std::vector<at::Tensor>& values) {
     ++timed_seen_;
-    if (slots_.empty()) return;
+    if (out_slot_.empty()) return;
     c10::impl::ExcludeDispatchKeyGuard guard(python_keys());
-    CallSet& target = slots_[0];
+    CallSet& target = out_slot_;
     bool fits = target.size() == values.size();
     for (size_t i = 0; fits && i < values.size(); ++i)
       fits = target[i].tensor.sizes() == values[i].sizes() && target[i].tensor.scalar_type() == values[i].scalar_type();
@@ -1013,7 +1012,8 @@ class Harness {
   Settings settings_{};
   at::Tensor flush_;
   void *start_ = nullptr, *end_ = nullptr;
-  std::vector<CallSet> sets_, slots_;
+  std::vector<CallSet> sets_;
+  CallSet out_slot_;  // the outputs' copy of every timed call, for the Stager
   at::Tensor report_;
   Tally total_;
   int64_t missing_warm_ = 0, missing_timed_ = 0;

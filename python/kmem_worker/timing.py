@@ -114,7 +114,7 @@ class Harness:
         runs in loading them) and drops the description."""
         layout = loads(description)
         self.native.load(device, layout["regions"], _with_dtypes(layout["calls"]), layout["warm"],
-                         _with_dtypes(layout["slots"]), _with_dtypes([[layout["report"]]])[0][0], list(devices),
+                         _with_dtypes([layout["out_slot"]])[0], _with_dtypes([[layout["report"]]])[0][0], list(devices),
                          layout.get("control"))
 
     def load_local(self, sets, warm):
