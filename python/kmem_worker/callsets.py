@@ -6,11 +6,12 @@ memory: before each call the candidate's native harness asks for that
 call's set, and the reference's Stager (harness.cpp) copies it into the
 stage, the one set's worth of a region shared with the candidate (a device
 allocation shared by CUDA IPC, or a file mapped by both processes on the
-CPU) that also holds the slots the judged timed calls' outputs are copied
-into, an int64 slot per judged call naming its set, and the report. A set
-is staged only in its turn, so no set can be read ahead of its call; the
-Stager also finds a call that changed its inputs. The reference compares
-the judged calls' outputs in full with its own for the same sets."""
+CPU) that also holds the out-slot every timed call's outputs are copied
+into and the report. A set is staged only in its turn, so no set can be
+read ahead of its call; the Stager also finds a call that changed its
+inputs, and keeps a reservoir of the timed calls' outputs (the judged
+calls) in the reference's memory, which the reference compares in full
+with its own for the same sets."""
 import os
 import pickle
 import secrets
@@ -96,7 +97,7 @@ class CallSets:
                 if set_bytes([value]) + offset > per_set:
                     raise ValueError("the problem's get_inputs drew sets of different sizes")
                 value = value.contiguous()
-                self._bytes(self.private, i * per_set + offset, value).copy_(value)
+                self._typed(self.private, i * per_set + offset, value.dtype, list(value.shape)).copy_(value)
                 layout.append(_entry(value, offset))
                 offset += _aligned(value.numel() * value.element_size())
             self.calls.append(layout)
@@ -134,25 +135,14 @@ class CallSets:
         self.staging = None  # the Stager's report, once finished
 
     @staticmethod
-    def _bytes(buffer, offset, like):
-        """A view of `buffer` (bytes) from `offset` shaped and typed like `like`."""
-        n = like.numel() * like.element_size()
-        return buffer.narrow(0, offset, n).view(like.dtype).view(like.shape)
+    def _typed(buffer, offset, dtype, sizes):
+        """The bytes of `buffer` from `offset` as a contiguous tensor of `dtype` and `sizes`."""
+        n = torch.empty((), dtype=dtype).element_size() * _numel(sizes)
+        return buffer.narrow(0, offset, n).view(dtype).view(sizes)
 
     def _view(self, offset, like):
         shape = list(like.shape)
         return self.region.tensor(offset, like.dtype, shape, contiguous_strides(shape))
-
-    def tensors(self, layout):
-        """The values of a layout over the shared region (the slots)."""
-        out = []
-        for entry in layout:
-            if entry[0] == "value":
-                out.append(entry[1])
-            else:
-                _, _, offset, dtype, sizes, strides = entry
-                out.append(self.region.tensor(offset, DTYPES[dtype], sizes, strides))
-        return out
 
     def inputs(self, number):
         """Set `number` as the reference holds it (its own memory)."""
@@ -162,8 +152,7 @@ class CallSets:
                 out.append(entry[1])
             else:
                 _, _, offset, dtype, sizes, _ = entry
-                n = torch.empty((), dtype=DTYPES[dtype]).element_size() * _numel(sizes)
-                out.append(self.private.narrow(0, number * self.per_set + offset, n).view(DTYPES[dtype]).view(sizes))
+                out.append(self._typed(self.private, number * self.per_set + offset, DTYPES[dtype], sizes))
         return out
 
     def description(self):
@@ -188,13 +177,9 @@ class CallSets:
 
     def judged_outputs(self, slot):
         """The outputs of judged slot `slot` as the Stager took them."""
-        out = []
-        for entry in self.out_slot:
-            _, _, offset, dtype, sizes, _ = entry
-            n = torch.empty((), dtype=DTYPES[dtype]).element_size() * _numel(sizes)
-            private = slot * self.slot_bytes + offset - self.per_set  # the out-slot's layout, slot after slot
-            out.append(self.judged.narrow(0, private, n).view(DTYPES[dtype]).view(sizes))
-        return out
+        # The out-slot's layout (offsets after the stage), one slot after another.
+        return [self._typed(self.judged, slot * self.slot_bytes + offset - self.per_set, DTYPES[dtype], sizes)
+                for _, _, offset, dtype, sizes, _ in self.out_slot]
 
     def measured(self):
         """What the candidate's native harness measured, from the report

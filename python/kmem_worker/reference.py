@@ -240,7 +240,7 @@ class Reference:
         input set out of turn (reading sets ahead of their calls) and that no
         warm-up or timed call changed its inputs (the Stager's report), and
         compares the outputs of its judged timed calls (timing.JUDGED_CALLS,
-        picked by its native harness after each call returned) in full with
+        kept by the Stager's reservoir after each call returned) in full with
         the reference's own for the same sets. Raises compare.Mismatch."""
         calls = self.calls.get(folder)
         if calls is None:

@@ -235,7 +235,8 @@ class HarnessTest(unittest.TestCase):
         # reference's memory at the next ask, before the candidate's code
         # runs again: what the candidate writes there later changes nothing.
         harness = self.sets.harness()
-        out_slot = self.sets.calls.tensors(self.sets.calls.out_slot)[0]
+        _, _, offset, dtype, sizes, strides = self.sets.calls.out_slot[0]
+        out_slot = self.sets.calls.region.tensor(offset, callsets.DTYPES[dtype], sizes, strides)
 
         def scribble(x, y):
             out_slot.fill_(7.0)
