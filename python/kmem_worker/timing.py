@@ -49,7 +49,7 @@ ROUND_PAUSE_S = 1.0
 PATIENT_WINDOWS = 5
 # Timed calls whose outputs the reference compares in full with its own: a
 # reservoir sample of all timed calls, each call picked (or not) after it
-# returned, from getrandom(). A candidate whose outputs are wrong in a share
+# returned, by the reference's Stager from getrandom(). A candidate whose outputs are wrong in a share
 # f of its timed calls escapes with probability (1 - f) ** JUDGED_CALLS:
 # 0.4% at f = 1/2, what moving the median takes.
 JUDGED_CALLS = 8
