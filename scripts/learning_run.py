@@ -98,7 +98,7 @@ def main():
         step("ingest", lambda: run([kmem, "ingest", "learn-first", "--store", db, "--results", results,
                                       "--device", args.device]))
         reverify = [kmem, "reverify", "--store", db, "--kernelbench", args.kernelbench, "--kind", "kernel",
-                    "--device", args.device]
+                    "--device", args.device, "--parallel", str(args.eval_parallel)]
         step("reverify", lambda: run(reverify))
         candidates = json.loads(run([kmem, "items", "list", "--store", db, "--state", "candidate", "--kind",
                                      "kernel", "--json"]))

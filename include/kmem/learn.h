@@ -160,9 +160,11 @@ using ProblemPaths = std::map<std::string, std::string>;
 // eager, is retired with the verdict; one that passes unflagged gets the new
 // speedup as a measurement (a history entry) and the evaluator's identity as
 // its provenance; a flagged pass is noted in the history and changes nothing.
+// Up to `parallel` candidates are evaluated at once (`evaluator` is then
+// called from as many threads).
 Result<Memory> reverify_kernels(const Memory& memory, const ProblemPaths& problems, CandidateEvaluator& evaluator,
-                                const std::string& work_dir, const EvaluatorIdentity& identity, const std::string& date,
-                                LearnReport& report);
+                                int parallel, const std::string& work_dir, const EvaluatorIdentity& identity,
+                                const std::string& date, LearnReport& report);
 
 // ---- Value of items ------------------------------------------------------------
 

@@ -249,11 +249,12 @@ TEST_F(LearnCommand, ReverifyUpdatesPassingKernelsAndRetiresFailingOnes) {
   EXPECT_NE(kept.out.find("\"reason\": \"pass on sha256:test cpu"), std::string::npos) << kept.out;
 
   // The problem changed under the kernel (a stricter evaluator has the same
-  // effect): it now fails and is retired, with the verdict in its history.
+  // effect): it now fails and is retired, with the verdict in its history
+  // (evaluated by one streaming evaluation this time, as several at once are).
   std::string text = read_whole_file(problem);
   text.replace(text.find("x / (1 + torch.abs(x))"), 22, "x / (2 + torch.abs(x))");
   std::ofstream(problem, std::ios::binary) << text;
-  Outcome stricter = kmem(reverify);
+  Outcome stricter = kmem(reverify + " --parallel 2");
   ASSERT_EQ(stricter.exit_code, 0) << stricter.err;
   EXPECT_NE(stricter.out.find("kernel:L1_030: retired, output_mismatch"), std::string::npos) << stricter.out;
   Outcome retired = kmem("items show kernel:L1_030 --store " + db());

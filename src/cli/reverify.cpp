@@ -10,6 +10,7 @@
 #include "interrupt.h"
 #include "kmem/catalog.h"
 #include "kmem/episode.h"
+#include "kmem/experiment.h"
 #include "kmem/learn.h"
 #include "kmem/store.h"
 #include "learn_args.h"
@@ -21,6 +22,7 @@ namespace {
 
 struct ReverifyArgs {
   std::string db, kernelbench, kind = "kernel", work_dir;
+  int parallel = 1;
   EvaluatorArgs evaluator;
 };
 
@@ -40,7 +42,10 @@ int run_reverify(ReverifyArgs& args) {
   // reproduce an item's speedup (docs/learning.md, "Confidence").
   EvalOptions retiming = args.evaluator.eval;
   retiming.retime_reference = true;
-  auto evaluator = make_process_evaluator(retiming);
+  // Several at once: one evaluation shares references, workers and the
+  // timing lock among them, as `kmem eval --parallel` does.
+  auto evaluator =
+      args.parallel > 1 ? make_streaming_evaluator(retiming, args.parallel) : make_process_evaluator(retiming);
   std::string work = args.work_dir.empty() ? args.evaluator.eval.cache_dir + "/reverify" : args.work_dir;
   auto db = open_store_database(args.db, false);
   if (!db) return report_error("reverify", db.error());
@@ -48,7 +53,7 @@ int run_reverify(ReverifyArgs& args) {
   std::string date = utc_date();
   Status s = db->update([&](const Memory& m) {
     report = LearnReport{};
-    return reverify_kernels(m, paths, *evaluator, work, *identity, date, report);
+    return reverify_kernels(m, paths, *evaluator, args.parallel, work, *identity, date, report);
   });
   if (!s) return report_error("reverify", s.error());
   std::string out = fmt::format("{}: reverified {} kernels on {} ({}), {} skipped\n", args.db, report.updated.size(),
@@ -69,6 +74,9 @@ void add_reverify_command(CLI::App& app, CommandSet& commands) {
   cmd->add_option("--kernelbench", args->kernelbench, "KernelBench checkout holding the items' problems")->required();
   cmd->add_option("--kind", args->kind, "the kind of items to run again (kernel)")->check(CLI::IsMember({"kernel"}));
   cmd->add_option("--work-dir", args->work_dir, "where candidate files are written (default <cache-dir>/reverify)");
+  cmd->add_option("--parallel", args->parallel, "candidates in flight at once, as kmem eval --parallel")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
   add_evaluator_options(*cmd, args->evaluator);
   cmd->callback([args, &commands] { commands.set_exit_code(run_reverify(*args)); });
 }

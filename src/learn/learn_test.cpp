@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -289,7 +290,7 @@ TEST_F(LearnTest, RenderingShowsOnlyActiveItems) {
   ProblemPaths paths{{"L1_008", "/kb/L1_008.py"}};
   LearnReport reverified;
   ASSERT_TRUE(db->update([&](const Memory& m) {
-    return reverify_kernels(m, paths, again, (dir / "reverify").string(), kIdentity, kDate, reverified);
+    return reverify_kernels(m, paths, again, 1, (dir / "reverify").string(), kIdentity, kDate, reverified);
   }));
   for (const char* id : {"kernel:L1_008", "lesson:foreign_attribute_assignment"})
     ASSERT_TRUE(
@@ -455,7 +456,8 @@ TEST(Reverify, FailingKernelsAreRetiredAndSpeedupsUpdatedWithHistory) {
   for (Item& item : m.items)
     if (item.kind == ItemKind::kKernel) kernels.push_back(item.id);
   ASSERT_GE(kernels.size(), 2u);
-  // The fake fails the first kernel and passes the others at 1.25x.
+  // The fake fails the first kernel and passes the others at 1.25x (called
+  // from several threads at once below).
   class Judge : public CandidateEvaluator {
    public:
     explicit Judge(std::string failing) : failing_(std::move(failing)) {}
@@ -469,16 +471,24 @@ TEST(Reverify, FailingKernelsAreRetiredAndSpeedupsUpdatedWithHistory) {
       return o;
     }
     std::string failing_;
-    int calls = 0;
+    std::atomic<int> calls = 0;
   } judge(kernels[0]);
   ProblemPaths paths;
   for (const auto& [id, p] : m.problems) paths[id] = "/kb/" + id + ".py";
   fs::path work = fs::temp_directory_path() / ("kmem-reverify-" + std::to_string(::getpid()));
   LearnReport report;
-  auto out = reverify_kernels(m, paths, judge, work.string(), EvaluatorIdentity{"v2", "NVIDIA H200"}, kDate, report);
-  fs::remove_all(work);
+  auto out = reverify_kernels(m, paths, judge, 1, work.string(), EvaluatorIdentity{"v2", "NVIDIA H200"}, kDate, report);
   ASSERT_TRUE(out) << out.error().message();
   EXPECT_EQ(judge.calls, static_cast<int>(kernels.size()));
+  // Evaluated four at a time, the changes and the report are the same, in store order.
+  LearnReport at_once;
+  auto parallel =
+      reverify_kernels(m, paths, judge, 4, work.string(), EvaluatorIdentity{"v2", "NVIDIA H200"}, kDate, at_once);
+  fs::remove_all(work);
+  ASSERT_TRUE(parallel) << parallel.error().message();
+  EXPECT_EQ(judge.calls, 2 * static_cast<int>(kernels.size()));
+  EXPECT_EQ(memory_to_json(*parallel), memory_to_json(*out));
+  EXPECT_EQ(at_once.updated, report.updated);
   const Item* failed = find(*out, kernels[0]);
   EXPECT_EQ(failed->state, ItemState::kRetired);
   EXPECT_NE(failed->history.back().reason.find("output_mismatch"), std::string::npos);
@@ -490,7 +500,7 @@ TEST(Reverify, FailingKernelsAreRetiredAndSpeedupsUpdatedWithHistory) {
   EXPECT_EQ(passed->provenance.gpu, "NVIDIA H200");
   // A problem without a file is skipped, neither retired nor changed.
   LearnReport none;
-  auto skipped = reverify_kernels(m, {}, judge, work.string(), kIdentity, kDate, none);
+  auto skipped = reverify_kernels(m, {}, judge, 4, work.string(), kIdentity, kDate, none);
   ASSERT_TRUE(skipped);
   EXPECT_EQ(memory_to_json(*skipped), memory_to_json(m));
   EXPECT_TRUE(none.updated.empty());

@@ -3,8 +3,10 @@
 // verdict, one that passes keeps the new speedup with its history.
 #include <fmt/format.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "kmem/learn.h"
 #include "learn/items.h"
@@ -13,13 +15,35 @@ namespace kmem {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// Each job's outcome, in the order of `jobs`, with up to `parallel` of them
+// evaluated at once.
+std::vector<EvalOutcome> evaluate_all(const std::vector<EvalJob>& jobs, CandidateEvaluator& evaluator, int parallel) {
+  std::vector<EvalOutcome> outcomes(jobs.size());
+  std::atomic<size_t> next{0};
+  auto drain = [&] {
+    for (size_t i = next++; i < jobs.size(); i = next++) outcomes[i] = evaluator.evaluate(jobs[i]);
+  };
+  std::vector<std::jthread> threads;
+  for (int t = 1; t < std::min<int>(parallel, static_cast<int>(jobs.size())); ++t) threads.emplace_back(drain);
+  drain();
+  return outcomes;
+}
+
+}  // namespace
+
 Result<Memory> reverify_kernels(const Memory& memory, const ProblemPaths& problems, CandidateEvaluator& evaluator,
-                                const std::string& work_dir, const EvaluatorIdentity& identity, const std::string& date,
-                                LearnReport& report) {
+                                int parallel, const std::string& work_dir, const EvaluatorIdentity& identity,
+                                const std::string& date, LearnReport& report) {
   Memory out = memory;
   std::error_code ec;
   fs::create_directories(work_dir, ec);
   if (ec) return Error(fmt::format("{}: cannot create: {}", work_dir, ec.message()));
+  // The candidates first, then every evaluation (up to `parallel` at once),
+  // then the changes in store order.
+  std::vector<Item*> chosen;
+  std::vector<EvalJob> jobs;
   for (Item& item : out.items) {
     if (item.kind != ItemKind::kKernel || item.state == ItemState::kRetired) continue;
     auto problem = problems.find(item.source);
@@ -36,7 +60,13 @@ Result<Memory> reverify_kernels(const Memory& memory, const ProblemPaths& proble
       file << item.code;
       if (!file) return Error(fmt::format("{}: cannot write", candidate.string()));
     }
-    EvalOutcome outcome = evaluator.evaluate(EvalJob{item.id, problem->second, candidate.string()});
+    chosen.push_back(&item);
+    jobs.push_back(EvalJob{item.id, problem->second, candidate.string()});
+  }
+  std::vector<EvalOutcome> outcomes = evaluate_all(jobs, evaluator, parallel);
+  for (size_t i = 0; i < chosen.size(); ++i) {
+    Item& item = *chosen[i];
+    const EvalOutcome& outcome = outcomes[i];
     if (outcome.evaluator_failed())
       return Error(fmt::format("item {}: the evaluator failed: {}", item.id,
                                outcome.detail.empty() ? outcome.message : outcome.detail));
