@@ -19,8 +19,12 @@
 // for sets itself to read them ahead of their calls (and compute their
 // outputs outside the clock) takes the turn of its harness, which is then
 // refused: the reference reports it. The Stager also finds a call that
-// changed its inputs (the stage against the set, before the next), and
-// decides which timed calls are judged (a reservoir over the out-slot).
+// changed its inputs (the stage against the set, before the next), decides
+// which timed calls are judged (a reservoir over the out-slot), and times
+// each timed call on its own clock, from the answer that staged its inputs
+// to the next ask (when its output is taken): a bound no code in the
+// candidate's process can shorten, against which the orchestrator checks
+// the time the harness reports (src/eval/timing_check.h).
 //
 // Harness: holds the call sets (tensors made here from the regions, never
 // Python objects until their call), the cache flush buffer, the CUDA events
@@ -417,7 +421,10 @@ class Stager {
   // requests refused, "first_out_of_turn": the first set refused (-1),
   // "changed": whether a call changed its staged inputs, "judged": [(slot,
   // set)] of the judged outputs taken into the reference's memory, the set
-  // the Stager's own (the one it staged for that call)}.
+  // the Stager's own (the one it staged for that call), "timed_calls": the
+  // timed calls it saw end, "call_q25_ms": the first quartile of their
+  // times on its clock (staging answered to the next ask; 0 when none),
+  // "serve_ms": the median time it took to serve an ask}.
   py::dict finish() {
     stop();
     py::list judged;
@@ -430,6 +437,9 @@ class Stager {
     report["first_out_of_turn"] = first_out_of_turn_;
     report["changed"] = changed_;
     report["error"] = error_;
+    report["timed_calls"] = static_cast<int64_t>(timed_call_ms_.size());
+    report["call_q25_ms"] = quantile(timed_call_ms_, 0.25);
+    report["serve_ms"] = quantile(serve_ms_, 0.5);
     return report;
   }
 
@@ -467,10 +477,27 @@ class Stager {
     return set < warm_ || set == cursor_ + 1;
   }
 
+  // The q-quantile of `values` (nearest rank below), 0 when empty.
+  static double quantile(std::vector<double> values, double q) {
+    if (values.empty()) return 0.0;
+    std::sort(values.begin(), values.end());
+    return values[static_cast<size_t>(q * static_cast<double>(values.size() - 1))];
+  }
+
   void serve(uint64_t token, int64_t set) {
+    // A timed call ends at the first ask after its staging: its output is
+    // taken now (or never), so no right output comes from a call shorter
+    // than this.
+    double began = now_ms();
+    if (timed_since_ >= 0) timed_call_ms_.push_back(began - timed_since_);
+    timed_since_ = -1;
     check_unchanged();
     take_output();
-    if (set == kNoSet) return answer(token, false);
+    if (set == kNoSet) {
+      answer(token, false);
+      serve_ms_.push_back(now_ms() - began);
+      return;
+    }
     bool allowed = in_turn(set);
     if (allowed) {
       if (set >= warm_) cursor_ = set;
@@ -487,7 +514,10 @@ class Stager {
       out_of_turn_ += 1;
       staged_ = -1;  // the stage holds what it held; nothing to compare it with
     }
+    double answered = now_ms();
+    if (allowed && set >= warm_) timed_since_ = answered;  // the call may start once answered
     answer(token, !allowed);
+    serve_ms_.push_back(answered - began);
   }
 
   void answer(uint64_t token, bool refused) {
@@ -542,6 +572,8 @@ class Stager {
   at::Tensor sets_, judged_, stage_, out_slot_;
   int64_t per_set_, warm_, slot_bytes_, slots_ = 0, count_ = 0, taken_ = -1, outputs_seen_ = 0;
   std::vector<int64_t> slot_sets_;  // per judged slot, the set of the call it holds (-1: none)
+  std::vector<double> timed_call_ms_, serve_ms_;
+  double timed_since_ = -1;  // when the timed call under way was staged (-1: none)
   std::shared_ptr<Region> shared_, control_;
   ControlWords* words_;
   void* context_ = nullptr;

@@ -280,6 +280,19 @@ class Reference:
         calls = self.calls.get(folder)
         return calls.measured() if calls is not None else None
 
+    def staged_report(self, folder):
+        """What the reference's Stager saw of the candidate that worked in
+        `folder` on its own clock (protocol: the verdict's `staged`), or None
+        when it staged nothing; stops staging."""
+        calls = self.calls.get(folder)
+        if calls is None:
+            return None
+        staging = calls.finish_staging()
+        if not staging["staged"]:
+            return None
+        return {"calls": staging["staged"], "timed_calls": staging["timed_calls"],
+                "call_q25_ms": staging["call_q25_ms"], "serve_ms": staging["serve_ms"]}
+
     def judge(self, folder, outputs, inputs_changed, tolerance):
         """The facts of one candidate's trial outputs (see
         candidate_outputs) and its report of changed inputs against the
@@ -434,7 +447,9 @@ def answer(references, cmd, channel):
     elif name == "judge":
         reference.complete_floor()
         measured = reference.harness_report(cmd["folder"])
+        staged = reference.staged_report(cmd["folder"])
         channel.send("verdict", roofline_ms=reference.roofline_ms, **({"measured": measured} if measured else {}),
+                     **({"staged": staged} if staged else {}),
                      **finite(reference.judge(cmd["folder"], cmd["outputs"], cmd["inputs_changed"],
                                               cmd["tolerance"])))
         if reference.device == "cuda":

@@ -141,6 +141,22 @@ class HarnessTest(unittest.TestCase):
         self.assertEqual(report["candidate_ms"], measured.ms)
         self.assertEqual((report["calls"], report["measured_ms"]), (measured.calls, measured.measured_ms))
 
+    def test_the_stager_times_every_timed_call_on_its_own_clock(self):
+        # A model that takes 3 ms a call: on the reference's clock (its
+        # inputs staged to the next ask) a timed call takes at least that,
+        # whatever the report slot says; one set was staged per call counted.
+        def slow(x, y):
+            time.sleep(0.003)
+            return x + y
+        harness = self.sets.harness()
+        measured = harness.measure_once(slow, 1, 5, host_speed.HostSpeed(host_speed.probe_ms))
+        staging = self.sets.calls.finish_staging()
+        self.assertEqual(staging["staged"], measured.calls)
+        self.assertEqual(staging["timed_calls"], harness.native.timed_calls())
+        self.assertGreaterEqual(staging["call_q25_ms"], 3.0)
+        self.assertGreaterEqual(measured.ms, 3.0)
+        self.assertGreater(staging["serve_ms"], 0.0)
+
     def test_fewer_timed_sets_than_iters_is_a_steady_measurement_of_each_once(self):
         # Large inputs: the budget holds the floor of sets only (callsets.set_count).
         sets = Sets(1 + callsets.MIN_TIMED_SETS)

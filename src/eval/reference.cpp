@@ -155,6 +155,11 @@ Result<Judgement> Reference::judge(const std::string& folder, const CandidateRun
     measured.steady = m.flag("steady", true);
     judgement.measured = measured;
   }
+  if (!e.json("staged").is_null()) {
+    Fields s = e.object("staged");
+    judgement.staged = StagedCalls{static_cast<int>(s.number("calls")), static_cast<int>(s.number("timed_calls")),
+                                   s.number("call_q25_ms"), s.number("serve_ms")};
+  }
   return judgement;
 }
 

@@ -27,6 +27,15 @@ struct MeasuredTiming {
   bool same_storage = false, host_bound = false, steady = true;
 };
 
+// What the reference's Stager saw of a candidate's calls on its own clock
+// (the verdict's `staged`; python/kmem_worker/harness.cpp, Stager).
+struct StagedCalls {
+  int calls = 0;             // input sets staged in turn, warm-up and timed
+  int timed_calls = 0;       // timed calls seen to end
+  double call_q25_ms = 0.0;  // first quartile of the timed calls' times, staged to the next ask
+  double serve_ms = 0.0;     // the Stager's median time to serve one ask
+};
+
 struct Judgement {
   bool correct = false;
   std::string failure;  // shape, type, dtype, mutation, values, timed, missing, unreadable
@@ -35,6 +44,7 @@ struct Judgement {
   std::optional<double> roofline_ms;       // the problem's floor, when it could be computed
   std::optional<MismatchFacts> mismatch;   // where the values differ (failure "values")
   std::optional<MeasuredTiming> measured;  // absent when the harness finished no measurement
+  std::optional<StagedCalls> staged;       // absent when nothing was staged
 };
 
 // Whether the batch measures the compile baseline (EvalOptions::compile_baseline; by default on CUDA).

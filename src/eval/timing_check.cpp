@@ -32,6 +32,12 @@ constexpr double kWallFactorGpu = 1.5, kWallFactorCpu = 2.0;
 constexpr double kWallAllowanceMsGpu = 250.0, kWallAllowanceMsCpu = 500.0;
 // Events measure inside the wall time; this much rounding is allowed.
 constexpr double kMeasuredOverWallMs = 20.0;
+// The reference's clock (Stager): a quarter of the timed calls may take this
+// factor of the reported median plus the harness's overhead per call and two
+// of the Stager's own serves. The factor covers a host's slow spells (up to
+// twice as slow, measurement.md), which may fill whole rounds that gave up
+// before the round whose median is reported.
+constexpr double kStagedFactor = 2.5;
 
 bool finite_number(const nlohmann::json& tally, const char* key) {
   return tally.contains(key) && tally[key].is_number() && std::isfinite(tally[key].get<double>());
@@ -60,14 +66,25 @@ std::optional<std::string> impossible_timing(const TimingClaim& claim) {
     return fmt::format("the median {:g} ms lies outside the calls timed ({:g}..{:g} ms)", median, fastest, slowest);
   if (!(measured >= fastest * calls * (1 - 1e-6) && measured <= slowest * calls * (1 + 1e-6)))
     return fmt::format("{:g} ms measured over {:g} calls of {:g}..{:g} ms", measured, calls, fastest, slowest);
+  const bool gpu = claim.on_gpu;
+  const double overhead = claim.call_overhead_ms > 0 ? std::max(kCalibrationFactor * claim.call_overhead_ms,
+                                                                gpu ? kFloorOverheadMsGpu : kFloorOverheadMsCpu)
+                                                     : (gpu ? kDefaultOverheadMsGpu : kDefaultOverheadMsCpu);
+  if (claim.staged_calls > 0) {
+    if (calls != claim.staged_calls)
+      return fmt::format("{:g} calls timed, but the reference staged the inputs of {} calls", calls,
+                         claim.staged_calls);
+    const double bound = kStagedFactor * median + overhead + 2 * claim.staged_serve_ms;
+    if (claim.staged_timed_calls > 0 && claim.staged_call_q25_ms > bound)
+      return fmt::format(
+          "on the reference's clock a quarter of the {} timed calls took {:.3g} ms or more (inputs staged to "
+          "output taken), but a median of {:g} ms allows {:.3g} ms",
+          claim.staged_timed_calls, claim.staged_call_q25_ms, median, bound);
+  }
   if (claim.held_s <= 0) return std::nullopt;  // no hold seen: nothing to compare with
   const double wall = claim.held_s * 1e3;
   if (measured > wall * 1.05 + kMeasuredOverWallMs)
     return fmt::format("{:g} ms measured within {:g} ms of wall time", measured, wall);
-  const bool gpu = claim.on_gpu;
-  double overhead = claim.call_overhead_ms > 0 ? std::max(kCalibrationFactor * claim.call_overhead_ms,
-                                                          gpu ? kFloorOverheadMsGpu : kFloorOverheadMsCpu)
-                                               : (gpu ? kDefaultOverheadMsGpu : kDefaultOverheadMsCpu);
   double allowed = (gpu ? kWallFactorGpu : kWallFactorCpu) * (measured + calls * overhead) +
                    (gpu ? kWallAllowanceMsGpu : kWallAllowanceMsCpu);
   if (wall > allowed)

@@ -62,6 +62,49 @@ TEST(TimingCheck, AWallTimeTheCallsCannotExplainIsImpossible) {
   EXPECT_NE(detail->find("held 600 ms"), std::string::npos) << *detail;
 }
 
+// What the reference's Stager saw of an honest GPU phase: the 1000 calls
+// staged, a quarter of the 977 timed ones at 0.26 ms or more on its clock
+// (each call's flush, synchronisations and output copy included).
+TimingClaim staged(TimingClaim claim) {
+  claim.staged_calls = 1000;
+  claim.staged_timed_calls = 977;
+  claim.staged_call_q25_ms = 0.26;
+  claim.staged_serve_ms = 0.01;
+  return claim;
+}
+
+TEST(TimingCheck, TheReferencesClockBoundsTheReportedMedian) {
+  TimingClaim claim = staged(honest_gpu());
+  claim.call_overhead_ms = 0.08;
+  EXPECT_FALSE(impossible_timing(claim));
+  // A host's slow spell over most calls (twice as slow) still passes.
+  claim.staged_call_q25_ms = 0.52;
+  EXPECT_FALSE(impossible_timing(claim));
+  // Calls of 0.5 ms (0.56 ms on the reference's clock) reported in place as
+  // 0.05 ms: impossible, with no hold to compare with, once the overhead per
+  // call is calibrated (0.2 ms at least on a GPU); without a calibration the
+  // default (1 ms) bounds only calls longer than that.
+  claim = staged(honest_gpu());
+  claim.candidate_ms = 0.05;
+  claim.tally = {{"calls", 1000}, {"measured_ms", 50.0}, {"fastest_ms", 0.04}, {"slowest_ms", 0.06}};
+  claim.staged_call_q25_ms = 0.56;
+  claim.held_s = 0.0;
+  claim.call_overhead_ms = 0.05;
+  auto detail = impossible_timing(claim);
+  ASSERT_TRUE(detail);
+  EXPECT_NE(detail->find("reference's clock"), std::string::npos) << *detail;
+  claim.call_overhead_ms = 0.0;
+  EXPECT_FALSE(impossible_timing(claim));
+  claim.staged_call_q25_ms = 2.6;  // calls of 2.6 ms
+  EXPECT_TRUE(impossible_timing(claim));
+  // A tally of more (or fewer) calls than the reference staged inputs for.
+  claim = staged(honest_gpu());
+  claim.staged_calls = 400;
+  detail = impossible_timing(claim);
+  ASSERT_TRUE(detail);
+  EXPECT_NE(detail->find("staged the inputs of 400 calls"), std::string::npos) << *detail;
+}
+
 TEST(TimingCheck, ATallyInconsistentWithItselfOrTheWallIsImpossible) {
   TimingClaim claim = honest_gpu();
   claim.candidate_ms = 0.05;  // below every call timed

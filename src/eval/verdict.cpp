@@ -192,6 +192,13 @@ const std::vector<Rule>& rules() {
          claim.min_calls = f.min_timed_calls;
          claim.call_overhead_ms = f.call_overhead_ms;
          claim.on_gpu = f.on_gpu;
+         if (f.judgement && f.judgement->staged) {
+           const StagedCalls& s = *f.judgement->staged;
+           claim.staged_calls = s.calls;
+           claim.staged_timed_calls = s.timed_calls;
+           claim.staged_call_q25_ms = s.call_q25_ms;
+           claim.staged_serve_ms = s.serve_ms;
+         }
          return impossible_timing(claim);
        }},
       {"stale_output",

@@ -183,8 +183,15 @@ TEST(EvalCpu, TimedSetsReadAheadThroughTheControlBlockAreForgedTiming) {
       {"prepass", fixture_path("problems/sinchain.py"), fixture_path("candidates/harness/c6_stage_prepass.py")}};
   EvalOptions options = test_options("cpu");
   options.warmup = 3;  // the candidate counts on kmem eval's default warm-up sets
-  auto outcomes = run_jobs(jobs, options);
-  ASSERT_EQ(outcomes.size(), 1u);
+  // The attack finds the control block by the process's memory layout, which
+  // varies from run to run (its own runtime_error then): it is run again,
+  // up to three times, until it gets through to reading ahead.
+  std::vector<EvalOutcome> outcomes;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    outcomes = run_jobs(jobs, options);
+    ASSERT_EQ(outcomes.size(), 1u);
+    if (outcomes[0].verdict != "runtime_error") break;
+  }
   EXPECT_EQ(outcomes[0].verdict, "forged_timing") << outcomes[0].detail << outcomes[0].log;
   EXPECT_NE(outcomes[0].detail.find("out of turn"), std::string::npos) << outcomes[0].detail;
 }
