@@ -15,6 +15,7 @@ GPU time of the candidate's own calls in a forward with CUDA events."""
 import contextlib
 import fcntl
 import functools
+import glob
 import hashlib
 import importlib.abc
 import importlib.util
@@ -135,7 +136,8 @@ class KernelWatch:
         """Refuses, before it is loaded, a built library importing what a
         kernel extension does not need or holding a system-call instruction
         (native_check); kept as a fact should the candidate catch the error."""
-        found = native_check.refusals(library)
+        objects = sorted(glob.glob(os.path.join(os.path.dirname(library), "*.o")))
+        found = native_check.refusals(library, objects, os.environ.get("CXX", "c++"))
         if found:
             self.forbidden_calls = sorted(set(self.forbidden_calls) | set(found))
             raise ForbiddenNativeCall(library, found)

@@ -10,8 +10,21 @@ settings (FORBIDDEN_*). C++ names are judged by their mangled scope (the
 first name after `_Z`) and, demangled by `c++filt`, against the forbidden
 C++ names. The code of the library's executable sections, disassembled by
 `objdump -d`, may not hold a system-call instruction. All three tools are
-binutils, present wherever g++ or nvcc link."""
+binutils, present wherever g++ or nvcc link.
+
+A toolchain may link its C++ runtime statically (a g++ configured so, or
+`-static-libstdc++` in LDFLAGS): the library then imports what the runtime
+itself needs (`read`, `close`, locales, transactional-memory hooks), which no
+code of the candidate's calls. Where the extension's object files are at
+hand (cpp_extension leaves them in its build folder), an import refused is
+judged again: what those objects import from outside themselves is the
+candidate's code and always counts; an import of the library's none of them
+makes counts unless the compiler's static runtime archives (libstdc++.a,
+libsupc++.a, libgcc.a, libgcc_eh.a) import it."""
+import functools
+import os
 import re
+import shlex
 import shutil
 import subprocess
 
@@ -235,12 +248,49 @@ FP_CONTROL_REGISTERS = ("fpcr", "fpsr")
 TOOLS = {name: shutil.which(name) or name for name in ("nm", "c++filt", "objdump")}
 
 
+def _listed_symbols(path, *options):
+    """The symbols `nm` lists of `path` with `options`, versions stripped."""
+    listed = subprocess.run([TOOLS["nm"], *options, path], capture_output=True, text=True)
+    if listed.returncode != 0:
+        raise RuntimeError(f"{path}: nm could not list its symbols: {listed.stderr.strip()}")
+    return {line.split()[-1].split("@")[0] for line in listed.stdout.splitlines()
+            if line.split() and not line.endswith(":")}
+
+
+# Symbols the linker itself defines in every shared library it makes.
+LINKER_DEFINED = frozenset({"_GLOBAL_OFFSET_TABLE_", "_DYNAMIC", "__dso_handle", "__TMC_END__"})
+
+
+def object_imports(objects):
+    """What the object files `objects` (one library's translation units)
+    import from outside themselves and the linker."""
+    undefined, defined = set(), set()
+    for path in objects:
+        undefined |= _listed_symbols(path, "--undefined-only")
+        defined |= _listed_symbols(path, "--defined-only", "--extern-only")
+    return undefined - defined - LINKER_DEFINED
+
+
+@functools.lru_cache(maxsize=None)
+def static_runtime_imports(compiler):
+    """What the static C++ runtime archives of `compiler` (a command line, as
+    $CXX holds it) import; empty where it has none."""
+    found = set()
+    for archive in ("libstdc++.a", "libsupc++.a", "libgcc.a", "libgcc_eh.a"):
+        try:
+            asked = subprocess.run([*shlex.split(compiler), f"-print-file-name={archive}"], capture_output=True,
+                                   text=True)
+        except OSError:
+            return frozenset()
+        path = asked.stdout.strip()
+        if asked.returncode == 0 and os.path.isabs(path) and os.path.isfile(path):
+            found |= _listed_symbols(path, "--undefined-only")
+    return frozenset(found)
+
+
 def undefined_symbols(library):
     """The undefined dynamic symbols of a shared library, versions stripped."""
-    listed = subprocess.run([TOOLS["nm"], "-D", "--undefined-only", library], capture_output=True, text=True)
-    if listed.returncode != 0:
-        raise RuntimeError(f"{library}: nm could not list its symbols: {listed.stderr.strip()}")
-    return {line.split()[-1].split("@")[0] for line in listed.stdout.splitlines() if line.split()}
+    return _listed_symbols(library, "-D", "--undefined-only")
 
 
 def demangled(names):
@@ -391,10 +441,16 @@ def forbidden_instructions(library):
     return found
 
 
-def refusals(library):
+def refusals(library, objects=(), compiler="c++"):
     """Why `library` may not be loaded: its refused imports, then
     "instruction at <address>: <instruction>" for each raw system call or
-    floating-point control load; empty when none."""
-    found = refused_symbols(undefined_symbols(library))
+    floating-point control load; empty when none. `objects`: the object
+    files it was linked from, when at hand, and `compiler` the one that
+    linked it (the module's docstring: a C++ runtime linked statically)."""
+    imports = undefined_symbols(library)
+    found = refused_symbols(imports)
+    if found and objects:
+        runtime = static_runtime_imports(compiler)
+        found = refused_symbols(object_imports(objects) | {name for name in imports if name not in runtime})
     found += [f"instruction at {where}" for where in forbidden_instructions(library)]
     return found

@@ -316,6 +316,34 @@ class NativeCheckTest(unittest.TestCase):
         self.assertEqual([where.split(": ", 1)[1].split()[0] for where in found], ["ldmxcsr", "fldcw"])
         self.assertEqual(native_check.refused_symbols(native_check.undefined_symbols(self.fp_control)), [])
 
+    def static_runtime_build(self, name, text):
+        """`text` compiled to an object and linked with the C++ runtime
+        linked statically (as some toolchains do by default): (library, object)."""
+        source = os.path.join(self.folder.name, name)
+        with open(source, "w") as out:
+            out.write(text)
+        subprocess.run(["c++", "-O1", "-fPIC", "-c", source, "-o", source + ".o"], check=True)
+        subprocess.run(["c++", "-shared", source + ".o", "-o", source + ".so", "-static-libstdc++"], check=True)
+        return source + ".so", source + ".o"
+
+    def test_a_statically_linked_cxx_runtime_is_judged_by_the_extensions_own_objects(self):
+        library, objects = self.static_runtime_build("static_runtime.cpp", HONEST_CPP)
+        if not native_check.static_runtime_imports("c++"):
+            self.skipTest("this c++ has no static runtime archives")
+        # The runtime's own imports (read, close, locales, ...) are in the library, not in the candidate's code.
+        self.assertNotEqual(native_check.refusals(library), [])
+        self.assertEqual(native_check.refusals(library, [objects], "c++"), [])
+        # What the candidate's own code imports counts, even where the runtime imports it too.
+        hidden = HONEST_CPP + r"""
+#include <fcntl.h>
+#include <unistd.h>
+extern "C" int peek(const char* path) { char c; int fd = open(path, O_RDONLY); return (int)read(fd, &c, 1); }
+"""
+        library, objects = self.static_runtime_build("static_runtime_open.cpp", hidden)
+        refused = native_check.refusals(library, [objects], "c++")
+        self.assertIn("open", refused)
+        self.assertIn("read", refused)
+
     def test_a_library_that_cannot_be_read_is_an_error_naming_it(self):
         with self.assertRaisesRegex(RuntimeError, "missing.so"):
             native_check.undefined_symbols(os.path.join(self.folder.name, "missing.so"))
