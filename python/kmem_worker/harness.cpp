@@ -21,10 +21,11 @@
 // refused: the reference reports it. The Stager also finds a call that
 // changed its inputs (the stage against the set, before the next), decides
 // which timed calls are judged (a reservoir over the out-slot), and times
-// each timed call on its own clock, from the answer that staged its inputs
-// to the next ask (when its output is taken): a bound no code in the
-// candidate's process can shorten, against which the orchestrator checks
-// the time the harness reports (src/eval/timing_check.h).
+// each judged call on its own clock, from the answer that staged its inputs
+// to the end of its copy of the call's output: a right output takes at
+// least that long, whatever code runs in the candidate's process; the
+// orchestrator checks the time the harness reports against it
+// (src/eval/timing_check.h).
 //
 // Harness: holds the call sets (tensors made here from the regions, never
 // Python objects until their call), the cache flush buffer, the CUDA events
@@ -405,6 +406,7 @@ class Stager {
         words_(control_->control_words()) {
     slots_ = slot_bytes_ > 0 ? judged_.numel() / slot_bytes_ : 0;
     slot_sets_.assign(static_cast<size_t>(slots_), -1);
+    slot_ms_.assign(static_cast<size_t>(slots_), -1.0);
     if (slots_ > 0) out_slot_ = Region::tensor(shared_, per_set, at::kByte, {slot_bytes_}, {1});
     count_ = per_set_ > 0 ? sets_.numel() / per_set_ : 0;
     if (per_set_ <= 0 || count_ <= warm_ || warm_ < 1 || sets_.scalar_type() != at::kByte || !sets_.is_contiguous())
@@ -421,10 +423,10 @@ class Stager {
   // requests refused, "first_out_of_turn": the first set refused (-1),
   // "changed": whether a call changed its staged inputs, "judged": [(slot,
   // set)] of the judged outputs taken into the reference's memory, the set
-  // the Stager's own (the one it staged for that call), "timed_calls": the
-  // timed calls it saw end, "call_q25_ms": the first quartile of their
-  // times on its clock (staging answered to the next ask; 0 when none),
-  // "serve_ms": the median time it took to serve an ask}.
+  // the Stager's own (the one it staged for that call), "judged_median_ms":
+  // the median time of the judged calls on its clock (their inputs staged
+  // to their outputs taken; 0 when none), "output_bytes": the bytes of one
+  // call's outputs}.
   py::dict finish() {
     stop();
     py::list judged;
@@ -437,9 +439,11 @@ class Stager {
     report["first_out_of_turn"] = first_out_of_turn_;
     report["changed"] = changed_;
     report["error"] = error_;
-    report["timed_calls"] = static_cast<int64_t>(timed_call_ms_.size());
-    report["call_q25_ms"] = quantile(timed_call_ms_, 0.25);
-    report["serve_ms"] = quantile(serve_ms_, 0.5);
+    std::vector<double> judged_ms;
+    for (double ms : slot_ms_)
+      if (ms >= 0) judged_ms.push_back(ms);
+    report["judged_median_ms"] = median(judged_ms);
+    report["output_bytes"] = slot_bytes_;
     return report;
   }
 
@@ -477,27 +481,17 @@ class Stager {
     return set < warm_ || set == cursor_ + 1;
   }
 
-  // The q-quantile of `values` (nearest rank below), 0 when empty.
-  static double quantile(std::vector<double> values, double q) {
+  // The median of `values` (the lower middle), 0 when empty.
+  static double median(std::vector<double> values) {
     if (values.empty()) return 0.0;
     std::sort(values.begin(), values.end());
-    return values[static_cast<size_t>(q * static_cast<double>(values.size() - 1))];
+    return values[(values.size() - 1) / 2];
   }
 
   void serve(uint64_t token, int64_t set) {
-    // A timed call ends at the first ask after its staging: its output is
-    // taken now (or never), so no right output comes from a call shorter
-    // than this.
-    double began = now_ms();
-    if (timed_since_ >= 0) timed_call_ms_.push_back(began - timed_since_);
-    timed_since_ = -1;
+    take_output();  // first: the output as the ask found it, and the call's time
     check_unchanged();
-    take_output();
-    if (set == kNoSet) {
-      answer(token, false);
-      serve_ms_.push_back(now_ms() - began);
-      return;
-    }
+    if (set == kNoSet) return answer(token, false);
     bool allowed = in_turn(set);
     if (allowed) {
       if (set >= warm_) cursor_ = set;
@@ -514,10 +508,9 @@ class Stager {
       out_of_turn_ += 1;
       staged_ = -1;  // the stage holds what it held; nothing to compare it with
     }
-    double answered = now_ms();
-    if (allowed && set >= warm_) timed_since_ = answered;  // the call may start once answered
+    // A timed call may start once answered, not sooner: its set was nowhere the candidate could read.
+    timed_since_ = allowed && set >= warm_ ? now_ms() : -1;
     answer(token, !allowed);
-    serve_ms_.push_back(answered - began);
   }
 
   void answer(uint64_t token, bool refused) {
@@ -534,7 +527,9 @@ class Stager {
   // which calls are judged) keeps it or not in a judged slot of the
   // reference's own memory, with the set from the Stager's own record. A
   // candidate's own ask during a call takes that call's out-slot early: what
-  // it holds then is what the candidate made inside the clock.
+  // it holds then is what the candidate made inside the clock. A judged
+  // call's time on this clock ends once the copy is done (the candidate's
+  // code may write the out-slot while it is copied).
   void take_output() {
     if (slots_ == 0 || staged_ < warm_ || taken_ == staged_) return;
     taken_ = staged_;
@@ -549,6 +544,7 @@ class Stager {
                   static_cast<size_t>(slot_bytes_));
     }
     slot_sets_[static_cast<size_t>(slot)] = staged_;
+    slot_ms_[static_cast<size_t>(slot)] = timed_since_ >= 0 ? now_ms() - timed_since_ : -1;
   }
 
   // The stage against the set last copied into it: a call that changed it
@@ -572,8 +568,8 @@ class Stager {
   at::Tensor sets_, judged_, stage_, out_slot_;
   int64_t per_set_, warm_, slot_bytes_, slots_ = 0, count_ = 0, taken_ = -1, outputs_seen_ = 0;
   std::vector<int64_t> slot_sets_;  // per judged slot, the set of the call it holds (-1: none)
-  std::vector<double> timed_call_ms_, serve_ms_;
-  double timed_since_ = -1;  // when the timed call under way was staged (-1: none)
+  std::vector<double> slot_ms_;     // per judged slot, its call's time on this clock (-1: none)
+  double timed_since_ = -1;         // when the timed call under way was staged (-1: none)
   std::shared_ptr<Region> shared_, control_;
   ControlWords* words_;
   void* context_ = nullptr;

@@ -290,8 +290,8 @@ class Reference:
         staging = calls.finish_staging()
         if not staging["staged"]:
             return None
-        return {"calls": staging["staged"], "timed_calls": staging["timed_calls"],
-                "call_q25_ms": staging["call_q25_ms"], "serve_ms": staging["serve_ms"]}
+        return {"calls": staging["staged"], "judged_calls": len(staging["judged"]),
+                "judged_median_ms": staging["judged_median_ms"], "output_bytes": staging["output_bytes"]}
 
     def judge(self, folder, outputs, inputs_changed, tolerance):
         """The facts of one candidate's trial outputs (see

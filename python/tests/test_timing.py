@@ -141,10 +141,11 @@ class HarnessTest(unittest.TestCase):
         self.assertEqual(report["candidate_ms"], measured.ms)
         self.assertEqual((report["calls"], report["measured_ms"]), (measured.calls, measured.measured_ms))
 
-    def test_the_stager_times_every_timed_call_on_its_own_clock(self):
+    def test_the_stager_times_every_judged_call_on_its_own_clock(self):
         # A model that takes 3 ms a call: on the reference's clock (its
-        # inputs staged to the next ask) a timed call takes at least that,
-        # whatever the report slot says; one set was staged per call counted.
+        # inputs staged to its output taken) a judged call takes at least
+        # that, whatever the report slot says; one set was staged per call
+        # counted.
         def slow(x, y):
             time.sleep(0.003)
             return x + y
@@ -152,10 +153,33 @@ class HarnessTest(unittest.TestCase):
         measured = harness.measure_once(slow, 1, 5, host_speed.HostSpeed(host_speed.probe_ms))
         staging = self.sets.calls.finish_staging()
         self.assertEqual(staging["staged"], measured.calls)
-        self.assertEqual(staging["timed_calls"], harness.native.timed_calls())
-        self.assertGreaterEqual(staging["call_q25_ms"], 3.0)
+        self.assertEqual(len(staging["judged"]), 4)
+        self.assertGreaterEqual(staging["judged_median_ms"], 3.0)
         self.assertGreaterEqual(measured.ms, 3.0)
-        self.assertGreater(staging["serve_ms"], 0.0)
+        self.assertEqual(staging["output_bytes"], 32 * 32 * 4)
+
+    def test_an_early_ask_ends_no_judged_call_before_its_output_is_taken(self):
+        # The candidate's own ask (no set) as each call starts, its right
+        # output made only after: the Stager takes the out-slot at that ask,
+        # before anything else, so a judged call whose time on its clock
+        # ends early is judged on what the out-slot held then (the last
+        # call's output), never on the output made after.
+        control = self.sets.calls.control
+        words = control.tensor(0, torch.int64, [control.bytes // 8], [1])
+        def early(x, y):
+            token = int(words[9]) + 1  # ControlWords: set @64, token @72, answered @136
+            words[8] = -1
+            words[9] = token
+            while int(words[17]) != token:
+                time.sleep(0.0001)
+            time.sleep(0.003)
+            return x + y
+        harness = self.sets.harness()
+        harness.measure_once(early, 1, 5, host_speed.HostSpeed(host_speed.probe_ms))
+        self.assertEqual(len(self.sets.calls.judged_calls()), 4)
+        for slot, number in self.sets.calls.judged_calls():
+            inputs = self.sets.calls.inputs(number)
+            self.assertFalse(torch.equal(self.sets.calls.judged_outputs(slot)[0], inputs[0] + inputs[1]))
 
     def test_fewer_timed_sets_than_iters_is_a_steady_measurement_of_each_once(self):
         # Large inputs: the budget holds the floor of sets only (callsets.set_count).

@@ -24,13 +24,14 @@ struct TimingClaim {
   int min_calls = 1;              // the fewest calls the harness makes (warm-up and iters)
   double call_overhead_ms = 0.0;  // calibrated harness overhead per call (0: none; the device's default)
   bool on_gpu = false;
-  // The reference's own view of the calls (Stager): how many sets it staged
-  // and the first quartile of the timed calls' times on its clock, from the
-  // staging of a call's inputs to the next ask, when its output is taken: a
-  // right output takes at least that long, whatever the harness's report
-  // says. staged_calls 0: nothing staged, nothing to compare.
-  int staged_calls = 0, staged_timed_calls = 0;
-  double staged_call_q25_ms = 0.0, staged_serve_ms = 0.0;
+  // The reference's own view of the calls (Stager): how many sets it staged,
+  // and the median time of the judged calls on its clock, from the staging
+  // of a call's inputs to the end of its copy of the call's outputs (of
+  // staged_output_bytes): a right output takes at least that long, whatever
+  // the harness's report says. staged_calls 0: nothing staged, nothing to
+  // compare.
+  int staged_calls = 0, staged_judged_calls = 0;
+  double staged_judged_median_ms = 0.0, staged_output_bytes = 0.0;
 };
 
 // A detail naming what is impossible, or nullopt when the claim is possible.

@@ -195,9 +195,9 @@ const std::vector<Rule>& rules() {
          if (f.judgement && f.judgement->staged) {
            const StagedCalls& s = *f.judgement->staged;
            claim.staged_calls = s.calls;
-           claim.staged_timed_calls = s.timed_calls;
-           claim.staged_call_q25_ms = s.call_q25_ms;
-           claim.staged_serve_ms = s.serve_ms;
+           claim.staged_judged_calls = s.judged_calls;
+           claim.staged_judged_median_ms = s.judged_median_ms;
+           claim.staged_output_bytes = s.output_bytes;
          }
          return impossible_timing(claim);
        }},
