@@ -423,10 +423,10 @@ class Stager {
   // requests refused, "first_out_of_turn": the first set refused (-1),
   // "changed": whether a call changed its staged inputs, "judged": [(slot,
   // set)] of the judged outputs taken into the reference's memory, the set
-  // the Stager's own (the one it staged for that call), "judged_median_ms":
-  // the median time of the judged calls on its clock (their inputs staged
-  // to their outputs taken; 0 when none), "output_bytes": the bytes of one
-  // call's outputs}.
+  // the Stager's own (the one it staged for that call), "judged_fastest_ms":
+  // the shortest time of a judged call on its clock (its inputs staged to
+  // its output taken; 0 when none), "output_bytes": the bytes of one call's
+  // outputs}.
   py::dict finish() {
     stop();
     py::list judged;
@@ -439,10 +439,10 @@ class Stager {
     report["first_out_of_turn"] = first_out_of_turn_;
     report["changed"] = changed_;
     report["error"] = error_;
-    std::vector<double> judged_ms;
+    double fastest = 0.0;
     for (double ms : slot_ms_)
-      if (ms >= 0) judged_ms.push_back(ms);
-    report["judged_median_ms"] = median(judged_ms);
+      if (ms >= 0 && (fastest == 0.0 || ms < fastest)) fastest = ms;
+    report["judged_fastest_ms"] = fastest;
     report["output_bytes"] = slot_bytes_;
     return report;
   }
@@ -479,13 +479,6 @@ class Stager {
   bool in_turn(int64_t set) const {
     if (set < 0 || set >= count_) return false;
     return set < warm_ || set == cursor_ + 1;
-  }
-
-  // The median of `values` (the lower middle), 0 when empty.
-  static double median(std::vector<double> values) {
-    if (values.empty()) return 0.0;
-    std::sort(values.begin(), values.end());
-    return values[(values.size() - 1) / 2];
   }
 
   void serve(uint64_t token, int64_t set) {

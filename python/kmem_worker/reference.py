@@ -291,7 +291,7 @@ class Reference:
         if not staging["staged"]:
             return None
         return {"calls": staging["staged"], "judged_calls": len(staging["judged"]),
-                "judged_median_ms": staging["judged_median_ms"], "output_bytes": staging["output_bytes"]}
+                "judged_fastest_ms": staging["judged_fastest_ms"], "output_bytes": staging["output_bytes"]}
 
     def judge(self, folder, outputs, inputs_changed, tolerance):
         """The facts of one candidate's trial outputs (see

@@ -143,9 +143,9 @@ class HarnessTest(unittest.TestCase):
 
     def test_the_stager_times_every_judged_call_on_its_own_clock(self):
         # A model that takes 3 ms a call: on the reference's clock (its
-        # inputs staged to its output taken) a judged call takes at least
-        # that, whatever the report slot says; one set was staged per call
-        # counted.
+        # inputs staged to its output taken) even the fastest judged call
+        # takes at least that, whatever the report slot says; one set was
+        # staged per call counted.
         def slow(x, y):
             time.sleep(0.003)
             return x + y
@@ -154,7 +154,7 @@ class HarnessTest(unittest.TestCase):
         staging = self.sets.calls.finish_staging()
         self.assertEqual(staging["staged"], measured.calls)
         self.assertEqual(len(staging["judged"]), 4)
-        self.assertGreaterEqual(staging["judged_median_ms"], 3.0)
+        self.assertGreaterEqual(staging["judged_fastest_ms"], 3.0)
         self.assertGreaterEqual(measured.ms, 3.0)
         self.assertEqual(staging["output_bytes"], 32 * 32 * 4)
 

@@ -158,7 +158,7 @@ Result<Judgement> Reference::judge(const std::string& folder, const CandidateRun
   if (!e.json("staged").is_null()) {
     Fields s = e.object("staged");
     judgement.staged = StagedCalls{static_cast<int>(s.number("calls")), static_cast<int>(s.number("judged_calls")),
-                                   s.number("judged_median_ms"), s.number("output_bytes")};
+                                   s.number("judged_fastest_ms"), s.number("output_bytes")};
   }
   return judgement;
 }

@@ -30,10 +30,10 @@ struct MeasuredTiming {
 // What the reference's Stager saw of a candidate's calls on its own clock
 // (the verdict's `staged`; python/kmem_worker/harness.cpp, Stager).
 struct StagedCalls {
-  int calls = 0;                  // input sets staged in turn, warm-up and timed
-  int judged_calls = 0;           // timed calls whose outputs the Stager took for judging
-  double judged_median_ms = 0.0;  // their median time, inputs staged to output taken
-  double output_bytes = 0.0;      // the bytes of one call's outputs
+  int calls = 0;                   // input sets staged in turn, warm-up and timed
+  int judged_calls = 0;            // timed calls whose outputs the Stager took for judging
+  double judged_fastest_ms = 0.0;  // the shortest of their times, inputs staged to output taken
+  double output_bytes = 0.0;       // the bytes of one call's outputs
 };
 
 struct Judgement {

@@ -25,13 +25,13 @@ struct TimingClaim {
   double call_overhead_ms = 0.0;  // calibrated harness overhead per call (0: none; the device's default)
   bool on_gpu = false;
   // The reference's own view of the calls (Stager): how many sets it staged,
-  // and the median time of the judged calls on its clock, from the staging
-  // of a call's inputs to the end of its copy of the call's outputs (of
-  // staged_output_bytes): a right output takes at least that long, whatever
+  // and the shortest time of a judged call on its clock, from the staging
+  // of its inputs to the end of its copy of the call's outputs (of
+  // staged_output_bytes): a right output took at least that long, whatever
   // the harness's report says. staged_calls 0: nothing staged, nothing to
   // compare.
   int staged_calls = 0, staged_judged_calls = 0;
-  double staged_judged_median_ms = 0.0, staged_output_bytes = 0.0;
+  double staged_judged_fastest_ms = 0.0, staged_output_bytes = 0.0;
 };
 
 // A detail naming what is impossible, or nullopt when the claim is possible.

@@ -196,7 +196,7 @@ const std::vector<Rule>& rules() {
            const StagedCalls& s = *f.judgement->staged;
            claim.staged_calls = s.calls;
            claim.staged_judged_calls = s.judged_calls;
-           claim.staged_judged_median_ms = s.judged_median_ms;
+           claim.staged_judged_fastest_ms = s.judged_fastest_ms;
            claim.staged_output_bytes = s.output_bytes;
          }
          return impossible_timing(claim);
