@@ -35,14 +35,15 @@ constexpr double kMeasuredOverWallMs = 20.0;
 // The reference's clock (Stager): the fastest judged call may take this
 // factor of the reported median, plus the harness's overhead per call, two
 // copies of the outputs (the harness's into the out-slot, the Stager's out
-// of it) at a bandwidth any device exceeds, even strided, and the hand-over
+// of it) at a bandwidth any device exceeds, even from a permuted view (a
+// CPU copied one of 64 MiB at 0.35 GB/s), and the hand-over
 // between the two processes (futex wake-ups, the GPU switching between
 // their contexts for the copy: 0.5 ms beyond the call seen on an H100 for a
 // 0.05 ms kernel; 1 ms allowed). The factor covers a host's slow spells (up
 // to twice as slow, measurement.md), which may fill whole rounds that gave
 // up before the round whose median is reported.
 constexpr double kStagedFactor = 2.5;
-constexpr double kCopyBytesPerMsGpu = 500e6, kCopyBytesPerMsCpu = 1e6;  // 500 GB/s, 1 GB/s
+constexpr double kCopyBytesPerMsGpu = 100e6, kCopyBytesPerMsCpu = 0.25e6;  // 100 GB/s, 0.25 GB/s
 constexpr double kHandOverMsGpu = 1.0, kHandOverMsCpu = 10.0;
 
 bool finite_number(const nlohmann::json& tally, const char* key) {

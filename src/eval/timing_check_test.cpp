@@ -95,6 +95,19 @@ TEST(TimingCheck, TheReferencesClockBoundsTheReportedMedian) {
   claim.staged_output_bytes = 1 << 30;
   claim.staged_judged_fastest_ms = 5.0;
   EXPECT_FALSE(impossible_timing(claim));
+  // On the CPU, a permuted 64 MiB view returned by a 4 ms call: the
+  // harness's strided copy into the out-slot ran at 0.35 GB/s (a review's
+  // case; 182-208 ms on the Stager's clock).
+  TimingClaim cpu;
+  cpu.candidate_ms = 4.0;
+  cpu.tally = {{"calls", 60}, {"measured_ms", 250.0}, {"fastest_ms", 3.8}, {"slowest_ms", 9.0}};
+  cpu.min_calls = 23;
+  cpu.call_overhead_ms = 12.0;
+  cpu.staged_calls = 60;
+  cpu.staged_judged_calls = 8;
+  cpu.staged_judged_fastest_ms = 208.0;
+  cpu.staged_output_bytes = 64 << 20;
+  EXPECT_FALSE(impossible_timing(cpu));
   // Calls of 1.6 ms reported in place as 0.05 ms: impossible, with no hold
   // to compare with, once the overhead per call is calibrated (0.2 ms at
   // least on a GPU); without a calibration the default (1 ms) bounds only
