@@ -495,6 +495,7 @@ class Stager {
         std::memcpy(stage_.data_ptr(), set_bytes(set), static_cast<size_t>(per_set_));
       }
       staged_ = set;
+      unchecked_ = true;
       staged_count_ += 1;
     } else {
       if (out_of_turn_ == 0) first_out_of_turn_ = set;
@@ -543,7 +544,8 @@ class Stager {
   // The stage against the set last copied into it: a call that changed it
   // changed its inputs.
   void check_unchanged() {
-    if (staged_ < 0 || changed_) return;
+    if (staged_ < 0 || changed_ || !unchecked_) return;
+    unchecked_ = false;  // once per staging: after the call's own ask, what changes the stage changes no call
     if (context_ != nullptr) {
       synchronize_copy();
       if (!at::equal(stage_, sets_.narrow(0, staged_ * per_set_, per_set_))) changed_ = true;
@@ -568,7 +570,7 @@ class Stager {
   void* context_ = nullptr;
   uint64_t answered_ = 0;
   int64_t cursor_ = 0, staged_ = -1, staged_count_ = 0, out_of_turn_ = 0, first_out_of_turn_ = -1;
-  bool changed_ = false;
+  bool changed_ = false, unchecked_ = false;
   std::string error_;
   std::atomic<bool> stopping_{false};
   std::thread thread_;
@@ -904,7 +906,14 @@ class Harness {
       // Python).
       std::vector<PyObject*> objects;
       std::vector<at::Tensor> values = checked(output, set, objects);
-      if (index >= 0) copy_to_out_slot(values);
+      if (index >= 0) {
+        copy_to_out_slot(values);
+        // The Stager takes it now, before anything is released: freeing an
+        // output (its autograd graph, a view's base) may run the candidate's
+        // code, which could write the out-slot (a held-out candidate's
+        // generator finalizer did, 87x).
+        stage(kNoSet);
+      }
       check_no_attributes(objects);
       // The previous call's outputs are kept alive until now, so an honest
       // output cannot be given their freed memory.

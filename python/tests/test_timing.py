@@ -15,6 +15,7 @@ import struct
 import tempfile
 import time
 import unittest
+import weakref
 from unittest import mock
 
 import torch
@@ -180,6 +181,27 @@ class HarnessTest(unittest.TestCase):
         for slot, number in self.sets.calls.judged_calls():
             inputs = self.sets.calls.inputs(number)
             self.assertFalse(torch.equal(self.sets.calls.judged_outputs(slot)[0], inputs[0] + inputs[1]))
+
+    def test_an_output_released_after_its_copy_cannot_write_the_judged_slot(self):
+        # A held-out candidate returned a view of its input whose release at
+        # the end of the call ran its finalizer, which wrote the right answer
+        # into the out-slot before the next ask (87x on the CPU): the
+        # harness now asks right after its copy, and the Stager takes the
+        # out-slot then, before anything is released.
+        _, _, offset, _, sizes, _ = self.sets.calls.out_slot[0]
+        out_slot = self.sets.calls.region.tensor(offset, torch.float32, sizes, [sizes[1], 1])
+        def late(x, y):
+            right = x + y
+            returned = x.view_as(x)  # a view of the input: released as the call ends
+            weakref.finalize(returned, out_slot.copy_, right)
+            return returned
+        harness = self.sets.harness()
+        harness.measure_once(late, 1, 5, host_speed.HostSpeed(host_speed.probe_ms))
+        judged = self.sets.calls.judged_calls()
+        self.assertEqual(len(judged), 4)
+        for slot, number in judged:
+            inputs = self.sets.calls.inputs(number)
+            self.assertTrue(torch.equal(self.sets.calls.judged_outputs(slot)[0], inputs[0]))
 
     def test_fewer_timed_sets_than_iters_is_a_steady_measurement_of_each_once(self):
         # Large inputs: the budget holds the floor of sets only (callsets.set_count).

@@ -300,6 +300,33 @@ TEST(Check, UsesThreadsWithAliases) {
   EXPECT_CLEAN(candidate("import os", "p = os.path.join('a', 'b')\nreturn x"));
 }
 
+// A native source given to load_inline, as a Python raw string.
+std::string native(std::string_view source) {
+  return candidate("from torch.utils.cpp_extension import load_inline\nSRC = r'''" + std::string(source) +
+                   "'''\nm = load_inline(name='m', cpp_sources=SRC, functions=['f'])");
+}
+
+TEST(Check, HeldOutRoundEightNativeRoutes) {
+  // An instruction written with C escapes inside the assembly string (found
+  // in the source given and where it is built).
+  EXPECT_CODES(native("void f() { asm volatile(\"nop\\nsyscall\"); }"), "uses_threads", "uses_threads");
+  EXPECT_CODES(native("void f() { asm volatile(\"\\x73yscall\"); }"), "uses_threads", "uses_threads");
+  EXPECT_CODES(native("void f() { asm volatile(\"nop\\tsyscall\"); }"), "uses_threads", "uses_threads");
+  // Raw bytes through directives the list lacked.
+  for (const char* directive :
+       {".uleb128 15,5", ".fill 1,2,0x050f", ".dc.b 0x0f,0x05", ".value 0x050f", ".skip 2,0x0f", ".pushsection .text"})
+    EXPECT_CODES(native(std::string("void f() { asm volatile(\"") + directive + "\"); }"), "dynamic_code");
+  // Half precision as the half of a complex type.
+  EXPECT_CODES(native("at::Tensor f(at::Tensor x) { return x.to(c10::kComplexHalf); }"), "precision_downcast",
+               "precision_downcast");
+  // A message naming process calls calls nothing.
+  EXPECT_CLEAN(native("void f(bool ok) { TORCH_CHECK(ok, \"no fork or signal here\"); }"));
+}
+
+TEST(Check, TorchOpsImportModuleIsDynamicCode) {
+  EXPECT_CODES(candidate("", "m = torch.ops.import_module('os')\nreturn x"), "dynamic_code");
+}
+
 TEST(Check, SideStream) {
   EXPECT_CODES(candidate("from torch import cuda as c", "s = c.Stream()\nreturn x"), "side_stream");
   EXPECT_CODES(candidate("", "with torch.cuda.stream(s):\n    y = x\nreturn x"), "side_stream");

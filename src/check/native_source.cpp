@@ -480,6 +480,44 @@ std::string_view word_before(std::string_view text, size_t at) {
   return text.substr(begin, end - begin);
 }
 
+std::string c_escapes_decoded(std::string_view text) {
+  auto digit_value = [](char ch, int base) {
+    int v = std::isdigit(static_cast<unsigned char>(ch))    ? ch - '0'
+            : std::isxdigit(static_cast<unsigned char>(ch)) ? std::tolower(static_cast<unsigned char>(ch)) - 'a' + 10
+                                                            : base;
+    return v < base ? v : -1;
+  };
+  std::string out;
+  out.reserve(text.size());
+  for (size_t at = 0; at < text.size(); ++at) {
+    if (text[at] != '\\' || at + 1 >= text.size()) {
+      out += text[at];
+      continue;
+    }
+    char next = text[at + 1];
+    if (next == 'x' || digit_value(next, 8) >= 0) {  // \xHH..., \ooo
+      int base = next == 'x' ? 16 : 8;
+      size_t from = next == 'x' ? at + 2 : at + 1, end = from;
+      int value = 0;
+      while (end < text.size() && (base == 16 || end < from + 3) && digit_value(text[end], base) >= 0)
+        value = value * base + digit_value(text[end++], base);
+      if (end == from) {  // "\x" with no digit: left as written
+        out += text[at];
+        continue;
+      }
+      out += static_cast<char>(value & 0xff);
+      at = end - 1;
+    } else if (std::string_view("ntrvfab").find(next) != std::string_view::npos) {
+      out += next == 'n' || next == 'r' ? '\n' : ' ';
+      ++at;
+    } else {  // \\, \", \', \?
+      out += next;
+      ++at;
+    }
+  }
+  return out;
+}
+
 std::string blank_literals(std::string_view text) {
   constexpr std::string_view kRawStringPrefixes[] = {"R", "u8R", "uR", "UR", "LR"};
   std::string out(text);

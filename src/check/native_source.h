@@ -136,6 +136,13 @@ std::vector<Identifier> identifiers(std::string_view code);
 // "}"`, a `"cublasSetMathMode("` before a call's argument).
 std::string blank_literals(std::string_view text);
 
+// `text` with C escape sequences read as the compiler reads them inside its
+// string literals (inline assembly is one): `\x73` and octal escapes as
+// their character, `\n`, `\t` and the other letter escapes as a line break
+// or blank, `\\` and quotes as themselves; so `"\nsyscall"` or
+// `"\x73yscall"` read as the instruction the assembler sees.
+std::string c_escapes_decoded(std::string_view text);
+
 // The first identifier in `text` that starts with `prefix` (`PyFrame_` finds
 // `PyFrame_GetVarString`); empty when none does.
 std::string_view identifier_with_prefix(std::string_view text, std::string_view prefix);

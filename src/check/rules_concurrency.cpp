@@ -205,16 +205,21 @@ void uses_threads(const Context& c, std::vector<Finding>& out) {
   if (has_using_directive(text) &&
       (has_type_use(text, "thread") || has_type_use(text, "jthread") || has_call(text, "async")))
     out.push_back({c.node(), "thread (using namespace std)"});
+  // Process calls are read in code only (a message naming fork calls
+  // nothing); the instructions in literals too, as C escapes decoded:
+  // inline assembly is a string.
+  const std::string code = blank_literals(text);
   for (std::string_view call : kProcessCalls) {
     bool word = listed(call, kProcessWords);
-    std::string renamed = call == "clone" ? without_tensor_clones(text) : std::string();
-    std::string_view judged = call == "clone" ? std::string_view(renamed) : std::string_view(text);
+    std::string renamed = call == "clone" ? without_tensor_clones(code) : std::string();
+    std::string_view judged = call == "clone" ? std::string_view(renamed) : std::string_view(code);
     if (word ? has_function_use(judged, call) : has_free_identifier(judged, call))
       out.push_back({c.node(), std::string(call)});
   }
+  const std::string assembly = c_escapes_decoded(text);
   for (std::string_view instruction : kSyscallInstructions)
-    if (instruction.find(' ') != std::string_view::npos ? text.find(instruction) != std::string::npos
-                                                        : has_identifier(text, instruction))
+    if (instruction.find(' ') != std::string_view::npos ? assembly.find(instruction) != std::string::npos
+                                                        : has_identifier(assembly, instruction))
       out.push_back({c.node(), std::string(instruction)});
 }
 

@@ -62,6 +62,7 @@ constexpr std::string_view kDynamicCodeNames[] = {"exec",
                                                   "torch.utils.benchmark",
                                                   "torch.jit.CompilationUnit",
                                                   "torch.ops.load_library",
+                                                  "torch.ops.import_module",
                                                   "torch.classes.load_library",
                                                   "torch.utils.cpp_extension.load",
                                                   "numpy.load",
@@ -147,10 +148,13 @@ constexpr std::string_view kNativeCodePrefixes[] = {"PyRun_",
                                                     "PyThreadState_Set",
                                                     "_PyThreadState_Set"};
 // Assembler directives that pull a file or raw bytes into the binary, or
-// put them where code runs (`.section .text` is matched with its operand).
+// put them where code runs (`.section .text` and `.pushsection .text` are
+// matched with their operand). Read with C escapes decoded.
 constexpr std::string_view kHiddenCodeDirectives[] = {
-    ".incbin", ".include", ".byte", ".2byte", ".4byte", ".8byte",  ".short", ".hword", ".word",   ".int",
-    ".long",   ".quad",    ".octa", ".ascii", ".asciz", ".string", ".inst",  ".globl", ".section"};
+    ".incbin",  ".include",     ".byte",    ".2byte",   ".4byte", ".8byte", ".short",  ".hword", ".word",
+    ".int",     ".long",        ".quad",    ".octa",    ".ascii", ".asciz", ".string", ".inst",  ".globl",
+    ".section", ".pushsection", ".uleb128", ".sleb128", ".fill",  ".value", ".skip",   ".space", ".zero",
+    ".dc",      ".dc.a",        ".dc.b",    ".dc.d",    ".dc.l",  ".dc.s",  ".dc.w",   ".dc.x",  ".ds"};
 // Dunder methods that run code where the checker cannot see it called
 // (copy, pickle, deepcopy of the output).
 constexpr std::string_view kDynamicCodeDunders[] = {"__reduce__",   "__reduce_ex__", "__setstate__",
@@ -748,7 +752,7 @@ bool assembler_directive(std::string_view text, std::string_view name) {
                   (before >= 2 && text[before - 2] == '\\' &&
                    std::string_view("ntr").find(text[before - 1]) != std::string_view::npos);
     if (!starts) continue;
-    if (name != ".section") return true;
+    if (name != ".section" && name != ".pushsection") return true;
     size_t operand = text.find_first_not_of(" \t\\\"", end);
     if (operand != std::string_view::npos && text.substr(operand).starts_with(".text")) return true;
   }
@@ -931,8 +935,9 @@ void dynamic_code(const Context& c, std::vector<Finding>& out) {
         path.find("..") != std::string_view::npos)
       out.push_back({c.node(), "#include " + written(operand)});
   }
+  const std::string assembly = c_escapes_decoded(text);
   for (std::string_view directive : kHiddenCodeDirectives)
-    if (assembler_directive(text, directive)) out.push_back({c.node(), std::string(directive)});
+    if (assembler_directive(assembly, directive)) out.push_back({c.node(), std::string(directive)});
 }
 
 }  // namespace kmem::check

@@ -57,16 +57,17 @@ constexpr std::string_view kNumpyTypeNames[] = {
 constexpr std::string_view kPrecisionStrings[] = {
     "__half", "__half2", "__nv_bfloat16", "__nv_bfloat162", "__nv_fp8_e4m3", "__nv_fp8_e5m2", "precision::tf32",
     "wmma::precision::tf32", "__float2half", "__float2bfloat16", "half2", "at::Half", "at::BFloat16", "c10::Half",
-    "c10::BFloat16", "kHalf", "kBFloat16", "kFloat16", "nvcuda::wmma", "mma_sync", "__hmul", "__hadd", "__hfma",
-    "__half2float", "__float2half_rn", "__nv_fp8_storage_t", "__nv_fp8x2_e4m3", "CUBLAS_TF32_TENSOR_OP_MATH",
-    "CUBLAS_TENSOR_OP_MATH", "CUBLAS_COMPUTE_32F_FAST_TF32", "CUBLAS_COMPUTE_32F_FAST_16F",
-    "CUBLAS_COMPUTE_32F_FAST_16BF", "CUBLAS_COMPUTE_16F", "CUDA_R_16F", "CUDA_R_16BF", "CUDA_R_16I", "CUDA_R_16U",
-    "CUDNN_DATA_HALF", "CUDNN_DATA_BFLOAT16", "CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION", "CUDNN_TENSOR_OP_MATH", "tf32",
-    "f16", "bf16", "f16x2", "bf16x2", "e4m3", "e5m2", "cublasHgemm", "nv_bfloat16", "nv_bfloat162", "_Float16",
-    "__fp16", "__bf16", "__nv_fp8x4_e4m3", "__nv_fp8x4_e5m2", "__nv_fp8x2_e5m2", "ScalarType::Half",
-    "ScalarType::BFloat16", "ScalarType::Float8_e4m3fn", "ScalarType::Float8_e5m2", "kFloat8_e4m3fn", "kFloat8_e5m2",
-    "setAllowTF32CuBLAS", "setAllowTF32CuDNN", "setFloat32MatmulPrecision", "setAllowFP16ReductionCuBLAS",
-    "setAllowBF16ReductionCuBLAS", "setFloat32Precision", "at::autocast", "torch::autocast", "set_autocast_enabled",
+    "c10::BFloat16", "kHalf", "kBFloat16", "kFloat16", "kComplexHalf", "ComplexHalf", "nvcuda::wmma", "mma_sync",
+    "__hmul", "__hadd", "__hfma", "__half2float", "__float2half_rn", "__nv_fp8_storage_t", "__nv_fp8x2_e4m3",
+    "CUBLAS_TF32_TENSOR_OP_MATH", "CUBLAS_TENSOR_OP_MATH", "CUBLAS_COMPUTE_32F_FAST_TF32",
+    "CUBLAS_COMPUTE_32F_FAST_16F", "CUBLAS_COMPUTE_32F_FAST_16BF", "CUBLAS_COMPUTE_16F", "CUDA_R_16F", "CUDA_R_16BF",
+    "CUDA_R_16I", "CUDA_R_16U", "CUDNN_DATA_HALF", "CUDNN_DATA_BFLOAT16", "CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION",
+    "CUDNN_TENSOR_OP_MATH", "tf32", "f16", "bf16", "f16x2", "bf16x2", "e4m3", "e5m2", "cublasHgemm", "nv_bfloat16",
+    "nv_bfloat162", "_Float16", "__fp16", "__bf16", "__nv_fp8x4_e4m3", "__nv_fp8x4_e5m2", "__nv_fp8x2_e5m2",
+    "ScalarType::Half", "ScalarType::BFloat16", "ScalarType::Float8_e4m3fn", "ScalarType::Float8_e5m2",
+    "kFloat8_e4m3fn", "kFloat8_e5m2", "setAllowTF32CuBLAS", "setAllowTF32CuDNN", "setFloat32MatmulPrecision",
+    "setAllowFP16ReductionCuBLAS", "setAllowBF16ReductionCuBLAS", "setFloat32Precision", "at::autocast",
+    "torch::autocast", "set_autocast_enabled",
     // Math modes and compute types named by their types: a
     // number cast to one (`(cublasMath_t)3` is TF32 tensor-op
     // math) names no mode the rules can read.
