@@ -196,6 +196,18 @@ TEST(EvalCpu, TimedSetsReadAheadThroughTheControlBlockAreForgedTiming) {
   EXPECT_NE(outcomes[0].detail.find("out of turn"), std::string::npos) << outcomes[0].detail;
 }
 
+// Held-out round 8: a returned view of the input whose release at the end of
+// the call ran a finalizer writing the right answer into the out-slot. The
+// Stager takes the out-slot right after the harness's copy, before anything
+// is released: what is judged is what the call returned.
+TEST(EvalCpu, AnOutputReleasedAfterItsCopyCannotWriteTheJudgedSlot) {
+  std::vector<EvalJob> jobs = {{"finalizer", fixture_path("problems/softsign_big.py"),
+                                fixture_path("candidates/harness/c7_outslot_finalizer.py")}};
+  auto outcomes = run_jobs(jobs, test_options("cpu"));
+  ASSERT_EQ(outcomes.size(), 1u);
+  EXPECT_EQ(outcomes[0].verdict, "timed_output_mismatch") << outcomes[0].detail << outcomes[0].log;
+}
+
 // The audit hook (docs/evaluator.md, "Refused at run time") behind the
 // checker, which test_options() turns off: a family refused whatever route
 // reaches it, at import or in forward, and the process ends at once.
