@@ -319,6 +319,12 @@ TEST(Check, HeldOutRoundEightNativeRoutes) {
   // Half precision as the half of a complex type.
   EXPECT_CODES(native("at::Tensor f(at::Tensor x) { return x.to(c10::kComplexHalf); }"), "precision_downcast",
                "precision_downcast");
+  // Exit handlers, the loader's walk, a shell expansion and libstdc++'s own
+  // thread creation, called by name.
+  for (const char* call : {"__cxa_atexit(g, nullptr, nullptr)", "dl_iterate_phdr(cb, nullptr)",
+                           "wordexp(\"$(id)\", &w, 0)", "__gthread_create(&t, g, nullptr)"})
+    EXPECT_CODES(native(std::string("void f() { ") + call + "; }"), "uses_threads", "uses_threads");
+  EXPECT_CODES(native("void f() { cuGreenCtxStreamCreate(&s, g, 1, 0); }"), "side_stream", "side_stream");
   // A message naming process calls calls nothing.
   EXPECT_CLEAN(native("void f(bool ok) { TORCH_CHECK(ok, \"no fork or signal here\"); }"));
 }

@@ -127,6 +127,11 @@ constexpr std::string_view kProcessCalls[] = {"fork",
                                               "cudaStreamAddCallback_ptsz",
                                               "atexit",
                                               "at_quick_exit",
+                                              "__cxa_atexit",
+                                              "__cxa_thread_atexit",
+                                              "dl_iterate_phdr",
+                                              "wordexp",
+                                              "__gthread_create",
                                               "Py_AtExit"};
 // Of kProcessCalls, names an honest kernel may use for something else (a
 // variable `signal`, `x.clone()`): matched only where called, taken by
@@ -153,6 +158,7 @@ constexpr std::string_view kStreamNames[] = {"torch.cuda.Stream",
                                              "torch.cuda.graph",
                                              "torch.cuda.CUDAGraph"};
 constexpr std::string_view kStreamStrings[] = {"cudaStreamCreate",
+                                               "cuGreenCtxStreamCreate",
                                                "unpack3",
                                                "CUDAStream::unpack",
                                                "cudaStreamCreateWithFlags",
