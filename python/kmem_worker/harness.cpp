@@ -35,10 +35,11 @@
 // the device synchronised, the clock stopped; the output is checked by exact
 // type (a plain tensor, or a tuple/list/torch named tuple of them) and device,
 // unpacked without any Python attribute lookup and, for a timed call,
-// copied into the out-slot with Python dispatch keys excluded. Between calls only the launch counter and the host probe
-// given at construction (kmem's own functions) run in Python. After every measurement the harness writes what it
-// measured (the median, its tally of every call, ...) into the reference's report slot: the orchestrator takes the
-// candidate's time from there, not from the candidate's own record.
+// copied into the out-slot with Python dispatch keys excluded and taken by
+// the Stager at once (an ask with no set), before anything is released. Between calls only the launch counter and the
+// host probe given at construction (kmem's own functions) run in Python. After every measurement the harness writes
+// what it measured (the median, its tally of every call, ...) into the reference's report slot: the orchestrator takes
+// the candidate's time from there, not from the candidate's own record.
 #include <ATen/ATen.h>
 #include <c10/core/impl/LocalDispatchKeySet.h>
 #include <dlfcn.h>
