@@ -165,14 +165,9 @@ class HarnessTest(unittest.TestCase):
         # before anything else, so a judged call whose time on its clock
         # ends early is judged on what the out-slot held then (the last
         # call's output), never on the output made after.
-        control = self.sets.calls.control
-        words = control.tensor(0, torch.int64, [control.bytes // 8], [1])
+        words = self.control_words()
         def early(x, y):
-            token = int(words[9]) + 1  # ControlWords: set @64, token @72, answered @136
-            words[8] = -1
-            words[9] = token
-            while int(words[17]) != token:
-                time.sleep(0.0001)
+            self.ask(words, -1)
             time.sleep(0.003)
             return x + y
         harness = self.sets.harness()
@@ -188,8 +183,7 @@ class HarnessTest(unittest.TestCase):
         # into the out-slot before the next ask (87x on the CPU): the
         # harness now asks right after its copy, and the Stager takes the
         # out-slot then, before anything is released.
-        _, _, offset, _, sizes, _ = self.sets.calls.out_slot[0]
-        out_slot = self.sets.calls.region.tensor(offset, torch.float32, sizes, [sizes[1], 1])
+        out_slot = self.out_slot()
         def late(x, y):
             right = x + y
             returned = x.view_as(x)  # a view of the input: released as the call ends
@@ -237,6 +231,11 @@ class HarnessTest(unittest.TestCase):
         deadline = time.monotonic() + 5
         while struct.unpack_from("Q", words, 136)[0] != token and time.monotonic() < deadline:
             time.sleep(0.002)  # ControlWords.answered
+
+    def out_slot(self):
+        """The shared out-slot (one output), as the candidate's process maps it."""
+        _, _, offset, dtype, sizes, strides = self.sets.calls.out_slot[0]
+        return self.sets.calls.region.tensor(offset, callsets.DTYPES[dtype], sizes, strides)
 
     def control_words(self):
         with open(bytes(self.sets.calls.control.handle).decode(), "r+b") as f:
@@ -297,8 +296,7 @@ class HarnessTest(unittest.TestCase):
         # reference's memory at the next ask, before the candidate's code
         # runs again: what the candidate writes there later changes nothing.
         harness = self.sets.harness()
-        _, _, offset, dtype, sizes, strides = self.sets.calls.out_slot[0]
-        out_slot = self.sets.calls.region.tensor(offset, callsets.DTYPES[dtype], sizes, strides)
+        out_slot = self.out_slot()
 
         def scribble(x, y):
             out_slot.fill_(7.0)

@@ -481,12 +481,8 @@ std::string_view word_before(std::string_view text, size_t at) {
 }
 
 std::string c_escapes_decoded(std::string_view text) {
-  auto digit_value = [](char ch, int base) {
-    int v = std::isdigit(static_cast<unsigned char>(ch))    ? ch - '0'
-            : std::isxdigit(static_cast<unsigned char>(ch)) ? std::tolower(static_cast<unsigned char>(ch)) - 'a' + 10
-                                                            : base;
-    return v < base ? v : -1;
-  };
+  auto hex = [](char ch) { return std::isxdigit(static_cast<unsigned char>(ch)) != 0; };
+  auto octal = [](char ch) { return ch >= '0' && ch <= '7'; };
   std::string out;
   out.reserve(text.size());
   for (size_t at = 0; at < text.size(); ++at) {
@@ -494,26 +490,23 @@ std::string c_escapes_decoded(std::string_view text) {
       out += text[at];
       continue;
     }
-    char next = text[at + 1];
-    if (next == 'x' || digit_value(next, 8) >= 0) {  // \xHH..., \ooo
-      int base = next == 'x' ? 16 : 8;
-      size_t from = next == 'x' ? at + 2 : at + 1, end = from;
-      int value = 0;
-      while (end < text.size() && (base == 16 || end < from + 3) && digit_value(text[end], base) >= 0)
-        value = value * base + digit_value(text[end++], base);
-      if (end == from) {  // "\x" with no digit: left as written
+    // The escape's extent as C reads it; its value as decode_escape reads it.
+    size_t end = at + 2;
+    char kind = text[at + 1];
+    if (kind == 'x') {
+      while (end < text.size() && hex(text[end])) ++end;
+      if (end == at + 2) {  // "\x" with no digit: left as written
         out += text[at];
         continue;
       }
-      out += static_cast<char>(value & 0xff);
-      at = end - 1;
-    } else if (std::string_view("ntrvfab").find(next) != std::string_view::npos) {
-      out += next == 'n' || next == 'r' ? '\n' : ' ';
-      ++at;
-    } else {  // \\, \", \', \?
-      out += next;
-      ++at;
+    } else if (octal(kind)) {
+      while (end < text.size() && end < at + 4 && octal(text[end])) ++end;
+    } else if (kind == 'u' || kind == 'U') {
+      size_t digits = kind == 'u' ? 4 : 8;
+      while (end < text.size() && end < at + 2 + digits && hex(text[end])) ++end;
     }
+    decode_escape(text.substr(at, end - at), out);
+    at = end - 1;
   }
   return out;
 }

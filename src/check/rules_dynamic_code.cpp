@@ -747,7 +747,12 @@ bool assembler_directive(std::string_view text, std::string_view name) {
     size_t end = at + name.size();
     if (end < text.size() && name_char(text[end])) continue;
     size_t before = at;
-    while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) --before;
+    // Blanks: a space and any control character but a line break (a tab,
+    // and the \v, \f, \a, \b of an assembly string, C escapes decoded).
+    auto blank = [](char ch) {
+      return ch == ' ' || (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\r');
+    };
+    while (before > 0 && blank(text[before - 1])) --before;
     bool starts = before == 0 || std::string_view("\n\r\";:{}").find(text[before - 1]) != std::string_view::npos ||
                   (before >= 2 && text[before - 2] == '\\' &&
                    std::string_view("ntr").find(text[before - 1]) != std::string_view::npos);
