@@ -2,7 +2,9 @@
 one worker; `python3 -m kmem_worker zygote reference|candidate cpu|cuda`
 imports once and forks such workers on request (zygote.py);
 `python3 -m kmem_worker harness` builds kmem's native harness if it is not
-built yet and prints its path (native_harness.py). With a device,
+built yet and prints its path (native_harness.py); `python3 -m kmem_worker
+device` says by its exit status whether a CUDA device is usable
+(torch_install.py). With a device,
 a worker sets itself up for it before it reads its first command (see
 warmup.py)."""
 import sys
@@ -14,7 +16,8 @@ ROLES = ("reference", "candidate")
 DEVICES = ("cpu", "cuda")
 USAGE = "usage: python3 -m kmem_worker reference|candidate [cpu|cuda]\n" \
         "       python3 -m kmem_worker zygote reference|candidate cpu|cuda\n" \
-        "       python3 -m kmem_worker harness"
+        "       python3 -m kmem_worker harness\n" \
+        "       python3 -m kmem_worker device"
 
 
 def run_worker(role, device, started, baton=None):
@@ -48,6 +51,9 @@ def main(args):
     if args == ["harness"]:
         from . import native_harness
         return native_harness.main()
+    if args == ["device"]:
+        from . import torch_install
+        return torch_install.main()
     if len(args) == 3 and args[0] == "zygote" and args[1] in ROLES and args[2] in DEVICES:
         from . import zygote
         return zygote.serve(args[1], args[2], run_worker)

@@ -3,7 +3,8 @@ extension of kmem's own. It is compiled once per machine and toolchain into
 FOLDER/kmem_harness-<hash>.so, the hash covering the source, the compiler,
 Python's and torch's versions and torch's install folder, by a one-shot
 process (`python3 -m kmem_worker harness`, which the orchestrator runs
-before it starts the workers) with the compiler directly: importing
+before it starts the workers, and which imports torch only when it has to
+compile) with the compiler directly: importing
 torch.utils.cpp_extension would query the CUDA devices, after which forked
 workers could not use CUDA. Workers load the built library with importlib's
 ExtensionFileLoader, before any candidate code runs. FOLDER is
@@ -20,6 +21,8 @@ import sys
 import sysconfig
 import tempfile
 
+from . import torch_install
+
 SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "harness.cpp")
 MODULE = "kmem_harness"
 
@@ -35,11 +38,6 @@ def _compiler():
     raise RuntimeError("native harness: no C++ compiler (c++, g++ or clang++) on the PATH")
 
 
-def _torch_folder():
-    import torch
-    return os.path.dirname(os.path.abspath(torch.__file__))
-
-
 # Every symbol bound at load and the relocated tables then read-only (full
 # RELRO): the harness's pointers to clock_gettime, getrandom and torch's
 # functions cannot be redirected by writing its memory.
@@ -48,7 +46,7 @@ HARDENING = ("-Wl,-z,now", "-Wl,-z,relro")
 
 def _command(source, library):
     import torch
-    root = _torch_folder()
+    root = torch_install.folder()
     include = os.path.join(root, "include")
     abi = int(getattr(torch._C, "_GLIBCXX_USE_CXX11_ABI", True))
     libraries = os.path.join(root, "lib")
@@ -61,12 +59,13 @@ def _command(source, library):
 
 
 def library_path():
-    """Where the harness for this source and toolchain is (or goes)."""
-    import torch
+    """Where the harness for this source and toolchain is (or goes); torch
+    is not imported (torch_install.py)."""
+    torch_version, cuda_version = torch_install.versions()
     digest = hashlib.sha256()
     with open(SOURCE, "rb") as source:
         digest.update(source.read())
-    for part in (_compiler(), *HARDENING, sys.version, torch.__version__, str(torch.version.cuda), _torch_folder(),
+    for part in (_compiler(), *HARDENING, sys.version, torch_version, str(cuda_version), torch_install.folder(),
                  sysconfig.get_config_var("EXT_SUFFIX") or ""):
         digest.update(part.encode() + b"\0")
     return os.path.join(folder(), f"{MODULE}-{digest.hexdigest()[:24]}.so")

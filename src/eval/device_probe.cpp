@@ -1,43 +1,42 @@
 // Whether the worker's interpreter sees a usable CUDA device: asked once,
 // before a batch, so that a machine without one gets one line instead of a
-// failure per job.
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-
-#include <cerrno>
-#include <cstring>
+// failure per job. The worker's `device` command answers from torch's
+// version file and the driver, without importing torch
+// (python/kmem_worker/torch_install.py): seconds a batch no longer waits.
+#include <cstdlib>
 
 #include "kmem/eval.h"
-
-extern char** environ;
+#include "process.h"
 
 namespace kmem {
 
+namespace {
+// The command's exit statuses (torch_install.py).
+constexpr int kNoDevice = 3;
+constexpr int kNoTorch = 4;
+constexpr auto kProbeLimit = std::chrono::seconds(60);
+}  // namespace
+
 Status cuda_available(const EvalOptions& options) {
-  const char* probe =
-      "import sys, torch\n"
-      "sys.exit(0 if torch.cuda.is_available() and torch.cuda.device_count() > 0 else 3)\n";
-  std::string python = options.python;
-  char* argv[] = {python.data(), const_cast<char*>("-c"), const_cast<char*>(probe), nullptr};
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  int error = posix_spawnp(&pid, python.c_str(), &actions, nullptr, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (error != 0) return Error("--device cuda: cannot run " + python + ": " + std::strerror(error));
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return Status::success();
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 3)
-    return Error("--device cuda: no usable CUDA device (torch.cuda.is_available() is false under " + python + ")");
-  std::string ended = WIFSIGNALED(status) ? "was killed by signal " + std::to_string(WTERMSIG(status))
-                                          : "exited with code " + std::to_string(WEXITSTATUS(status));
-  return Error("--device cuda: " + python + " cannot import torch to look for a CUDA device (`import torch` " + ended +
-               ")");
+  const char* current = std::getenv("PYTHONPATH");
+  eval::SpawnSpec spec;
+  spec.argv = {options.python, "-m", "kmem_worker", "device"};
+  spec.environment = {
+      "PYTHONPATH=" + options.python_dir + (current != nullptr && *current != '\0' ? std::string(":") + current : ""),
+      "PYTHONDONTWRITEBYTECODE=1"};
+  spec.log_path = "/dev/null";
+  auto process = eval::ChildProcess::spawn(spec);
+  if (!process) return Error("--device cuda: cannot run " + options.python + ": " + process.error().message());
+  (*process)->close_input();
+  eval::ExitStatus status = (*process)->wait_then_kill(eval::Clock::now() + kProbeLimit);
+  if (!status.signaled && status.code == 0) return Status::success();
+  if (!status.signaled && status.code == kNoDevice)
+    return Error("--device cuda: no usable CUDA device (torch.cuda.is_available() is false under " + options.python +
+                 ")");
+  if (!status.signaled && status.code == kNoTorch)
+    return Error("--device cuda: " + options.python + " has no torch to look for a CUDA device with");
+  return Error("--device cuda: " + options.python + " cannot look for a CUDA device (`python3 -m kmem_worker device` " +
+               status.describe() + ")");
 }
 
 }  // namespace kmem
