@@ -32,9 +32,13 @@ struct EvalOptions {
     // CUDA: hand inputs to candidates by IPC handles (docs/evaluator.md);
     // false: as files (always the case on the CPU).
     bool inputs_by_ipc = true;
-    // MiB of warm-up and timed calls' input sets per candidate; 0: 1024 on
+    // MiB of warm-up and timed calls' input sets per candidate; 0: 256 on
     // CUDA, 32 on the CPU (docs/measurement.md, "Inputs and outputs of every call").
     int call_sets_mb = 0;
+    // CUDA: MiB of device memory the references and candidates' runs of a
+    // batch may take together (memory_gate.h); 0: the device's total less
+    // the workers' contexts and a twentieth.
+    int device_memory_mb = 0;
   };
 
   // What is evaluated and how strictly.

@@ -17,7 +17,8 @@ import traceback
 
 import torch
 
-from . import callsets, compare, compile_baseline, facts_cache, failures, host_speed, problem, roofline, timing, transfer
+from . import (callsets, compare, compile_baseline, facts_cache, failures, footprint, host_speed, problem, roofline,
+               timing, transfer)
 from .stopwatch import Stopwatch
 
 
@@ -36,6 +37,7 @@ class Reference:
 
     def __init__(self, cmd, channel, clock, host, baseline_only=False):
         self.device = cmd["device"]
+        meter = footprint.Meter(self.device)
         self.module_name = module_name(cmd["ref"])
         problem.reset_torch_state()  # before the problem's code and after it
         self.module = problem.load_module(cmd["problem"], self.module_name)
@@ -60,7 +62,8 @@ class Reference:
         # within the budget (problems with huge inputs draw at `share`).
         self.draws_ahead = self.set_count * per_set <= budget
         self.ahead = None  # input sets drawn for the next candidate
-        self.expected = [] if baseline_only else [self._outputs(inputs) for inputs in self.trial_inputs]
+        self.expected = [] if baseline_only else meter.watch(
+            lambda: [self._outputs(inputs) for inputs in self.trial_inputs])
         clock.lap("expected")
         self.cache = facts_cache.FactsCache(
             cmd.get("facts_cache"), facts_cache.key(cmd["problem"], self.device, spec))
@@ -95,6 +98,11 @@ class Reference:
                         "output_devices": [v.device.type for v in self.expected[0]] if self.expected else []}
         self.shared = {}  # candidate folder -> its SharedInputs
         self.calls = {}  # candidate folder -> its CallSets
+        # What the problem holds on the device and one candidate's run needs
+        # (None on the CPU): the orchestrator starts candidates as they fit.
+        self.device_memory = footprint.report(
+            meter.held_and_workspace(), per_set, self.set_count, self.set_count if self.draws_ahead else 0,
+            footprint.tensor_bytes(self.expected[0]) if self.expected else 0, timing.JUDGED_CALLS)
 
     def draw_sets(self):
         """set_count input sets from fresh seeds (drawn on the device where the problem allows)."""
@@ -398,7 +406,8 @@ def prepare(references, cmd, channel, clock, host):
                  timed_calls=reference.timed_calls,
                  timing_steady=reference.steady, host_probe_ms=host.fastest_ms,
                  degenerate=reference.degenerate(cmd["tolerance"]), seconds=clock.seconds,
-                 **({"timing_tally": reference.tally} if reference.tally else {}))
+                 **({"timing_tally": reference.tally} if reference.tally else {}),
+                 **({"device_memory": reference.device_memory} if reference.device_memory else {}))
     facts_cache.remember_host_probe(cmd.get("facts_cache"), host.fastest_ms)
     reference.store_facts()
     reference.draw_ahead()  # the first candidate's input sets, while it builds

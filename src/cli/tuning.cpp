@@ -22,6 +22,7 @@ const Knob kKnobs[] = {
     {"KMEM_TUNE_BASELINE_WORKERS", 0, 256, [](EvalOptions& o, int v) { o.tuning.baseline_workers = v; }},
     {"KMEM_TUNE_INPUTS_BY_FILE", 0, 1, [](EvalOptions& o, int v) { o.tuning.inputs_by_ipc = v == 0; }},
     {"KMEM_TUNE_CALL_SETS_MB", 0, 1 << 20, [](EvalOptions& o, int v) { o.tuning.call_sets_mb = v; }},
+    {"KMEM_TUNE_DEVICE_MEMORY_MB", 0, 1 << 24, [](EvalOptions& o, int v) { o.tuning.device_memory_mb = v; }},
     {"KMEM_TUNE_COMPILE_BASELINE", 0, 1, [](EvalOptions& o, int v) { o.compile_baseline = v == 1; }},
 };
 

@@ -9,6 +9,9 @@
 // is its alone, and, out of memory even then (the references of the jobs
 // still to come hold their inputs drawn ahead), once more after every other
 // job, with every reference dropped (the feed asked no more meanwhile).
+// On CUDA a candidate's run starts only once the device memory its
+// problem's reference measured fits (memory_gate.h), which makes running
+// out of memory the exception rather than how the batch finds its limit.
 #include <fmt/format.h>
 #include <stdlib.h>
 
@@ -29,6 +32,7 @@
 #include "candidate.h"
 #include "compile_baselines.h"
 #include "kmem/eval.h"
+#include "memory_gate.h"
 #include "reference.h"
 #include "reference_hosts.h"
 #include "screen.h"
@@ -66,7 +70,8 @@ struct ProblemSlot {
   uint64_t init_seed = eval::random_seed();
   bool tried = false;
   std::unique_ptr<Reference> reference;
-  Error error{""};  // why it could not be prepared (of kind kOutOfMemory for want of memory)
+  int64_t held_bytes = 0;  // what the reference holds on the device, counted in the batch's MemoryGate
+  Error error{""};         // why it could not be prepared (of kind kOutOfMemory for want of memory)
   // The jobs of the problem taken in and not done: lowered under `mutex`,
   // raised without it by a job fed (the lock is held while the reference is
   // prepared, and the feed must not wait for that).
@@ -141,6 +146,8 @@ class Batch {
     int hosts = reference_workers(threads_ + lookahead_);
     // Baseline workers start when a baseline is to be measured (none when all are cached).
     int baseline_hosts = eval::wants_compile_baseline(options_) ? baseline_workers(threads_) : 0;
+    // Candidate workers running and as many started ahead, and the reference workers.
+    workers_on_device_ = 2 * threads_ + hosts + baseline_hosts;
     launcher_ = make_launcher_(options_, root_, timing_lock_.worker_cpus());
     pool_ = std::make_unique<eval::WorkerPool>(options_, root_, timing_lock_, *launcher_);
     hosts_ = std::make_unique<eval::ReferenceHosts>(hosts, *pool_, timing_lock_);
@@ -300,7 +307,7 @@ class Batch {
     for (const DeferredJob& deferred : deferred_) {
       auto& slot = slot_of(job_at(deferred.index));
       std::lock_guard hold(slot.mutex);
-      slot.reference.reset();
+      drop_reference(slot);
       slot.tried = false;
       slot.remaining++;
     }
@@ -359,6 +366,7 @@ class Batch {
       auto prepared = Reference::prepare(job.problem, slot.init_seed, options_, timing_lock_, *hosts_);
       if (prepared) slot.reference = std::move(*prepared);
       else slot.error = prepared.error();
+      if (slot.reference && slot.reference->device_memory()) count_on_device(slot);
       if (slot.reference && slot.reference->compile_pending()) baselines_->ask(key);
     }
     return slot.reference.get();
@@ -373,7 +381,32 @@ class Batch {
   void release(ProblemSlot& slot) {
     std::lock_guard hold(slot.mutex);
     if (--slot.remaining > 0) return;
-    slot.reference.reset();  // drops the problem from its worker
+    drop_reference(slot);
+  }
+
+  // Counts what the slot's new reference holds on the device (under its
+  // mutex), learning the device's capacity from the first.
+  void count_on_device(ProblemSlot& slot) {
+    const eval::DeviceMemory& memory = *slot.reference->device_memory();
+    if (memory_.capacity() < 0) memory_.set_capacity(device_capacity(memory.total));
+    slot.held_bytes = memory.held;
+    memory_.hold(slot.held_bytes);
+  }
+
+  // Drops the problem from its worker (under the slot's mutex).
+  void drop_reference(ProblemSlot& slot) {
+    slot.reference.reset();
+    memory_.drop(slot.held_bytes);
+    slot.held_bytes = 0;
+  }
+
+  // The bytes of a device of `total` that references and candidates' runs
+  // may take: KMEM_TUNE_DEVICE_MEMORY_MB, else the total less every worker's
+  // context and a margin.
+  int64_t device_capacity(int64_t total) const {
+    if (options_.tuning.device_memory_mb > 0) return static_cast<int64_t>(options_.tuning.device_memory_mb) << 20;
+    constexpr int64_t kContextBytes = int64_t{768} << 20;  // a worker's CUDA context and libraries' workspaces
+    return total - workers_on_device_ * kContextBytes - total / 20;
   }
 
   // The job's outcome, or nullopt when it is deferred to run_deferred().
@@ -460,6 +493,16 @@ class Batch {
       (*candidate)->abandon();
       return failed(job, slot.error);
     }
+    // Room on the device for this run, until its copies are released.
+    const int64_t needed = reference->device_memory() ? reference->device_memory()->per_candidate : 0;
+    auto waiting = Clock::now();
+    memory_.enter(needed);
+    struct Leave {
+      eval::MemoryGate& gate;
+      int64_t bytes;
+      ~Leave() { gate.leave(bytes); }
+    } leave{memory_, needed};
+    double memory_wait = elapsed(waiting);
     auto inputs = reference->share(scratch);
     if (!inputs) {
       (*candidate)->abandon();
@@ -493,6 +536,7 @@ class Batch {
     if (auto released = reference->release(scratch); !released) return failed(job, released.error());
     EvalOutcome outcome = eval::decide(job, facts);
     outcome.seconds["reference_wait"] = reference_wait;
+    outcome.seconds["memory_wait"] = memory_wait;
     outcome.seconds["judge"] = judge_seconds;
     outcome.seconds["candidate_start"] = start_seconds;
     outcome.seconds["candidate_run"] = run_seconds;
@@ -538,6 +582,8 @@ class Batch {
   std::unique_ptr<eval::ReferenceHosts> baseline_hosts_;  // the same, for compile baselines alone
   std::unique_ptr<eval::CompileBaselines> baselines_;     // after the hosts: stopped before them
   eval::ShareGate gpu_alone_;  // held exclusively by a job run again after running out of memory
+  eval::MemoryGate memory_;    // device memory: references held, candidates' runs started
+  int workers_on_device_ = 0;  // worker processes with a CUDA context, at most
   std::mutex report_mutex_;
 };
 

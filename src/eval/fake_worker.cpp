@@ -136,27 +136,38 @@ class FakeWorker : public LineProcess {
       } else {
         owes_ready_ = true;
         compile_baseline_ = command.value("compile_baseline", false);
+        device_memory_ = Json();
+        if (auto at = problem.find("_mib"); at != std::string::npos && command.value("device", "") == "cuda")
+          device_memory_ = {{"total", int64_t{1} << 30},
+                            {"held", int64_t{1} << 20},
+                            {"per_candidate", std::stol(problem.substr(at + 4)) << 20}};
         if (problem.find("reference_slow") != std::string::npos) wait_ms(500);  // loading, compiling
         say({{"event", "time_request"}});
       }
     } else if (name == "time" && owes_ready_) {
       owes_ready_ = false;
       say({{"event", "timed"}});
-      say({{"event", "ready"},
-           {"reference_ms", 0.4},
-           {"cached", false},
-           {"timing_steady", true},
-           {"host_probe_ms", 0.3},
-           {"degenerate", false},
-           {"seconds", {{"load", 0.001}}},
-           {"timing_tally", {{"calls", 4}, {"measured_ms", 1.6}}},
-           {"compile_ms", nullptr},
-           {"compile_pending", compile_baseline_}});
+      Json ready{{"event", "ready"},
+                 {"reference_ms", 0.4},
+                 {"cached", false},
+                 {"timing_steady", true},
+                 {"host_probe_ms", 0.3},
+                 {"degenerate", false},
+                 {"seconds", {{"load", 0.001}}},
+                 {"timing_tally", {{"calls", 4}, {"measured_ms", 1.6}}},
+                 {"compile_ms", nullptr},
+                 {"compile_pending", compile_baseline_}};
+      if (!device_memory_.is_null()) ready["device_memory"] = device_memory_;
+      say(ready);
     } else if (name == "baseline") {
       // Compiles, never cached here; a problem named so has no baseline.
       bool fails = command.value("problem", "").find("no_compile") != std::string::npos;
       say({{"event", "compiled"}, {"compile_ms", fails ? Json(nullptr) : Json(0.2)}, {"seconds", Json::object()}});
     } else if (name == "share") {
+      {
+        std::lock_guard hold(log_->mutex);
+        log_->most_shared = std::max(log_->most_shared, ++log_->shared);
+      }
       say({{"event", "shared"}, {"path", command.value("folder", "") + "/inputs.pt"}});
     } else if (name == "judge") {
       std::string behaviour;
@@ -183,6 +194,10 @@ class FakeWorker : public LineProcess {
       }
       say(verdict);
     } else if (name == "release") {
+      {
+        std::lock_guard hold(log_->mutex);
+        log_->shared--;
+      }
       say({{"event", "released"}});
     } else if (name == "drop") {
       say({{"event", "dropped"}});
@@ -268,6 +283,7 @@ class FakeWorker : public LineProcess {
   ExitStatus status_;
   bool owes_ready_ = false;        // reference: a `ready` once its timing lock is granted
   bool compile_baseline_ = false;  // reference: the prepare command asked for the compile baseline (pending)
+  Json device_memory_;             // reference: the `ready`'s device_memory (null: none)
   std::string nonce_, behaviour_;
   int attempt_ = 0, calls_ = 0;
 };

@@ -6,7 +6,8 @@
 //
 // A fake reference serves any problem; one whose path contains a marker
 // misbehaves: "reference_oom_once" runs out of memory preparing the first
-// time, "reference_bad_ready" writes a `ready` whose reference_ms is a
+// time, one with "_mibN" on CUDA says a candidate's run needs N MiB of the
+// device's 1 GiB (its `ready`'s device_memory), "reference_bad_ready" writes a `ready` whose reference_ms is a
 // string, "reference_slow" takes half a second to prepare. A fake candidate
 // behaves as the first line of its candidate file says, "# fake: BEHAVIOUR"
 // (default pass): pass, build_error, crash, hang, slow (200 ms before its
@@ -36,6 +37,7 @@ struct FakeLog {
   std::map<std::string, int> attempts;                     // candidate behaviour -> runs begun
   std::map<std::string, std::string> behaviour_of_folder;  // a candidate's scratch -> its behaviour
   std::vector<std::string> signals;                        // "STOP 17", "CONT 17": the timing lock's pauses
+  int shared = 0, most_shared = 0;                         // candidates holding inputs shared with them: now, at most
   // Called as a candidate's `run` arrives (before any of its code would run).
   std::function<void(const std::string& candidate)> on_run;
 

@@ -85,6 +85,12 @@ Result<std::unique_ptr<Reference>> Reference::prepare(const std::string& problem
     // (timing_check.h); its inputs, like a candidate's, were drawn before.
     if (auto overhead = call_overhead_ms(fields.json("timing_tally"), info.held_s))
       timing_lock.note_call_overhead(std::max(0.0, *overhead));
+    if (fields.json("device_memory").is_object()) {
+      Fields memory = fields.object("device_memory");
+      reference->device_memory_ =
+          DeviceMemory{static_cast<int64_t>(memory.number("total")), static_cast<int64_t>(memory.number("held")),
+                       static_cast<int64_t>(memory.number("per_candidate"))};
+    }
     reference->seconds_ = fields.json("seconds");
     return reference;
   }

@@ -47,6 +47,14 @@ struct Judgement {
   std::optional<StagedCalls> staged;       // absent when nothing was staged
 };
 
+// What a problem takes of the device, in bytes, as its reference worker
+// measured while preparing it (python/kmem_worker/footprint.py).
+struct DeviceMemory {
+  int64_t total = 0;          // the device's memory
+  int64_t held = 0;           // kept on the reference's worker until the problem is dropped
+  int64_t per_candidate = 0;  // one candidate's run, in its process and the reference's
+};
+
 // Whether the batch measures the compile baseline (EvalOptions::compile_baseline; by default on CUDA).
 bool wants_compile_baseline(const EvalOptions& options);
 
@@ -99,6 +107,8 @@ class Reference {
   // slow (python/kmem_worker/host_speed.py).
   bool timing_steady() const { return timing_steady_; }
   bool degenerate() const { return degenerate_; }
+  // On CUDA: what the problem holds and a candidate needs (memory_gate.h).
+  const std::optional<DeviceMemory>& device_memory() const { return device_memory_; }
   // The worker's stage timings while preparing.
   const Json& prepare_seconds() const { return seconds_; }
 
@@ -119,6 +129,7 @@ class Reference {
   int timed_calls_ = options_.iters;
   bool timing_steady_ = true;
   bool degenerate_ = false;
+  std::optional<DeviceMemory> device_memory_;
   Json seconds_ = Json::object();
 };
 

@@ -300,6 +300,50 @@ TEST_F(Scheduler, OutOfMemoryByItsKindRunsTheJobAgainAloneOnTheGpu) {
   EXPECT_EQ(log_->attempts["oom_once"], 2);
 }
 
+// Candidates' runs start as the device memory their references measured
+// fits: three runs of 60 MiB under a budget of 130 MiB (references hold 1
+// MiB each) run one or two at a time, never three, and none runs out of memory.
+TEST_F(Scheduler, RunsStartAsTheDeviceMemoryTheirReferencesMeasuredAllows) {
+  options_.device = "cuda";
+  options_.parallel = 3;
+  options_.tuning.device_memory_mb = 130;
+  auto outcomes = run({{"a", "/p/a_mib60.py", candidate("slow", "a")},
+                       {"b", "/p/b_mib60.py", candidate("slow", "b")},
+                       {"c", "/p/c_mib60.py", candidate("slow", "c")}});
+  ASSERT_EQ(outcomes.size(), 3u);
+  double waited = 0;
+  for (auto& [id, outcome] : outcomes) {
+    EXPECT_EQ(outcome.verdict, "pass") << id << ": " << outcome.detail;
+    EXPECT_EQ(outcome.seconds.count("first_attempt"), 0u) << id;
+    waited += outcome.seconds["memory_wait"];
+  }
+  EXPECT_EQ(log_->most_shared, 2);
+  EXPECT_GT(waited, 0.1);  // the third waited for one of the first two (200 ms each)
+}
+
+// A run larger than the whole budget still runs, alone.
+TEST_F(Scheduler, ARunLargerThanTheBudgetRunsAlone) {
+  options_.device = "cuda";
+  options_.parallel = 2;
+  options_.tuning.device_memory_mb = 100;
+  auto outcomes = run({{"big", "/p/big_mib500.py", candidate("slow", "big")},
+                       {"small", "/p/small_mib10.py", candidate("slow", "small")}});
+  EXPECT_EQ(outcomes["big"].verdict, "pass") << outcomes["big"].detail;
+  EXPECT_EQ(outcomes["small"].verdict, "pass") << outcomes["small"].detail;
+  EXPECT_EQ(log_->most_shared, 1);
+}
+
+// Without a measure (the CPU), runs start as before.
+TEST_F(Scheduler, OnTheCpuNoRunWaitsForMemory) {
+  options_.parallel = 3;
+  options_.tuning.device_memory_mb = 1;
+  auto outcomes = run({{"a", "/p/a_mib60.py", candidate("slow", "a")},
+                       {"b", "/p/b_mib60.py", candidate("slow", "b")},
+                       {"c", "/p/c_mib60.py", candidate("slow", "c")}});
+  ASSERT_EQ(outcomes.size(), 3u);
+  EXPECT_EQ(log_->most_shared, 3);
+}
+
 TEST_F(Scheduler, OutOfMemoryEvenAloneRunsOnceMoreAfterEveryOtherJobWithItsReferencePreparedAgain) {
   options_.device = "cuda";
   options_.parallel = 2;
