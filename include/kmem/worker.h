@@ -53,9 +53,22 @@ struct WorkerOptions {
   std::function<void(const std::string&)> log;
 };
 
-// The claims the worker holds now, for a signal handler that must give them back.
+// The claims the worker holds now, for a signal handler that must give them
+// back: close() ends the claiming, after a claim in flight is listed, so no
+// job is claimed again between the handler's release and the exit.
 class CurrentLeases {
  public:
+  // Held around a claim and the add() of its lease; while held, closed()
+  // says whether to claim at all.
+  std::unique_lock<std::mutex> claiming() { return std::unique_lock(claim_mutex_); }
+  bool closed() const { return closed_; }  // under claiming()
+  // No claim from now on; every lease held.
+  std::vector<Lease> close() {
+    std::lock_guard claims(claim_mutex_);
+    closed_ = true;
+    return all();
+  }
+
   void add(const Lease& lease) {
     std::lock_guard lock(mutex_);
     leases_.push_back(lease);
@@ -70,6 +83,8 @@ class CurrentLeases {
   }
 
  private:
+  std::mutex claim_mutex_;
+  bool closed_ = false;  // under claim_mutex_
   mutable std::mutex mutex_;
   std::vector<Lease> leases_;
 };

@@ -72,8 +72,10 @@ int run(WorkerArgs& args) {
   std::atomic<bool> stop = false;
   CurrentLeases current;
   InterruptGuard guard([&](int signal) {
-    // Jobs cut short go back to the queue now rather than when their leases end.
-    auto leases = current.all();
+    // Jobs cut short go back to the queue now rather than when their leases
+    // end, and none is claimed again before the exit.
+    stop = true;
+    auto leases = current.close();
     if (leases.empty()) {
       say(fmt::format("{}: stopped", strsignal(signal)));
       return;

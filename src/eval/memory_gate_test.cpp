@@ -19,10 +19,11 @@ using namespace std::chrono_literals;
 // A run entering on its own thread; entered() says whether it got in.
 class Entering {
  public:
-  Entering(MemoryGate& gate, int64_t bytes) : thread_([this, &gate, bytes] {
-    gate.enter(bytes);
-    entered_ = true;
-  }) {}
+  Entering(MemoryGate& gate, int64_t bytes)
+      : thread_([this, &gate, bytes] {
+          gate.enter(bytes);
+          entered_ = true;
+        }) {}
   ~Entering() { thread_.join(); }
   bool entered() {
     std::this_thread::sleep_for(50ms);  // time to get in, if it may

@@ -205,8 +205,11 @@ class Worker {
   }
 
   // One job claimed, its lease listed among the current ones; nullopt when
-  // the queue has none or was lost (then queue_ is null, to be reached again).
+  // the queue has none or was lost (then queue_ is null, to be reached
+  // again), or once the current leases are closed.
   std::optional<ClaimedJob> claim_one() {
+    auto claiming = current_.claiming();
+    if (current_.closed()) return std::nullopt;  // a signal's handler is giving the leases back
     auto next = queue_->claim(o_.name, {JobKind::kEval});
     if (!next) {
       lost(next.error());

@@ -246,6 +246,30 @@ TEST_P(WorkerTest, AWorkerStoppedGivesBackTheJobWaitingForTheNextBatch) {
   EXPECT_TRUE(current.all().empty());
 }
 
+// Once a signal's handler has closed the current leases and given them back
+// (kmem worker's SIGTERM), nothing is claimed any more: the jobs stay in the
+// queue for the next worker instead of being claimed again before the exit.
+TEST_P(WorkerTest, NothingIsClaimedOnceTheLeasesAreClosed) {
+  auto ids = enqueue({payload("a", "A"), payload("b", "B")});
+  CurrentLeases current;
+  std::atomic<bool> stop = false;
+  options_.exit_when_idle = true;
+  options_.evaluate = [&](const std::vector<EvalJob>&, const JobFeed& more, const EvalOptions&,
+                          const std::function<void(const EvalOutcome&)>&) {
+    for (const Lease& lease : current.close()) EXPECT_TRUE(queue_->release(lease));  // the handler's part
+    EXPECT_FALSE(more());
+  };
+  options_.batch = 1;
+  std::mutex writes;
+  auto tally = run_worker(options_, stop, current, writes);
+  ASSERT_TRUE(tally) << tally.error().message();
+  auto jobs = queue_->jobs(ids);
+  ASSERT_TRUE(jobs);
+  EXPECT_EQ((*jobs)[0].state, JobState::kQueued);
+  EXPECT_EQ((*jobs)[1].state, JobState::kQueued);
+  EXPECT_EQ((*jobs)[1].attempts, 0);
+}
+
 TEST_P(WorkerTest, JobsOfOtherVerdictOptionsAreEvaluatedApart) {
   enqueue({payload("a", "A", 5), payload("b", "B", 3), payload("c", "C", 5)});
   Calls calls;
