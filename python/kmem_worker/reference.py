@@ -100,9 +100,11 @@ class Reference:
         self.calls = {}  # candidate folder -> its CallSets
         # What the problem holds on the device and one candidate's run needs
         # (None on the CPU): the orchestrator starts candidates as they fit.
+        output_bytes = footprint.tensor_bytes(self.expected[0]) if self.expected else 0
+        self.judged = timing.judged_calls(self.timed_calls, output_bytes, self.reference_ms)
         self.device_memory = footprint.report(
             meter.held_and_workspace(), per_set, self.set_count, self.set_count if self.draws_ahead else 0,
-            footprint.tensor_bytes(self.expected[0]) if self.expected else 0, timing.JUDGED_CALLS)
+            output_bytes, self.judged)
 
     def draw_sets(self):
         """set_count input sets from fresh seeds (drawn on the device where the problem allows)."""
@@ -187,7 +189,7 @@ class Reference:
         sets, self.ahead = self.ahead or self.draw_sets(), None
         calls = self.calls[folder] = callsets.CallSets(
             timing.NATIVE, self.device, folder, sets, self.warm, self.expected[0] if self.expected else [],
-            timing.JUDGED_CALLS)
+            self.judged)
         del sets
         self.shared[folder] = transfer.SharedInputs(
             {**self.payload, "calls": calls.description()}, folder, self.device, ipc, {"trials": self.expected})
@@ -247,8 +249,8 @@ class Reference:
         """Checks that the candidate that worked in `folder` asked for no
         input set out of turn (reading sets ahead of their calls) and that no
         warm-up or timed call changed its inputs (the Stager's report), and
-        compares the outputs of its judged timed calls (timing.JUDGED_CALLS,
-        kept by the Stager's reservoir after each call returned) in full with
+        compares the outputs of its judged timed calls (self.judged:
+        timing.judged_calls, kept by the Stager's reservoir after each call returned) in full with
         the reference's own for the same sets. Raises compare.Mismatch."""
         calls = self.calls.get(folder)
         if calls is None:
@@ -265,7 +267,7 @@ class Reference:
                                                "(the staged set differs from the set drawn)")
         judged = calls.judged_calls()
         sets = [s for _, s in judged]
-        needed = min(timing.JUDGED_CALLS, self.timed_calls)
+        needed = min(self.judged, self.timed_calls)
         if len(judged) < needed:
             raise compare.Mismatch("timed", f"{len(judged)} timed calls judged, fewer than {needed}")
         if any(not calls.warm <= s < calls.count for s in sets):

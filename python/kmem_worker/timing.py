@@ -51,8 +51,25 @@ PATIENT_WINDOWS = 5
 # reservoir sample of all timed calls, each call picked (or not) after it
 # returned, by the reference's Stager from getrandom(). A candidate whose outputs are wrong in a share
 # f of its timed calls escapes with probability (1 - f) ** JUDGED_CALLS:
-# 0.4% at f = 1/2, what moving the median takes.
+# 0.4% at f = 1/2, what moving the median takes. Where judging is cheap,
+# every timed call is kept (judged_calls): then a call wrong once in 16
+# no longer escapes 60% of the time.
 JUDGED_CALLS = 8
+# Judging is cheap when the reservoir of every timed call's outputs takes
+# at most these bytes and the reference's forwards that judging repeats
+# (one per judged call) at most these milliseconds.
+JUDGE_ALL_BYTES = 64 << 20
+JUDGE_ALL_MS = 100.0
+
+
+def judged_calls(timed_calls, output_bytes, reference_ms):
+    """Timed calls whose outputs the reference keeps and compares in full:
+    every one (timed_calls, at least JUDGED_CALLS) where that is cheap, else
+    JUDGED_CALLS. `reference_ms` None: the reference's time is unknown."""
+    every = max(JUDGED_CALLS, timed_calls)
+    if every * output_bytes <= JUDGE_ALL_BYTES and reference_ms is not None and every * reference_ms <= JUDGE_ALL_MS:
+        return every
+    return JUDGED_CALLS
 
 
 def warm_sets(warmup):

@@ -98,6 +98,19 @@ class SetCountTest(unittest.TestCase):
         self.assertEqual(callsets.budget_bytes("cpu", 7), 7 << 20)
 
 
+class JudgedCallsTest(unittest.TestCase):
+    def test_every_timed_call_is_judged_where_that_is_cheap(self):
+        mib = 1 << 20
+        self.assertEqual(timing.judged_calls(20, mib, 0.5), 20)  # 20 MiB, 10 ms of forwards
+        self.assertEqual(timing.judged_calls(5, mib, 0.5), timing.JUDGED_CALLS)  # never fewer than 8
+
+    def test_eight_where_the_outputs_or_the_forwards_would_cost_too_much(self):
+        mib = 1 << 20
+        self.assertEqual(timing.judged_calls(20, 4 * mib, 0.5), timing.JUDGED_CALLS)  # 80 MiB of outputs
+        self.assertEqual(timing.judged_calls(20, mib, 6.0), timing.JUDGED_CALLS)  # 120 ms of forwards
+        self.assertEqual(timing.judged_calls(20, mib, None), timing.JUDGED_CALLS)  # the time unknown
+
+
 class HarnessTest(unittest.TestCase):
     def setUp(self):
         self.sets = Sets(40)

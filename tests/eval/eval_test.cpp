@@ -208,6 +208,17 @@ TEST(EvalCpu, AnOutputReleasedAfterItsCopyCannotWriteTheJudgedSlot) {
   EXPECT_EQ(outcomes[0].verdict, "timed_output_mismatch") << outcomes[0].detail << outcomes[0].log;
 }
 
+// Where judging every timed call is cheap (small outputs, a fast
+// reference), every one is judged: a candidate wrong in one call of seven
+// outside its trials is found every time, not two times in three.
+TEST(EvalCpu, WhereJudgingIsCheapEveryTimedCallIsJudged) {
+  std::vector<EvalJob> jobs = {
+      {"now_and_then", fixture_path(kProblem), fixture_path("candidates/harness/c8_wrong_now_and_then.py")}};
+  auto outcomes = run_jobs(jobs, test_options("cpu"));
+  ASSERT_EQ(outcomes.size(), 1u);
+  EXPECT_EQ(outcomes[0].verdict, "timed_output_mismatch") << outcomes[0].detail << outcomes[0].log;
+}
+
 // The audit hook (docs/evaluator.md, "Refused at run time") behind the
 // checker, which test_options() turns off: a family refused whatever route
 // reaches it, at import or in forward, and the process ends at once.
