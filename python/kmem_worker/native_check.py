@@ -117,7 +117,11 @@ OPENMP_SPLIT_STARTS = re.compile(r"GOMP_parallel\w*_start$")
 # which CUDA 13's headers reference in an honest build (the sandbox's
 # seccomp filter guards the calls; raw instructions are refused below);
 # `exit`, which nvcc's host-side copy of a __device__ function holding
-# inline assembly calls (ending the process early is a crash, no verdict).
+# inline assembly calls (ending the process early is a crash, no verdict);
+# `atexit`, which nvcc's registration stub in every CUDA object calls (to
+# unregister its fat binary; in the linked library it is libc_nonshared's
+# wrapper of __cxa_atexit, allowed as such: the candidate worker leaves by
+# os._exit, which runs no handler).
 _MATH = """acos asin atan atan2 cos sin tan cosh sinh tanh acosh asinh atanh exp exp2 expm1 log log2 log10
     log1p logb ilogb pow sqrt cbrt hypot fabs floor ceil trunc round lround llround rint lrint llrint
     nearbyint fmod remainder remquo copysign nextafter fma fmax fmin fdim erf erfc lgamma tgamma frexp
@@ -132,7 +136,7 @@ LIBC = frozenset("""
     printf fprintf sprintf snprintf vprintf vfprintf vsprintf vsnprintf puts fputs fputc putc putchar fwrite
     fflush stdout stderr __printf_chk __fprintf_chk __sprintf_chk __snprintf_chk __vsnprintf_chk
     __vfprintf_chk __vsprintf_chk __memcpy_chk __memmove_chk __memset_chk __strcpy_chk __strncpy_chk
-    __strcat_chk __stack_chk_fail __assert_fail abort exit qsort bsearch abs labs llabs div ldiv rand
+    __strcat_chk __stack_chk_fail __assert_fail abort exit atexit qsort bsearch abs labs llabs div ldiv rand
     clock clock_gettime time gettimeofday nanosleep usleep sched_yield sysconf get_nprocs getenv
     secure_getenv syscall
     pthread_mutex_init pthread_mutex_destroy pthread_mutex_lock pthread_mutex_trylock pthread_mutex_unlock

@@ -156,6 +156,13 @@ class NativeCheckTest(unittest.TestCase):
                          sorted(["GOMP_task", "cuModuleLoadData", "cudaLaunchHostFunc", "cudaStreamCreate",
                                  "dl_iterate_phdr", "fopen", "mmap", "omp_set_num_threads", "open", "socket"]))
 
+    def test_the_registration_stubs_of_nvcc_objects_are_allowed(self):
+        # Every object nvcc compiles registers its fat binary and unregisters
+        # it with atexit (found on the H100 in the objects cpp_extension keeps).
+        self.assertEqual(native_check.refused_symbols({"atexit", "__cudaRegisterFatBinary",
+                                                       "__cudaRegisterFatBinaryEnd", "__cudaUnregisterFatBinary",
+                                                       "__cudaRegisterFunction", "__cxa_atexit"}), [])
+
     def test_openmp_split_entry_points_whose_threads_outlive_the_call_are_refused(self):
         # GOMP_parallel_start without GOMP_parallel_end leaves the team
         # running the function after the extension returns (a thread
