@@ -3,7 +3,6 @@
 // failure per job. The worker's `device` command answers from torch's
 // version file and the driver, without importing torch
 // (python/kmem_worker/torch_install.py): seconds a batch no longer waits.
-#include <cstdlib>
 
 #include "kmem/eval.h"
 #include "process.h"
@@ -18,12 +17,9 @@ constexpr auto kProbeLimit = std::chrono::seconds(60);
 }  // namespace
 
 Status cuda_available(const EvalOptions& options) {
-  const char* current = std::getenv("PYTHONPATH");
   eval::SpawnSpec spec;
   spec.argv = {options.python, "-m", "kmem_worker", "device"};
-  spec.environment = {
-      "PYTHONPATH=" + options.python_dir + (current != nullptr && *current != '\0' ? std::string(":") + current : ""),
-      "PYTHONDONTWRITEBYTECODE=1"};
+  spec.environment = {eval::prepended_entry("PYTHONPATH", options.python_dir), "PYTHONDONTWRITEBYTECODE=1"};
   spec.log_path = "/dev/null";
   auto process = eval::ChildProcess::spawn(spec);
   if (!process) return Error("--device cuda: cannot run " + options.python + ": " + process.error().message());

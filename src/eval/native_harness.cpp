@@ -1,8 +1,6 @@
 // Building the native harness in a one-shot Python process (native_harness.h).
 #include "native_harness.h"
 
-#include <cstdlib>
-
 #include "process.h"
 
 namespace kmem::eval {
@@ -13,12 +11,9 @@ constexpr size_t kBuildLogTail = 4000;
 }  // namespace
 
 Status build_native_harness(const EvalOptions& options, const std::string& log_path) {
-  const char* current = std::getenv("PYTHONPATH");
   SpawnSpec spec;
   spec.argv = {options.python, "-m", "kmem_worker", "harness"};
-  spec.environment = {
-      "PYTHONPATH=" + options.python_dir + (current != nullptr && *current != '\0' ? std::string(":") + current : ""),
-      "PYTHONDONTWRITEBYTECODE=1"};
+  spec.environment = {prepended_entry("PYTHONPATH", options.python_dir), "PYTHONDONTWRITEBYTECODE=1"};
   spec.log_path = log_path;
   auto process = ChildProcess::spawn(spec);
   if (!process) return process.error().wrap("the native harness");

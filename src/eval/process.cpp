@@ -39,6 +39,12 @@ std::vector<std::string> merged_environment(const std::vector<std::string>& extr
   return merged;
 }
 
+std::string prepended_entry(const char* variable, const std::string& folder) {
+  const char* current = std::getenv(variable);
+  return std::string(variable) + "=" + folder +
+         (current != nullptr && *current != '\0' ? ":" + std::string(current) : "");
+}
+
 static std::vector<char*> c_strings(std::vector<std::string>& strings) {
   std::vector<char*> pointers;
   for (auto& s : strings) pointers.push_back(s.data());

@@ -21,6 +21,10 @@ using Clock = std::chrono::steady_clock;
 // its entries of the same names.
 std::vector<std::string> merged_environment(const std::vector<std::string>& extra);
 
+// "VARIABLE=folder", followed by ":" and the parent's value where it has one
+// (a search path with `folder` first).
+std::string prepended_entry(const char* variable, const std::string& folder);
+
 struct SpawnSpec {
   std::vector<std::string> argv;
   std::vector<std::string> environment;  // KEY=VALUE, added to (or replacing in) the parent's

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -49,9 +48,7 @@ Status write_file(const std::string& path, const std::string& text) {
 Result<SandboxRoot> probe_sandbox_root(const EvalOptions& options, const std::string& log_path) {
   SpawnSpec spec;
   spec.argv = {options.python, "-m", "kmem_worker.sandbox_root"};
-  const char* current = std::getenv("PYTHONPATH");
-  spec.environment = {"PYTHONPATH=" + options.python_dir +
-                      (current != nullptr && *current != '\0' ? ":" + std::string(current) : "")};
+  spec.environment = {prepended_entry("PYTHONPATH", options.python_dir)};
   spec.log_path = log_path;
   const std::string what = "the sandbox's root: " + options.python + " -m kmem_worker.sandbox_root";
   auto process = ChildProcess::spawn(spec);

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -21,11 +20,6 @@ namespace kmem::eval {
 // The first request waits for the zygote's imports (seconds, more on a busy
 // machine); later ones for a fork.
 static constexpr int kAnswerTimeoutMs = 300'000;
-
-static std::string prepended(const char* variable, const std::string& folder) {
-  const char* current = std::getenv(variable);
-  return current != nullptr && *current != '\0' ? folder + ":" + current : folder;
-}
 
 Result<std::unique_ptr<Zygote>> Zygote::start(const std::string& role, const EvalOptions& options,
                                               const std::string& run_dir, const std::string& log_path,
@@ -41,7 +35,7 @@ Result<std::unique_ptr<Zygote>> Zygote::start(const std::string& role, const Eva
   spec.argv = {options.python, "-m", "kmem_worker", "zygote", role, options.device};
   spec.cpus = cpus;
   spec.environment = {
-      "PYTHONPATH=" + prepended("PYTHONPATH", options.python_dir),
+      prepended_entry("PYTHONPATH", options.python_dir),
       "PYTHONUNBUFFERED=1",
       "PYTHONDONTWRITEBYTECODE=1",
       "TORCH_EXTENSIONS_DIR=" + options.cache_dir + "/torch_extensions",
