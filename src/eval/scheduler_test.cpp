@@ -61,6 +61,14 @@ class Scheduler : public ::testing::Test {
     return outcomes;
   }
 
+  // Three jobs of three problems whose references say a run needs 60 MiB
+  // (on CUDA), each candidate taking 200 ms to time.
+  std::vector<EvalJob> three_slow_runs_of_60_mib() {
+    return {{"a", "/p/a_mib60.py", candidate("slow", "a")},
+            {"b", "/p/b_mib60.py", candidate("slow", "b")},
+            {"c", "/p/c_mib60.py", candidate("slow", "c")}};
+  }
+
   fs::path folder_;
   EvalOptions options_;
   std::shared_ptr<FakeLog> log_ = std::make_shared<FakeLog>();
@@ -307,9 +315,7 @@ TEST_F(Scheduler, RunsStartAsTheDeviceMemoryTheirReferencesMeasuredAllows) {
   options_.device = "cuda";
   options_.parallel = 3;
   options_.tuning.device_memory_mb = 130;
-  auto outcomes = run({{"a", "/p/a_mib60.py", candidate("slow", "a")},
-                       {"b", "/p/b_mib60.py", candidate("slow", "b")},
-                       {"c", "/p/c_mib60.py", candidate("slow", "c")}});
+  auto outcomes = run(three_slow_runs_of_60_mib());
   ASSERT_EQ(outcomes.size(), 3u);
   double waited = 0;
   for (auto& [id, outcome] : outcomes) {
@@ -337,9 +343,7 @@ TEST_F(Scheduler, ARunLargerThanTheBudgetRunsAlone) {
 TEST_F(Scheduler, OnTheCpuNoRunWaitsForMemory) {
   options_.parallel = 3;
   options_.tuning.device_memory_mb = 1;
-  auto outcomes = run({{"a", "/p/a_mib60.py", candidate("slow", "a")},
-                       {"b", "/p/b_mib60.py", candidate("slow", "b")},
-                       {"c", "/p/c_mib60.py", candidate("slow", "c")}});
+  auto outcomes = run(three_slow_runs_of_60_mib());
   ASSERT_EQ(outcomes.size(), 3u);
   EXPECT_EQ(log_->most_shared, 3);
 }
