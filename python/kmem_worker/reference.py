@@ -101,7 +101,8 @@ class Reference:
         # What the problem holds on the device and one candidate's run needs
         # (None on the CPU): the orchestrator starts candidates as they fit.
         output_bytes = footprint.tensor_bytes(self.expected[0]) if self.expected else 0
-        self.judged = timing.judged_calls(self.timed_calls, output_bytes, self.reference_ms)
+        # A set per timed call: a candidate makes set_count - warm timed calls at most.
+        self.judged = timing.judged_calls(self.set_count - self.warm, output_bytes, self.reference_ms)
         self.device_memory = footprint.report(
             meter.held_and_workspace(), per_set, self.set_count, self.set_count if self.draws_ahead else 0,
             output_bytes, self.judged)

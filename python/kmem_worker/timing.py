@@ -48,28 +48,33 @@ ROUNDS = 3
 ROUND_PAUSE_S = 1.0
 PATIENT_WINDOWS = 5
 # Timed calls whose outputs the reference compares in full with its own: a
-# reservoir sample of all timed calls, each call picked (or not) after it
-# returned, by the reference's Stager from getrandom(). A candidate whose outputs are wrong in a share
-# f of its timed calls escapes with probability (1 - f) ** JUDGED_CALLS:
-# 0.4% at f = 1/2, what moving the median takes. Where judging is cheap,
-# every timed call is kept (judged_calls): then a call wrong once in 16
-# no longer escapes 60% of the time.
+# reservoir of the timed calls, each call picked (or not) after it returned,
+# by the reference's Stager from getrandom(). The reservoir holds as many
+# calls as judging affords (judged_calls), never fewer than JUDGED_CALLS:
+# when the candidate makes no more timed calls than that, every one is
+# judged; else a candidate whose outputs are wrong in a share f of its
+# timed calls escapes with probability (1 - f) ** reservoir (0.4% at f = 1/2,
+# what moving the median takes, with the 8 kept where judging is dear).
 JUDGED_CALLS = 8
-# Judging is cheap when the reservoir of every timed call's outputs takes
-# at most these bytes and the reference's forwards that judging repeats
-# (one per judged call) at most these milliseconds.
-JUDGE_ALL_BYTES = 64 << 20
-JUDGE_ALL_MS = 100.0
+# What judging may cost: the reservoir's outputs at most these bytes, and
+# the reference's forwards that judging repeats, each with the comparison's
+# own launches (about JUDGE_CALL_MS), at most these milliseconds.
+JUDGE_BYTES = 64 << 20
+JUDGE_MS = 100.0
+JUDGE_CALL_MS = 0.25
 
 
-def judged_calls(timed_calls, output_bytes, reference_ms):
+def judged_calls(possible_calls, output_bytes, reference_ms):
     """Timed calls whose outputs the reference keeps and compares in full:
-    every one (timed_calls, at least JUDGED_CALLS) where that is cheap, else
-    JUDGED_CALLS. `reference_ms` None: the reference's time is unknown."""
-    every = max(JUDGED_CALLS, timed_calls)
-    if every * output_bytes <= JUDGE_ALL_BYTES and reference_ms is not None and every * reference_ms <= JUDGE_ALL_MS:
-        return every
-    return JUDGED_CALLS
+    every one of the `possible_calls` a candidate can make (one per timed
+    set) where judging that many is cheap, else as many as the budgets
+    above allow, at least JUDGED_CALLS. `reference_ms` None: the reference's
+    time is unknown (JUDGED_CALLS)."""
+    if reference_ms is None:
+        return JUDGED_CALLS
+    by_bytes = JUDGE_BYTES // max(output_bytes, 1)
+    by_time = int(JUDGE_MS / (reference_ms + JUDGE_CALL_MS))
+    return max(JUDGED_CALLS, min(possible_calls, by_bytes, by_time))
 
 
 def warm_sets(warmup):

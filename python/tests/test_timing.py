@@ -99,16 +99,19 @@ class SetCountTest(unittest.TestCase):
 
 
 class JudgedCallsTest(unittest.TestCase):
-    def test_every_timed_call_is_judged_where_that_is_cheap(self):
+    def test_every_possible_timed_call_is_judged_where_that_is_cheap(self):
         mib = 1 << 20
-        self.assertEqual(timing.judged_calls(20, mib, 0.5), 20)  # 20 MiB, 10 ms of forwards
+        self.assertEqual(timing.judged_calls(20, mib, 0.5), 20)  # 20 MiB, 15 ms of judging
+        self.assertEqual(timing.judged_calls(1000, 1 << 16, 0.01), 384)  # 1000 tiny calls: 100 ms of judging
         self.assertEqual(timing.judged_calls(5, mib, 0.5), timing.JUDGED_CALLS)  # never fewer than 8
 
-    def test_eight_where_the_outputs_or_the_forwards_would_cost_too_much(self):
+    def test_as_many_as_the_budgets_allow_where_every_one_would_cost_too_much(self):
         mib = 1 << 20
-        self.assertEqual(timing.judged_calls(20, 4 * mib, 0.5), timing.JUDGED_CALLS)  # 80 MiB of outputs
-        self.assertEqual(timing.judged_calls(20, mib, 6.0), timing.JUDGED_CALLS)  # 120 ms of forwards
-        self.assertEqual(timing.judged_calls(20, mib, None), timing.JUDGED_CALLS)  # the time unknown
+        self.assertEqual(timing.judged_calls(100, 4 * mib, 0.5), 16)  # 64 MiB of outputs
+        self.assertEqual(timing.judged_calls(100, mib, 4.75), 20)  # 100 ms of judging
+        self.assertEqual(timing.judged_calls(100, 128 * mib, 0.5), timing.JUDGED_CALLS)  # never fewer than 8
+        self.assertEqual(timing.judged_calls(100, mib, 60.0), timing.JUDGED_CALLS)
+        self.assertEqual(timing.judged_calls(100, mib, None), timing.JUDGED_CALLS)  # the time unknown
 
 
 class HarnessTest(unittest.TestCase):

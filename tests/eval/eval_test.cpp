@@ -208,9 +208,10 @@ TEST(EvalCpu, AnOutputReleasedAfterItsCopyCannotWriteTheJudgedSlot) {
   EXPECT_EQ(outcomes[0].verdict, "timed_output_mismatch") << outcomes[0].detail << outcomes[0].log;
 }
 
-// Where judging every timed call is cheap (small outputs, a fast
-// reference), every one is judged: a candidate wrong in one call of seven
-// outside its trials is found every time, not two times in three.
+// Where judging is cheap (small outputs, a fast reference), every timed
+// call the input sets allow is judged, however many calls the measurement
+// makes beyond --iters: a candidate wrong in one call of seven outside its
+// trials is found every time, not two times in three.
 TEST(EvalCpu, WhereJudgingIsCheapEveryTimedCallIsJudged) {
   std::vector<EvalJob> jobs = {
       {"now_and_then", fixture_path(kProblem), fixture_path("candidates/harness/c8_wrong_now_and_then.py")}};

@@ -1,7 +1,7 @@
 # Held-out class 4, timed calls unlike the trials, by sampling: right in every
-# trial, wrong in one call of seven after them. With 8 of 20 timed calls
-# judged it escaped about a third of the time; where judging every timed
-# call is cheap (this problem), a wrong timed call is always judged.
+# trial, wrong in one call of seven after them. With 8 judged of its hundreds
+# of timed calls it escaped about a third of the time; where judging is cheap
+# (this problem) every timed call the input sets allow is judged.
 import torch.nn as nn
 
 
