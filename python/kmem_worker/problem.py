@@ -37,7 +37,7 @@ def reset_torch_state():
     so what one problem left behind reaches no other; the candidate worker
     once it has loaded the problem (for its get_inputs), before any
     candidate code runs."""
-    torch.use_deterministic_algorithms(False)
+    allow_nondeterministic_algorithms()
     torch.backends.cudnn.deterministic = False
     torch.backends.cudnn.benchmark = False
     torch.backends.cudnn.enabled = True
@@ -46,6 +46,18 @@ def reset_torch_state():
         torch.set_default_device(None)
     torch.set_grad_enabled(True)
     strict_fp32()
+
+
+def allow_nondeterministic_algorithms():
+    """torch.use_deterministic_algorithms(False) without its imports: in
+    torch 2.x it also sets Inductor's `deterministic`, importing Inductor's
+    config on its first call (some 880 modules, sympy among them: 4.6 s on
+    the H200's VM, in every zygote). Inductor's setting is put back only
+    where problem or candidate code has loaded it."""
+    torch._C._set_deterministic_algorithms(False, warn_only=False)
+    inductor = sys.modules.get("torch._inductor.config")
+    if inductor is not None and getattr(inductor, "deterministic", False):
+        inductor.deterministic = False
 
 
 def load_module(path, name):

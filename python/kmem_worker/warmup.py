@@ -49,10 +49,8 @@ class ContextBaton:
 
 
 def preload(role, device):
-    """The imports of `role`; never initialises CUDA (a zygote forks after it).
-    Includes the imports of the reset of torch's settings that every job
-    makes: torch.use_deterministic_algorithms imports some 880 modules
-    (sympy among them) on its first call, 4.6 s on the H200's VM."""
+    """The imports of `role`, and those of the reset of torch's settings
+    that every job makes; never initialises CUDA (a zygote forks after it)."""
     try:
         problem.reset_torch_state()
         if role == "reference":

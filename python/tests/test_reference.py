@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import tempfile
+import types
 import unittest
 from unittest import mock
 
@@ -347,6 +348,25 @@ class ServeTest(unittest.TestCase):
                 self.assertFalse(torch.are_deterministic_algorithms_enabled())
                 self.assertFalse(torch.backends.cudnn.benchmark)
         finally:
+            problem.reset_torch_state()
+
+    def test_the_reset_puts_back_inductors_setting_only_where_inductor_is_loaded(self):
+        name = "torch._inductor.config"
+        loaded = sys.modules.get(name)
+        try:
+            sys.modules.pop(name, None)
+            torch._C._set_deterministic_algorithms(True, warn_only=True)  # without importing Inductor
+            problem.reset_torch_state()
+            self.assertFalse(torch.are_deterministic_algorithms_enabled())
+            self.assertFalse(torch.is_deterministic_algorithms_warn_only_enabled())
+            self.assertNotIn(name, sys.modules)  # what torch 2.x's own call imports (sympy among it)
+            sys.modules[name] = inductor = types.SimpleNamespace(deterministic=True)
+            problem.reset_torch_state()
+            self.assertFalse(inductor.deterministic)
+        finally:
+            sys.modules.pop(name, None)
+            if loaded is not None:
+                sys.modules[name] = loaded
             problem.reset_torch_state()
 
     def test_a_handle_in_use_is_refused(self):
