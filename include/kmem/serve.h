@@ -82,7 +82,11 @@ struct ServeConfig {
   double max_wait_s = 30;        // longest wait a status request may ask for
   double reload_interval_s = 1;  // how often the store and tokens file are checked for changes
   EvalOptions eval;              // every evaluation's and episode's options
-  std::string work_dir;          // candidate files of jobs
+  // How long the evaluation of the server's jobs stays up (its zygotes,
+  // reference workers and references) with no job to evaluate; the next
+  // job after that starts a new one (seconds of imports on a GPU machine).
+  double keep_warm_s = 300;
+  std::string work_dir;  // candidate files of jobs
 };
 
 // A running server. start() binds and serves on background threads.
@@ -114,7 +118,8 @@ struct RouteInfo {
 std::vector<RouteInfo> served_routes();
 
 // Runs one job as the in-process service does: "evaluation" or "episode"
-// with the payload of docs/serve.md.
+// with the payload of docs/serve.md. The executor's candidates, from every
+// job, go to one evaluation that it keeps running (config.keep_warm_s).
 JobExecutor make_job_executor(const ServeConfig& config);
 
 // Evaluations go to the job queue of the database `queue_db` (a PostgreSQL

@@ -40,6 +40,11 @@ struct WorkerOptions {
   // Once a job is claimed, how long to go on claiming while the queue is
   // empty, so that a batch being submitted is evaluated whole.
   double gather_s = 0.5;
+  // While a batch runs and the queue is empty, how long its evaluation
+  // waits for another job (claiming every poll_s) before it ends: its
+  // zygotes, reference workers and references stay up meanwhile, so a job
+  // that comes then starts at once rather than after seconds of imports.
+  double keep_warm_s = 0;
   double poll_s = 1.0;          // idle: seconds between claims
   double heartbeat_s = 0;       // seconds between heartbeats; 0: a third of the lease
   double reconnect_s = 1.0;     // seconds between attempts to reach a lost database

@@ -109,6 +109,10 @@ void add_serve_command(CLI::App& app, CommandSet& commands) {
   cmd->add_option("--warmup", c.eval.warmup, "warm-up calls (randomised up to twice this)")
       ->check(CLI::Range(0, 10000))
       ->capture_default_str();
+  cmd->add_option("--keep-warm", c.keep_warm_s,
+                  "seconds the evaluation's workers stay up with no job (the next job after that starts them again)")
+      ->check(CLI::Range(0.0, 86400.0))
+      ->capture_default_str();
   cmd->add_flag("--no-sandbox", args->choices.no_sandbox,
                 "run candidates outside the sandbox (every outcome is flagged unsandboxed)");
   cmd->add_option("--python", c.eval.python, "Python interpreter with torch (default: $KMEM_PYTHON, /usr/bin/python3)");

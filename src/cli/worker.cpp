@@ -13,6 +13,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "commands.h"
 #include "eval_options.h"
@@ -27,8 +28,11 @@ namespace {
 struct WorkerArgs {
   std::string db, device = "cpu";
   bool no_sandbox = false;
+  std::optional<double> keep_warm_s;  // --keep-warm; unset: kDefaultKeepWarmS, 0 with --exit-when-idle
   WorkerOptions options;
 };
+
+constexpr double kDefaultKeepWarmS = 300;
 
 void say(const std::string& line) { fmt::print(stderr, "kmem worker: {}\n", line); }
 
@@ -57,6 +61,7 @@ int run(WorkerArgs& args) {
   WorkerOptions& o = args.options;
   o.db = args.db;
   if (o.name.empty()) o.name = default_name();
+  o.keep_warm_s = args.keep_warm_s.value_or(o.exit_when_idle ? 0.0 : kDefaultKeepWarmS);
   EvalOptions& e = o.eval;
   // The defaults and KMEM_TUNE_* variables every evaluating command gets
   // (eval_options.h); the device is resolved below, cuda:N included.
@@ -87,8 +92,9 @@ int run(WorkerArgs& args) {
                       released ? "given back to the queue" : "left to its lease's expiry"));
     }
   });
-  say(fmt::format("{} on {}, {} candidate{} in flight, batches of up to {} jobs, lease {} s", o.name, e.device,
-                  e.parallel, e.parallel == 1 ? "" : "s", o.batch > 0 ? o.batch : 4 * e.parallel, o.queue.lease_s));
+  say(fmt::format("{} on {}, {} candidate{} in flight, batches of up to {} jobs, lease {} s, kept warm {} s", o.name,
+                  e.device, e.parallel, e.parallel == 1 ? "" : "s", o.batch > 0 ? o.batch : 4 * e.parallel,
+                  o.queue.lease_s, o.keep_warm_s));
   auto tally = run_worker(o, stop, current, guard.writes());
   if (!tally) return report_error("worker", tally.error());
   say(fmt::format("queue drained: {} outcome{} stored, {} dropped, {} failed", tally->completed,
@@ -127,6 +133,10 @@ void add_worker_command(CLI::App& app, CommandSet& commands) {
   cmd->add_option("--poll", o.poll_s, "seconds between claims while the queue is empty")
       ->check(CLI::Range(0.01, 3600.0))
       ->capture_default_str();
+  cmd->add_option("--keep-warm", args->keep_warm_s,
+                  "seconds a batch's evaluation waits for another job while the queue is empty, its workers warm "
+                  "(default: 300; 0 with --exit-when-idle)")
+      ->check(CLI::Range(0.0, 86400.0));
   cmd->add_flag("--exit-when-idle", o.exit_when_idle, "end once no job is left to claim");
   o.first_job_wait_s = 30;
   cmd->add_option("--first-job-wait", o.first_job_wait_s,

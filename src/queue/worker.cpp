@@ -342,14 +342,17 @@ class Worker {
     });
     auto every = std::chrono::duration_cast<Clock::duration>(
         std::chrono::duration<double>(o_.heartbeat_s > 0 ? o_.heartbeat_s : o_.queue.lease_s / 3));
+    auto poll = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.poll_s));
     auto next_beat = Clock::now() + every;
+    std::deque<WaitingAsk> asks;  // asks of the feed the queue had no job for yet
     for (bool closed = false; !closed;) {
-      Mailbox::Mail mail = mailbox.wait(next_beat, closed);
+      Mailbox::Mail mail = mailbox.wait(asks.empty() ? next_beat : std::min(next_beat, Clock::now() + poll), closed);
       for (EvalOutcome& outcome : mail.outcomes) {
         auto found = by_id.find(outcome.job.id);
         if (found != by_id.end() && !found->second->done) store(*found->second, std::move(outcome));
       }
-      for (auto& ask : mail.asks) ask.set_value(feed(jobs, by_id, key));
+      for (auto& ask : mail.asks) asks.push_back({std::move(ask), Clock::now() + keep_warm()});
+      answer(asks, jobs, by_id, key);
       if (Clock::now() >= next_beat) {
         heartbeat(jobs);
         next_beat = Clock::now() + every;
@@ -358,6 +361,38 @@ class Worker {
     running.get();
     for (auto& [id, job] : by_id)
       if (!job->done) store(*job, rejected_outcome(job->staged, "evaluator_error", "the evaluator gave no outcome"));
+  }
+
+  // An ask of the feed, kept unanswered while the queue is empty until `until`.
+  struct WaitingAsk {
+    std::promise<std::optional<EvalJob>> answer;
+    Clock::time_point until;
+  };
+
+  Clock::duration keep_warm() const {
+    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.keep_warm_s));
+  }
+
+  // Answers the feed's asks in turn: with a job claimed, else (the queue
+  // empty) with none only once the batch should end: o_.keep_warm_s after
+  // the ask, at once when the worker stops, the database is lost, the
+  // leases are closed or a job waits for a batch of other options. Until
+  // then the evaluation keeps its workers warm for the next job.
+  void answer(std::deque<WaitingAsk>& asks, std::deque<HeldJob>& jobs, std::map<std::string, HeldJob*>& by_id,
+              const std::string& key) {
+    while (!asks.empty()) {
+      if (std::optional<EvalJob> job = feed(jobs, by_id, key)) {
+        asks.front().answer.set_value(std::move(job));
+        asks.pop_front();
+        continue;
+      }
+      bool ended = stop_ || !queue_ || current_.closed() || !waiting_.empty();
+      if (!ended && Clock::now() < asks.front().until) return;  // asked again at the next poll
+      if (!ended && o_.keep_warm_s > 0)
+        log(fmt::format("no job for {:g} s: the evaluation's workers are let go", o_.keep_warm_s));
+      asks.front().answer.set_value(std::nullopt);
+      asks.pop_front();
+    }
   }
 
   // Renews the lease of every job not done, and of every claim waiting for

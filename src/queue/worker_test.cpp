@@ -162,6 +162,50 @@ TEST_P(WorkerTest, ABatchStartsWithAtMostBatchJobsAndClaimsMoreAsItGoes) {
   for (const QueuedJob& job : *jobs) EXPECT_EQ(parse_outcome_json(job.outcome, "outcome")->verdict, "pass");
 }
 
+// With keep_warm_s, a batch whose queue ran empty waits for the next job
+// rather than ending: a job submitted a moment after the last one finished
+// joins the running evaluation (its workers warm) instead of starting a new
+// one (without it, this worker would have left the queue drained: see
+// AnIdleWorkerWaitsForItsFirstJobBeforeLeaving).
+TEST_P(WorkerTest, AJobSubmittedWhileTheEvaluationIsKeptWarmJoinsIt) {
+  Calls calls;
+  options_.evaluate = passing(calls);
+  options_.keep_warm_s = 2;
+  enqueue({payload("a", "A")});
+  std::thread submitter([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    enqueue({payload("b", "B")});
+  });
+  auto tally = run();
+  submitter.join();
+  ASSERT_TRUE(tally) << tally.error().message();
+  EXPECT_EQ(tally->completed, 2);
+  ASSERT_EQ(calls.batches.size(), 1u);
+  EXPECT_EQ(calls.batches[0], (std::vector<std::string>{"a.py", "b.py"}));
+}
+
+// A worker stopped while its evaluation is kept warm ends at once, not when
+// the keep-warm time is over.
+TEST_P(WorkerTest, AStopEndsAnEvaluationKeptWarmAtOnce) {
+  enqueue({payload("a", "A")});
+  Calls calls;
+  options_.evaluate = passing(calls);
+  options_.keep_warm_s = 600;
+  std::atomic<bool> stop = false;
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    stop = true;
+  });
+  CurrentLeases current;
+  std::mutex writes;
+  auto started = std::chrono::steady_clock::now();
+  auto tally = run_worker(options_, stop, current, writes);
+  stopper.join();
+  ASSERT_TRUE(tally) << tally.error().message();
+  EXPECT_EQ(tally->completed, 1);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(30));
+}
+
 // A job the feed claims that wants other verdict options is not run in the
 // batch: it starts the next one.
 TEST_P(WorkerTest, AJobClaimedWhileABatchRunsWaitsForABatchOfItsOptions) {

@@ -3,16 +3,21 @@
 // evaluated, the outcome as `kmem eval --json` prints it) or an episode
 // (against one of the endpoints the server allows, with the memory as the
 // store holds it when the episode starts). Payloads are data, so a queue
-// worker on another machine runs them with the same executor.
+// worker on another machine runs them with the same executor. Every job's
+// candidates go to one running evaluation (make_streaming_evaluator): one
+// timing lock and one device-memory budget for all of them, and workers
+// kept warm between jobs for ServeConfig::keep_warm_s.
 #include <fmt/format.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
 #include "kmem/episode.h"
+#include "kmem/experiment.h"
 #include "kmem/serve.h"
 #include "kmem/store.h"
 #include "util/file.h"
@@ -23,6 +28,9 @@ namespace kmem {
 namespace {
 
 namespace fs = std::filesystem;
+
+// How long the evaluation waits for more jobs before it starts with the first.
+constexpr double kGatherS = 0.05;
 
 // A new folder under `work_dir` for one job's files.
 Result<std::string> job_folder(const std::string& work_dir, const std::string& kind) {
@@ -35,7 +43,8 @@ Result<std::string> job_folder(const std::string& work_dir, const std::string& k
   return pattern;
 }
 
-Result<std::string> run_evaluation(const ServeConfig& config, const nlohmann::json& payload) {
+Result<std::string> run_evaluation(const ServeConfig& config, CandidateEvaluator& evaluator,
+                                   const nlohmann::json& payload) {
   util::JsonFields f(payload, "evaluation payload");
   auto id = f.string("id");
   if (!id) return id.error();
@@ -52,7 +61,7 @@ Result<std::string> run_evaluation(const ServeConfig& config, const nlohmann::js
   out << *candidate;
   out.close();
   if (!out) return Error(fmt::format("{}: cannot write the candidate", path));
-  EvalOutcome outcome = evaluate(EvalJob{*id, *problem, path}, config.eval);
+  EvalOutcome outcome = evaluator.evaluate(EvalJob{*id, *problem, path});
   return outcome_json(outcome);
 }
 
@@ -62,7 +71,8 @@ Result<Pack> load_pack(const std::string& path) {
   return parse_pack_json(*text, path);
 }
 
-Result<std::string> run_episode_job(const ServeConfig& config, const nlohmann::json& payload) {
+Result<std::string> run_episode_job(const ServeConfig& config, CandidateEvaluator& evaluator,
+                                    const nlohmann::json& payload) {
   util::JsonFields f(payload, "episode payload");
   EpisodeSpec spec;
   auto problem = f.object("problem");
@@ -127,11 +137,10 @@ Result<std::string> run_episode_job(const ServeConfig& config, const nlohmann::j
   }
   auto chat = make_chat_client(endpoint);
   if (!chat) return chat.error();
-  auto evaluator = make_process_evaluator(config.eval);
   auto folder = job_folder(config.work_dir, "episode");
   if (!folder) return folder.error();
   MemoryIndex index(*memory);
-  EpisodeContext context{&index, &*pack, chat->get(), evaluator.get(), *folder};
+  EpisodeContext context{&index, &*pack, chat->get(), &evaluator, *folder};
   auto outcome = run_episode(spec, context);
   if (!outcome) return outcome.error();
   return episode_json(*outcome);
@@ -140,12 +149,15 @@ Result<std::string> run_episode_job(const ServeConfig& config, const nlohmann::j
 }  // namespace
 
 JobExecutor make_job_executor(const ServeConfig& config) {
-  return [config](const JobRequest& request) -> Result<std::string> {
+  // One evaluation for every job, kept running while jobs come.
+  std::shared_ptr<CandidateEvaluator> evaluator =
+      make_streaming_evaluator(config.eval, std::max(1, config.eval.parallel), kGatherS, config.keep_warm_s);
+  return [config, evaluator](const JobRequest& request) -> Result<std::string> {
     auto payload = util::parse_strict_json(request.payload_json, request.kind + " payload");
     if (!payload) return payload.error();
     if (!payload->is_object()) return Error(request.kind + " payload: must be an object");
-    if (request.kind == "evaluation") return run_evaluation(config, *payload);
-    if (request.kind == "episode") return run_episode_job(config, *payload);
+    if (request.kind == "evaluation") return run_evaluation(config, *evaluator, *payload);
+    if (request.kind == "episode") return run_episode_job(config, *evaluator, *payload);
     return Error(fmt::format("unknown job kind '{}'", request.kind));
   };
 }

@@ -281,6 +281,12 @@ class ServeTest(unittest.TestCase):
         self.assertGreater(outcome.speedup, 0)
         rejected = self.client.submit_evaluation("problems/add_relu.py", THREADS).result(timeout=120)
         self.assertEqual(rejected.verdict, "uses_threads")
+        # A later evaluation joins the evaluation kept warm (--keep-warm):
+        # it starts seconds into it, its workers already up.
+        time.sleep(1.5)
+        again = self.client.evaluate("problems/add_relu.py", HONEST, id="honest_again", timeout=900)
+        self.assertEqual(again.verdict, "pass", again.raw)
+        self.assertGreater(again.raw["seconds"]["started_at"], outcome.raw["seconds"]["started_at"] + 1.5, again.raw)
 
 
 if __name__ == "__main__":
