@@ -11,11 +11,17 @@
 #include "files.h"
 #include "interrupt.h"
 #include "kmem/catalog.h"
+#include "kmem/experiment.h"
 #include "kmem/store.h"
 #include "store_option.h"
 
 namespace kmem::cli {
 namespace {
+
+// The episode's evaluation: how long it waits for more candidates before
+// starting with one, and how long it stays up between turns.
+constexpr double kGatherS = 0.05;
+constexpr double kKeepWarmS = 600;
 
 struct EpisodeArgs {
   std::string problem, kernelbench, store, pack, work_dir;
@@ -75,7 +81,9 @@ int run_episode_command(EpisodeArgs& args) {
   args.spec.model = args.endpoint.model;
   auto chat = make_chat_client(args.endpoint);
   if (!chat) return report_error("episode", chat.error());
-  auto evaluator = make_process_evaluator(eval);
+  // One evaluation for the whole episode, its workers kept warm while the
+  // model writes its next reply (a new one per turn would import torch again).
+  auto evaluator = make_streaming_evaluator(eval, 1, kGatherS, kKeepWarmS);
   // Speedups measured on another device class are not shown as this one's.
   const Memory shown = memory_for_device(*memory, eval.device);
   MemoryIndex index(shown);
