@@ -389,7 +389,7 @@ class Worker {
       bool ended = stop_ || !queue_ || current_.closed() || !waiting_.empty();
       if (!ended && Clock::now() < asks.front().until) return;  // asked again at the next poll
       if (!ended && o_.keep_warm_s > 0)
-        log(fmt::format("no job for {:g} s: the evaluation's workers are let go", o_.keep_warm_s));
+        log(fmt::format("no job for {:g} s: the evaluation ends with its jobs in flight", o_.keep_warm_s));
       asks.front().answer.set_value(std::nullopt);
       asks.pop_front();
     }
