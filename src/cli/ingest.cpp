@@ -11,6 +11,7 @@
 #include "files.h"
 #include "interrupt.h"
 #include "kmem/episode.h"
+#include "kmem/experiment.h"
 #include "kmem/learn.h"
 #include "kmem/store.h"
 #include "learn_args.h"
@@ -82,7 +83,7 @@ int run_ingest(IngestArgs& args) {
     if (!found) return report_error("ingest", found.error());
     EvalOptions retiming = args.evaluator.eval;
     retiming.retime_reference = true;
-    auto evaluator = make_process_evaluator(retiming);
+    auto evaluator = make_streaming_evaluator(retiming, 1);  // one evaluation for every recheck
     std::string work = args.work_dir.empty() ? retiming.cache_dir + "/ingest" : args.work_dir;
     auto checked = recheck_implausible(std::move(*found), *evaluator, work, args.learn.date, rechecked);
     if (!checked) return report_error("ingest", checked.error());

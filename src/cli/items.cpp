@@ -12,6 +12,7 @@
 #include "interrupt.h"
 #include "kmem/catalog.h"
 #include "kmem/episode.h"
+#include "kmem/experiment.h"
 #include "kmem/item_kind.h"
 #include "kmem/learn.h"
 #include "kmem/store.h"
@@ -132,7 +133,7 @@ int change(const char* command, const ItemsArgs& args,
 std::vector<EvalOutcome> measured(const EvalOutcome& first, const EvalJob& job, const EvalOptions& options) {
   EvalOptions retiming = options;
   retiming.retime_reference = true;
-  auto evaluator = make_process_evaluator(retiming);
+  auto evaluator = make_streaming_evaluator(retiming, 1);  // one evaluation for the runs again
   std::vector<EvalOutcome> runs = {first};
   for (int run = 0; run < 2; ++run) {
     EvalOutcome again = evaluator->evaluate(job);

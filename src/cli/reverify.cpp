@@ -42,10 +42,10 @@ int run_reverify(ReverifyArgs& args) {
   // reproduce an item's speedup (docs/learning.md, "Confidence").
   EvalOptions retiming = args.evaluator.eval;
   retiming.retime_reference = true;
-  // Several at once: one evaluation shares references, workers and the
-  // timing lock among them, as `kmem eval --parallel` does.
-  auto evaluator =
-      args.parallel > 1 ? make_streaming_evaluator(retiming, args.parallel) : make_process_evaluator(retiming);
+  // One evaluation for every kernel (its workers started once), several at
+  // once sharing references, workers and the timing lock, as `kmem eval
+  // --parallel` does.
+  auto evaluator = make_streaming_evaluator(retiming, args.parallel);
   std::string work = args.work_dir.empty() ? args.evaluator.eval.cache_dir + "/reverify" : args.work_dir;
   auto db = open_store_database(args.db, false);
   if (!db) return report_error("reverify", db.error());
