@@ -7,7 +7,8 @@ CAP_SYS_ADMIN for this:
   it forks next is pid 1 of a PID namespace of its own (no signal reaches
   outside it; when it dies the kernel kills everything left in it) and has a
   mount namespace of its own;
-- start_worker(), in the worker: mounts stay private, /proc shows its namespace;
+- start_worker(), in the worker: mounts stay private, /proc shows its namespace,
+  the kernel's settings in it (/proc/sys, /proc/sysrq-trigger, ...) read-only;
 - confine(), at the run command, before any candidate code: a fresh /tmp
   with only this candidate's build caches (CACHE/builds/<sha256 of its
   source>), a fresh, empty cache folder holding only its own job's scratch
@@ -25,7 +26,11 @@ import os
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWPID = 0x20000000
-MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 2, 4, 8, 4096, 16384, 1 << 18
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 1, 2, 4, 8, 32
+MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
+# What of a fresh procfs writes the machine's kernel rather than this
+# process: read-only, as container runtimes keep them.
+PROC_KERNEL = ("/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs")
 PR_SET_NO_NEW_PRIVS = 38
 SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC = 1, 1
 SECCOMP_SYSCALL = {"x86_64": 317, "aarch64": 277}
@@ -58,9 +63,18 @@ def enter_namespaces():
 
 
 def start_worker():
-    """In the worker (pid 1 of its namespace): private mounts, its own /proc."""
+    """In the worker (pid 1 of its namespace): private mounts, its own /proc,
+    the kernel's settings in it read-only. A fresh procfs has none of
+    bubblewrap's read-only covers, and the worker is uid 0: with no
+    capability at all it could still write /proc/sys (a held-out candidate
+    wrote vm.swappiness; kernel.core_pattern runs a program as root outside
+    every namespace) and /proc/sysrq-trigger."""
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
     _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    for path in PROC_KERNEL:
+        if os.path.exists(path):
+            _mount(path, path, None, MS_BIND | MS_REC)
+            _mount(None, path, None, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
 
 
 def build_key(candidate):

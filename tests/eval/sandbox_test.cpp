@@ -1,7 +1,7 @@
 // Candidates that attack the orchestrator, leave processes behind, touch the
 // cache or other jobs' files, read the machine's files (/etc/shadow, home
 // folders, folders outside the job), work outside their scratch folder,
-// leave files in /dev/shm, or reach the network (tests/eval/candidates/
+// leave files in /dev/shm, write the kernel's settings, or reach the network (tests/eval/candidates/
 // sandbox/), run in one batch in the sandbox: the batch ends with an outcome
 // for each, no attack reports success (LEAK), no process and no /dev/shm
 // file is left, and the cache's files are as they were. Skipped where the
@@ -106,7 +106,7 @@ TEST(Sandbox, AttacksOnTheOrchestratorTheCacheAndTheNetworkFail) {
   for (const auto& entry : fs::directory_iterator(fixture_path("candidates/sandbox")))
     if (entry.path().extension() == ".py")
       jobs.push_back({entry.path().stem(), fixture_path("problems/scale_add.py"), entry.path()});
-  ASSERT_GE(jobs.size(), 17u);
+  ASSERT_GE(jobs.size(), 18u);
   std::map<std::string, EvalOutcome> outcomes;
   evaluate_batch(jobs, options, [&](const EvalOutcome& outcome) { outcomes[outcome.job.id] = outcome; });
 
@@ -120,7 +120,8 @@ TEST(Sandbox, AttacksOnTheOrchestratorTheCacheAndTheNetworkFail) {
   // honest otherwise: each ran to its verdict on its outputs (no custom
   // kernel), so its look found nothing, in a root where torch still works.
   for (const char* id :
-       {"read_etc_shadow", "read_home_dotfiles", "read_outside_folders", "working_directory", "dev_shm_writes"})
+       {"read_etc_shadow", "read_home_dotfiles", "read_outside_folders", "working_directory", "dev_shm_writes",
+        "write_kernel_settings"})
     EXPECT_EQ(outcomes[id].verdict, "no_custom_kernel") << id << ": " << outcomes[id].detail << outcomes[id].log;
   for (const char* sleeper : {"sleep\0"
                               "4241",
