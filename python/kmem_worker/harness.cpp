@@ -65,6 +65,8 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace py = pybind11;
@@ -172,6 +174,77 @@ uint64_t random_word() {
 c10::DispatchKeySet python_keys() {
   return c10::DispatchKeySet({c10::DispatchKey::Python, c10::DispatchKey::PythonTLSSnapshot});
 }
+
+// ---- an output's classes ----------------------------------------------------
+
+// Metadata of torch 2.x's TensorImpl that calls out (a backend's meta; the
+// symbolic sizes' nodes), asked for where this torch has it: the harness
+// builds against every torch it runs with (the template's dependent calls
+// are left out of the build where a torch lacks them).
+template <typename Impl, typename = void>
+struct HasBackendMeta : std::false_type {};
+template <typename Impl>
+struct HasBackendMeta<Impl, std::void_t<decltype(std::declval<Impl&>().get_backend_meta())>> : std::true_type {};
+template <typename Impl, typename = void>
+struct HasSymbolicSizes : std::false_type {};
+template <typename Impl>
+struct HasSymbolicSizes<Impl, std::void_t<decltype(std::declval<const Impl&>().has_symbolic_sizes_strides())>>
+    : std::true_type {};
+
+template <typename Impl>
+const char* torch_2_refusal(Impl* impl) {
+  if constexpr (HasSymbolicSizes<Impl>::value) {
+    if (impl->has_symbolic_sizes_strides()) return "has symbolic sizes";
+  }
+  if constexpr (HasBackendMeta<Impl>::value) {
+    if (impl->get_backend_meta() != nullptr) return "carries a backend's metadata";
+  }
+  return "";
+}
+
+// The classes torch makes a plain dense tensor of, known by their virtual
+// tables, sampled from tensors made here before any candidate code runs. An
+// output whose TensorImpl or autograd metadata is of another class (a C++
+// subclass of the candidate's, made in its extension) would run the
+// candidate's code in every virtual call the harness makes on it after the
+// clock (numel, sizes, detach's shallow copy, requires_grad): a held-out
+// candidate ran its whole kernel there, 37x. So would metadata that calls
+// out (Python dispatch, symbolic sizes, dimension names, a backend's meta).
+// Reading a virtual table pointer calls nothing.
+class TorchOwnClasses {
+ public:
+  TorchOwnClasses() {
+    c10::impl::ExcludeDispatchKeyGuard guard(python_keys());
+    at::AutoGradMode grad(true);
+    at::Tensor plain = at::empty({2});
+    tensor_impl_ = vtable_of(plain.unsafeGetTensorImpl());
+    at::Tensor leaf = at::empty({2}).requires_grad_(true);
+    at::Tensor computed = leaf * 2;
+    for (const at::Tensor& t : {leaf, computed, leaf.view({2}), computed.view({2}), plain.view({2})})
+      if (const c10::AutogradMetaInterface* meta = t.unsafeGetTensorImpl()->autograd_meta())
+        autograd_metas_.push_back(vtable_of(meta));
+  }
+
+  // Why `value` is no plain tensor of torch's own classes ("" when it is),
+  // found without calling anything of it.
+  std::string refusal(const at::Tensor& value) const {
+    c10::TensorImpl* impl = value.unsafeGetTensorImpl();
+    if (vtable_of(impl) != tensor_impl_) return "is a tensor of a TensorImpl class of its own";
+    if (const c10::AutogradMetaInterface* meta = impl->autograd_meta();
+        meta != nullptr &&
+        std::find(autograd_metas_.begin(), autograd_metas_.end(), vtable_of(meta)) == autograd_metas_.end())
+      return "carries autograd metadata of a class of its own";
+    if (impl->key_set().has(c10::DispatchKey::Python)) return "dispatches to Python";
+    if (impl->has_named_tensor_meta()) return "carries dimension names";
+    return torch_2_refusal(impl);
+  }
+
+ private:
+  static const void* vtable_of(const void* object) { return *static_cast<const void* const*>(object); }
+
+  const void* tensor_impl_ = nullptr;
+  std::vector<const void*> autograd_metas_;  // AutogradMeta's and DifferentiableViewMeta's, as sampled
+};
 
 // ---- the staging handshake -------------------------------------------------
 
@@ -967,6 +1040,8 @@ class Harness {
         throw OutputError("output_type", "output " + std::to_string(i) + " of a timed call is no plain torch.Tensor");
       values.push_back(THPVariable_Unpack(items[i]));
       const at::Tensor& value = values.back();
+      if (std::string why = own_classes_.refusal(value); !why.empty())
+        throw OutputError("output_type", "output " + std::to_string(i) + " of a timed call " + why);
       bool inputs_memory = std::any_of(set.begin(), set.end(), [&](const auto& input) {
         return input.is_tensor && input.tensor.storage().is_alias_of(value.storage());
       });
@@ -1052,6 +1127,7 @@ class Harness {
   int64_t warm_sets_ = 0, next_ = 0, timed_seen_ = 0;
   std::vector<at::Tensor> previous_;  // the last call's outputs
   bool same_storage_ = false;
+  TorchOwnClasses own_classes_;  // sampled when the harness is made, before any candidate code
   double fastest_ = 0;
 };
 

@@ -175,6 +175,26 @@ class HarnessTest(unittest.TestCase):
         self.assertGreaterEqual(measured.ms, 3.0)
         self.assertEqual(staging["output_bytes"], 32 * 32 * 4)
 
+    def test_outputs_of_torchs_own_classes_pass_whatever_their_autograd_history(self):
+        # The harness refuses outputs whose TensorImpl or autograd metadata
+        # is of a class of the candidate's (harness.cpp, TorchOwnClasses):
+        # torch's own, with or without history, views included, pass.
+        weight = torch.ones(32, requires_grad=True)
+        outputs = {
+            "computed": lambda x, y: x + y,
+            "with history": lambda x, y: (x + y) * weight,
+            "view of history": lambda x, y: ((x + y) * weight).view(-1).view(32, 32),
+            "leaf requiring grad": lambda x, y: (x + y).requires_grad_(True),
+            "view of an input": lambda x, y: x.view(32, 32),
+            "without grad": lambda x, y: torch.no_grad()(lambda: (x + y).view(32, 32))(),
+            "tuple": lambda x, y: (x + y, (x * y).view(32, 32)),
+        }
+        for name, model in outputs.items():
+            with self.subTest(name):
+                sets = self.fresh_sets()
+                measured = sets.harness().measure_once(model, 1, 3, host_speed.HostSpeed(host_speed.probe_ms))
+                self.assertGreater(measured.ms, 0)
+
     def test_an_early_ask_ends_no_judged_call_before_its_output_is_taken(self):
         # The candidate's own ask (no set) as each call starts, its right
         # output made only after: the Stager takes the out-slot at that ask,

@@ -220,6 +220,16 @@ TEST(EvalCpu, WhereJudgingIsCheapEveryTimedCallIsJudged) {
   EXPECT_EQ(outcomes[0].verdict, "timed_output_mismatch") << outcomes[0].detail << outcomes[0].log;
 }
 
+// Held-out round 9: an output whose TensorImpl is a C++ subclass of the
+// candidate's ran its kernel in the virtual calls the harness made on it
+// after the clock (detach). An output of any class but torch's own is
+// refused before anything of it is called.
+TEST(EvalCpu, AnOutputOfATensorImplClassOfTheCandidatesIsALazyOutput) {
+  auto o = evaluate_fixture(kProblem, "candidates/harness/c9_tensorimpl_subclass.py", test_options("cpu"));
+  EXPECT_EQ(o.verdict, "lazy_output") << o.detail << o.log;
+  EXPECT_NE(o.detail.find("TensorImpl class of its own"), std::string::npos) << o.detail;
+}
+
 // The audit hook (docs/evaluator.md, "Refused at run time") behind the
 // checker, which test_options() turns off: a family refused whatever route
 // reaches it, at import or in forward, and the process ends at once.
