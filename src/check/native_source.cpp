@@ -672,13 +672,16 @@ bool has_half_type(std::string_view text) {
       ++after;
     bool then_name =
         after < text.size() && identifier_char(text[after]) && !std::isdigit(static_cast<unsigned char>(text[after]));
-    // `const half* x`, `(half* x`, `typedef half h`, `<half>`: half as a type;
-    // `int half = n / 2`, `x * half`, `return half * y` are a variable.
+    // `const half* x`, `(half* x`, `typedef half h`, `<half>`, `<half*, 2>`:
+    // half as a type; `int half = n / 2`, `x * half`, `return half * y`,
+    // `i < half && p[i]` are a variable.
     std::string_view word = word_before(text, at);
-    bool declares = before == 0 || std::string_view("(,;{}<").find(before) != std::string_view::npos ||
+    bool declares = before == 0 || std::string_view("(,;{}").find(before) != std::string_view::npos ||
                     word == "const" || word == "typedef" || word == "static" || word == "volatile" ||
                     word == "__shared__" || word == "extern";
-    return (declares && then_name) || (before == '<' && next_char(text, at + 4) == '>');
+    bool template_argument =
+        (before == '<' || before == ',') && after < text.size() && (text[after] == '>' || text[after] == ',');
+    return (declares && then_name) || template_argument;
   });
 }
 

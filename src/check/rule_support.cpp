@@ -219,8 +219,10 @@ std::optional<std::string> folded_string(const Context& c, TSNode node, int dept
 
 // String expressions naming one of the paths in `list`: the path followed by
 // the end of the string or a character that cannot continue a name ("/proc/",
-// "/proc'"; not "loads/processes"). Literals, concatenations and joins of
-// literals are read as their value.
+// "/proc'"; not "loads/processes"), and not preceded by what a division's
+// left operand ends with (native code's `(x - mean)/dev`, `n/sys`, `1./dev`
+// divide; a path "x/dev" is relative, no /dev). Literals, concatenations and
+// joins of literals are read as their value.
 void match_paths(const Context& c, Names list, std::vector<Finding>& out) {
   const Grammar& g = c.grammar();
   TSSymbol s = c.symbol();
@@ -235,10 +237,16 @@ void match_paths(const Context& c, Names list, std::vector<Finding>& out) {
   if (!value) return;
   std::string_view text = *value;
   auto continues_name = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+  auto divides = [&](size_t at) {
+    if (at == 0) return false;
+    char before = text[at - 1];
+    if (continues_name(before) || before == ')' || before == ']') return true;
+    return before == '.' && at >= 2 && std::isdigit(static_cast<unsigned char>(text[at - 2]));
+  };
   for (std::string_view path : list) {
     for (size_t at = text.find(path); at != std::string_view::npos; at = text.find(path, at + 1)) {
       size_t end = at + path.size();
-      if (end == text.size() || !continues_name(text[end])) {
+      if ((end == text.size() || !continues_name(text[end])) && !divides(at)) {
         out.push_back({c.node(), std::string(path)});
         break;
       }

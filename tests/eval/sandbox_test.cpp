@@ -119,9 +119,8 @@ TEST(Sandbox, AttacksOnTheOrchestratorTheCacheAndTheNetworkFail) {
   // The candidates that look at files do so as they are imported and are
   // honest otherwise: each ran to its verdict on its outputs (no custom
   // kernel), so its look found nothing, in a root where torch still works.
-  for (const char* id :
-       {"read_etc_shadow", "read_home_dotfiles", "read_outside_folders", "working_directory", "dev_shm_writes",
-        "write_kernel_settings"})
+  for (const char* id : {"read_etc_shadow", "read_home_dotfiles", "read_outside_folders", "working_directory",
+                         "dev_shm_writes", "write_kernel_settings"})
     EXPECT_EQ(outcomes[id].verdict, "no_custom_kernel") << id << ": " << outcomes[id].detail << outcomes[id].log;
   for (const char* sleeper : {"sleep\0"
                               "4241",
