@@ -643,8 +643,8 @@ bool identifier_expression(const Context& c, TSNode node, bool first, int depth 
 constexpr std::string_view kGeneratedModuleNames[] = {
     "m", "def", "torch", "wrap_pybind_function", "PYBIND11_MODULE", "TORCH_EXTENSION_NAME"};
 
-// The argument of load_inline's call `c` given by keyword `key` or at `index`.
-TSNode load_inline_argument(const Context& c, std::string_view key, uint32_t index) {
+// The argument of the call `c` given by keyword `key` or at position `index`.
+TSNode call_argument(const Context& c, std::string_view key, uint32_t index) {
   const Grammar& g = c.grammar();
   TSNode arguments = c.argument_list(c.node());
   for (uint32_t i = 0; !ts_node_is_null(arguments) && i < ts_node_named_child_count(arguments); ++i) {
@@ -653,6 +653,66 @@ TSNode load_inline_argument(const Context& c, std::string_view key, uint32_t ind
       return field(a, g.field_value);
   }
   return positional_argument(c, index);
+}
+
+// Classes made from a mapping or list of member names (make_dataclass's
+// `namespace`, the functional Enum's `names`, a metaclass called with a
+// namespace): each name must be one the checker reads, a string literal
+// (which the dunder rules then judge), else a dunder is defined by a key
+// built at run time, out of every rule's sight: a red-team candidate's
+// make_dataclass(namespace={"_" * 2 + "array" + ...: property(...)}) made
+// numpy read and write memory by address.
+constexpr std::string_view kMetaclasses[] = {"type", "abc.ABCMeta", "enum.EnumMeta", "enum.EnumType"};
+constexpr std::string_view kEnumFactories[] = {"enum.Enum", "enum.IntEnum", "enum.Flag", "enum.IntFlag",
+                                               "enum.StrEnum"};
+constexpr uint32_t kKeywordOnly = ~0u;
+
+// Whether the member names `value` gives are all string literals: None, a
+// string, a list or tuple of strings or of (string, value) pairs, a dict
+// display with string keys and no `**` unpacking.
+bool readable_member_names(const Context& c, TSNode value) {
+  const Grammar& g = c.grammar();
+  static const TSSymbol kDictionary = python_symbol("dictionary"), kPair = python_symbol("pair");
+  std::string_view literal;
+  auto name = [&](TSNode node) {
+    if (!ts_node_is_null(node) && (ts_node_symbol(node) == g.tuple || ts_node_symbol(node) == g.list) &&
+        ts_node_named_child_count(node) == 2)
+      node = ts_node_named_child(node, 0);
+    return !ts_node_is_null(node) && c.string_literal(node, &literal);
+  };
+  TSSymbol s = ts_node_symbol(value);
+  if (s == g.none || s == g.string) return s == g.none || c.string_literal(value, &literal);
+  if (s != g.list && s != g.tuple && s != kDictionary) return false;
+  for (uint32_t i = 0; i < ts_node_named_child_count(value); ++i) {
+    TSNode item = ts_node_named_child(value, i);
+    if (s == kDictionary ? ts_node_symbol(item) != kPair || !name(ts_node_child_by_field_name(item, "key", 3))
+                         : !name(item))
+      return false;
+  }
+  return true;
+}
+
+void unreadable_class_members(const Context& c, std::vector<Finding>& out) {
+  const Grammar& g = c.grammar();
+  if (c.symbol() != g.call) return;
+  const std::string& callee = c.callee_name();
+  // type(name, bases, namespace), ABCMeta(...), type(x)(...): a class whose members no def shows.
+  TSNode function = field(c.node(), g.field_function);
+  bool metaclass_of_value = ts_node_symbol(function) == g.call && c.text(field(function, g.field_function)) == "type";
+  if ((listed(callee, kMetaclasses) || metaclass_of_value) && !ts_node_is_null(positional_argument(c, 1))) {
+    out.push_back({c.node(), (callee.empty() ? "type(x)" : callee) + "(name, bases, namespace)"});
+    return;
+  }
+  TSNode names;
+  if (callee == "dataclasses.make_dataclass") names = call_argument(c, "namespace", kKeywordOnly);
+  else if (listed(callee, kEnumFactories)) names = call_argument(c, "names", 1);
+  else return;
+  TSNode arguments = c.argument_list(c.node());
+  for (uint32_t i = 0; !ts_node_is_null(arguments) && i < ts_node_named_child_count(arguments); ++i)
+    if (ts_node_symbol(ts_node_named_child(arguments, i)) == g.dictionary_splat)
+      return out.push_back({c.node(), callee + "(**...): class members out of sight"});
+  if (!ts_node_is_null(names) && !readable_member_names(c, names))
+    out.push_back({names, callee + ": class members named by " + written(c.text(names))});
 }
 
 // What cpp_extension writes unquoted into generated code and the build:
@@ -670,9 +730,9 @@ void generated_bindings(const Context& c, std::vector<Finding>& out) {
   const Grammar& g = c.grammar();
   static const TSSymbol kDictionary = python_symbol("dictionary"), kPair = python_symbol("pair");
   if (c.symbol() != g.call || c.callee_name() != "torch.utils.cpp_extension.load_inline") return;
-  if (TSNode name = load_inline_argument(c, "name", 0); !ts_node_is_null(name) && !identifier_expression(c, name, true))
+  if (TSNode name = call_argument(c, "name", 0); !ts_node_is_null(name) && !identifier_expression(c, name, true))
     out.push_back({name, "load_inline name " + written(c.text(name))});
-  TSNode functions = load_inline_argument(c, "functions", 3);
+  TSNode functions = call_argument(c, "functions", 3);
   if (ts_node_is_null(functions) || ts_node_symbol(functions) == g.none) return;
   std::vector<std::string_view> names;
   bool known = true;
@@ -715,7 +775,7 @@ void generated_bindings(const Context& c, std::vector<Finding>& out) {
   }
   // Macros renaming what the generated module is written with.
   for (auto [key, index] : {std::pair<std::string_view, uint32_t>{"cpp_sources", 1}, {"cuda_sources", 2}}) {
-    TSNode source = load_inline_argument(c, key, index);
+    TSNode source = call_argument(c, key, index);
     auto text = ts_node_is_null(source) ? std::nullopt : c.source_value(source);
     if (!text) continue;
     std::string tokens = native_tokens(*text);
@@ -909,9 +969,7 @@ void dynamic_code(const Context& c, std::vector<Finding>& out) {
       out.push_back({c.node(), std::string(c.text(key)) + "=" + written(c.text(value))});
     return unknown_build_flags(c, out);
   }
-  // type(name, bases, namespace) makes a class whose members no def shows.
-  if (c.symbol() == g.call && c.callee_name() == "type" && !ts_node_is_null(positional_argument(c, 1)))
-    out.push_back({c.node(), "type(name, bases, namespace)"});
+  unreadable_class_members(c, out);
   std::string_view defined = defined_name(c);
   if (listed(defined, kDynamicCodeDunders)) out.push_back({c.node(), std::string(defined)});
   match_strings(c, kNativePythonCalls, out);

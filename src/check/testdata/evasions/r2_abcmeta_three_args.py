@@ -1,5 +1,5 @@
-# expect: private_attribute
 # expect: dynamic_code
+# (a metaclass called with a namespace; the literal dunder key is private_attribute's, a backstop)
 import torch
 import torch.nn as nn
 import abc
