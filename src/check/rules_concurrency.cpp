@@ -15,48 +15,15 @@
 namespace kmem::check {
 namespace {
 
-constexpr std::string_view kThreadNames[] = {"threading.*",
-                                             "_thread",
-                                             "multiprocessing",
-                                             "concurrent",
-                                             "asyncio",
-                                             "subprocess",
-                                             "signal",
-                                             "pty",
-                                             "os.fork",
-                                             "os.forkpty",
-                                             "os.register_at_fork",
-                                             "os.system",
-                                             "os.popen",
-                                             "os.spawn*",
-                                             "os.exec*",
-                                             "os.posix_spawn*",
-                                             "torch.multiprocessing",
-                                             "torch.jit.fork",
-                                             "torch.set_num_threads",
-                                             "torch.set_num_interop_threads",
-                                             "torch.jit._fork",
-                                             "torch.futures",
-                                             "torch.nn.parallel",
-                                             "torch.distributed",
-                                             "torch.utils.data",
-                                             "os.kill",
-                                             "os.killpg",
-                                             "os.abort",
-                                             "os.sys",
-                                             "os.wait*",
-                                             "os.setsid",
-                                             "os.setpgid",
-                                             "os.pidfd*",
-                                             "os.unshare",
-                                             "os.setns",
-                                             "os.sched_set*",
-                                             "os.setpriority",
-                                             "os.nice",
-                                             "os.plock",
-                                             "os.startfile",
-                                             "torch.utils.collect_env",
-                                             "torch.utils.data"};
+constexpr std::string_view kThreadNames[] = {
+    "threading.*", "_thread", "multiprocessing", "concurrent", "asyncio", "subprocess", "signal", "pty", "os.fork",
+    "os.forkpty", "os.register_at_fork", "os.system", "os.popen", "os.spawn*", "os.exec*", "os.posix_spawn*",
+    "torch.multiprocessing", "torch.jit.fork", "torch.set_num_threads", "torch.set_num_interop_threads",
+    "torch.jit._fork", "torch.futures", "torch.nn.parallel", "torch.distributed", "torch.utils.data", "os.kill",
+    "os.killpg", "os.abort", "os.sys", "os.wait*", "os.setsid", "os.setpgid", "os.pidfd*", "os.unshare", "os.setns",
+    "os.sched_set*", "os.setpriority", "os.nice", "os.plock", "os.startfile", "torch.utils.collect_env",
+    // Threads of its own calling the model (red-team round 5).
+    "torch.utils.throughput_benchmark", "torch.utils.benchmark", "torch.utils.data"};
 // What `threading` offers that starts nothing: locks and
 // other synchronisation objects, thread ids.
 constexpr std::string_view kThreadAllowed[] = {
