@@ -402,11 +402,12 @@ void runtime_patching(const Context& c, std::vector<Finding>& out) {
   if (std::string target = setattr_target(c); name_in(target, kPatchingNames)) out.push_back({c.node(), target});
   cudnn_switched_off(c, out);
   class_as_self(c, out);
+  // A file-writing method, called or taken as a value (`w = data.tofile;
+  // w(path)` writes as the call does).
   TSNode object;
   std::string_view method;
-  if (c.symbol() == g.call && c.reads_attribute(field(c.node(), g.field_function), &object, &method) &&
-      listed(method, kFileWriteMethods))
-    out.push_back({c.node(), "." + std::string(method) + "()"});
+  if (c.symbol() == g.attribute && c.reads_attribute(c.node(), &object, &method) && listed(method, kFileWriteMethods))
+    out.push_back({c.node(), "." + std::string(method)});
   // A class of one's own that intercepts torch calls.
   std::string_view defined = defined_name(c);
   if (listed(defined, kPatchingAttributes)) out.push_back({c.node(), std::string(defined)});
