@@ -24,6 +24,17 @@ constexpr std::string_view kAllowedImports[] = {
     "abc",       "numbers",   "__future__", "os",          "sys",         "time",
     "threading", "numpy",     "warnings",   "re",          "string",      "copy",
     "hashlib",   "textwrap",  "random",     "einops",      "logging",     "contextlib"};
+// torch's private helpers that honest kernels use as nn's own modules do
+// (a conv's reset_parameters, its size arguments): pure functions of their
+// arguments, imported or read by these names.
+constexpr std::string_view kAllowedPrivateHelpers[] = {"torch.nn.init._calculate_fan_in_and_fan_out",
+                                                       "torch.nn.init._calculate_correct_fan",
+                                                       "torch.nn.modules.utils._single",
+                                                       "torch.nn.modules.utils._pair",
+                                                       "torch.nn.modules.utils._triple",
+                                                       "torch.nn.modules.utils._quadruple",
+                                                       "torch.nn.modules.utils._ntuple",
+                                                       "torch.nn.modules.utils._reverse_repeat_tuple"};
 // Dunder attributes a candidate may read: `super().__init__`, `torch.__version__`.
 constexpr std::string_view kAllowedDunders[] = {"__init__", "__version__", "__name__", "__call__"};
 // Dunders a candidate may define: construction, context managers (their
@@ -71,7 +82,8 @@ void forbidden_import(const Context& c, std::vector<Finding>& out) {
       private_part = private_part || (part.starts_with('_') && part != "__future__");
       at = end + 1;
     }
-    if (!listed(top, kAllowedImports) || private_part) out.push_back({name.at, std::string(qualified)});
+    if (!listed(top, kAllowedImports) || (private_part && !listed(qualified, kAllowedPrivateHelpers)))
+      out.push_back({name.at, std::string(qualified)});
   }
 }
 
@@ -149,6 +161,7 @@ void private_attribute(const Context& c, std::vector<Finding>& out) {
     if ((root == "self" && c.self_is_method_receiver()) || (root == "ctx" && c.inside_ctx_function()) || root == "cls")
       return;
   }
+  if (listed(c.qualified_name(c.node()), kAllowedPrivateHelpers)) return;
   out.push_back({attribute, std::string(name)});
 }
 
