@@ -172,7 +172,8 @@ uint64_t random_word() {
 // Python's dispatch keys (torch dispatch modes, tensor subclasses) left out
 // of the harness's own tensor work.
 c10::DispatchKeySet python_keys() {
-  return c10::DispatchKeySet({c10::DispatchKey::Python, c10::DispatchKey::PythonTLSSnapshot});
+  return c10::DispatchKeySet(
+      {c10::DispatchKey::Python, c10::DispatchKey::PythonTLSSnapshot, c10::DispatchKey::PythonDispatcher});
 }
 
 // ---- an output's classes ----------------------------------------------------
@@ -203,21 +204,30 @@ const char* torch_2_refusal(Impl* impl) {
 }
 
 // The classes torch makes a plain dense tensor of, known by their virtual
-// tables, sampled from tensors made here before any candidate code runs. An
-// output whose TensorImpl or autograd metadata is of another class (a C++
-// subclass of the candidate's, made in its extension) would run the
-// candidate's code in every virtual call the harness makes on it after the
-// clock (numel, sizes, detach's shallow copy, requires_grad): a held-out
-// candidate ran its whole kernel there, 37x. So would metadata that calls
-// out (Python dispatch, symbolic sizes, dimension names, a backend's meta).
-// Reading a virtual table pointer calls nothing.
+// tables, and the deleters of its allocators' memory, sampled from tensors
+// made here before any candidate code runs. An output whose TensorImpl,
+// storage or autograd metadata is of another class (a C++ subclass of the
+// candidate's, made in its extension) would run the candidate's code in
+// the virtual calls the harness's own work makes after the clock (numel,
+// sizes, detach's shallow copy, requires_grad, a storage's
+// release_resources when its reference count, set wrong, reaches zero), and
+// so would memory whose deleter is the candidate's: red-team candidates ran
+// their whole kernel there (37x through a TensorImpl, 63x through a
+// StorageImpl). So would metadata that calls out (Python dispatch, symbolic
+// sizes, dimension names, a backend's meta). Reading a virtual table or a
+// deleter pointer calls nothing.
 class TorchOwnClasses {
  public:
-  TorchOwnClasses() {
+  TorchOwnClasses() = default;
+  // Sampled on the CPU and on `device`.
+  explicit TorchOwnClasses(const c10::Device& device) {
     c10::impl::ExcludeDispatchKeyGuard guard(python_keys());
     at::AutoGradMode grad(true);
     at::Tensor plain = at::empty({2});
     tensor_impl_ = vtable_of(plain.unsafeGetTensorImpl());
+    storage_impl_ = vtable_of(plain.storage().unsafeGetStorageImpl());
+    for (const at::Tensor& t : {plain, at::empty({2}, at::TensorOptions().device(device))})
+      deleters_.push_back(t.storage().data_ptr().get_deleter());
     at::Tensor leaf = at::empty({2}).requires_grad_(true);
     at::Tensor computed = leaf * 2;
     for (const at::Tensor& t : {leaf, computed, leaf.view({2}), computed.view({2}), plain.view({2})})
@@ -231,18 +241,34 @@ class TorchOwnClasses {
     c10::TensorImpl* impl = value.unsafeGetTensorImpl();
     if (vtable_of(impl) != tensor_impl_) return "is a tensor of a TensorImpl class of its own";
     if (const c10::AutogradMetaInterface* meta = impl->autograd_meta();
-        meta != nullptr &&
-        std::find(autograd_metas_.begin(), autograd_metas_.end(), vtable_of(meta)) == autograd_metas_.end())
+        meta != nullptr && !contains(autograd_metas_, vtable_of(meta)))
       return "carries autograd metadata of a class of its own";
     if (impl->key_set().has(c10::DispatchKey::Python)) return "dispatches to Python";
     if (impl->has_named_tensor_meta()) return "carries dimension names";
-    return torch_2_refusal(impl);
+    if (const char* why = torch_2_refusal(impl); *why != '\0') return why;
+    if (!impl->has_storage()) return "has no storage";
+    const c10::StorageImpl* storage = impl->unsafe_storage().unsafeGetStorageImpl();
+    if (storage == nullptr || vtable_of(storage) != storage_impl_) return "lies in a storage of a class of its own";
+    return "";
+  }
+
+  // Whether `value` (of torch's own classes) lies in memory one of torch's
+  // allocators made, whose release runs none of the candidate's code.
+  bool allocated_by_torch(const at::Tensor& value) const {
+    const c10::StorageImpl* storage = value.unsafeGetTensorImpl()->unsafe_storage().unsafeGetStorageImpl();
+    return contains(deleters_, storage->data_ptr().get_deleter());
   }
 
  private:
   static const void* vtable_of(const void* object) { return *static_cast<const void* const*>(object); }
+  template <typename T>
+  static bool contains(const std::vector<T>& list, T item) {
+    return std::find(list.begin(), list.end(), item) != list.end();
+  }
 
   const void* tensor_impl_ = nullptr;
+  const void* storage_impl_ = nullptr;
+  std::vector<c10::DeleterFnPtr> deleters_;  // the CPU's and the device's allocators'
   std::vector<const void*> autograd_metas_;  // AutogradMeta's and DifferentiableViewMeta's, as sampled
 };
 
@@ -683,6 +709,7 @@ class Harness {
       check(driver().event_create(&start_, 0), "cuEventCreate");
       check(driver().event_create(&end_, 0), "cuEventCreate");
     }
+    own_classes_ = TorchOwnClasses(flush_.device());
   }
 
   // The call sets: the first `warm_sets` serve the warm-up calls in turn, each
@@ -1045,10 +1072,10 @@ class Harness {
       bool inputs_memory = std::any_of(set.begin(), set.end(), [&](const auto& input) {
         return input.is_tensor && input.tensor.storage().is_alias_of(value.storage());
       });
-      if (value.numel() > 0 && value.storage().allocator() == nullptr && !inputs_memory)
+      if (value.numel() > 0 && !inputs_memory && !own_classes_.allocated_by_torch(value))
         throw OutputError("output_type", "output " + std::to_string(i) +
                                              " of a timed call lies in memory torch did not allocate (numpy, DLPack, "
-                                             "an array interface)");
+                                             "an array interface, a deleter of its own)");
     }
     for (size_t i = 0; i < values.size() && i < devices_.size(); ++i) {
       std::string type_name = values[i].device().is_cuda() ? "cuda" : values[i].device().is_cpu() ? "cpu" : "other";
@@ -1127,7 +1154,7 @@ class Harness {
   int64_t warm_sets_ = 0, next_ = 0, timed_seen_ = 0;
   std::vector<at::Tensor> previous_;  // the last call's outputs
   bool same_storage_ = false;
-  TorchOwnClasses own_classes_;  // sampled when the harness is made, before any candidate code
+  TorchOwnClasses own_classes_;  // sampled when the harness is made, before any candidate code (strict)
   double fastest_ = 0;
 };
 

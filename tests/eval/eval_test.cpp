@@ -230,6 +230,15 @@ TEST(EvalCpu, AnOutputOfATensorImplClassOfTheCandidatesIsALazyOutput) {
   EXPECT_NE(o.detail.find("TensorImpl class of its own"), std::string::npos) << o.detail;
 }
 
+// Held-out round 10: a plain TensorImpl over a StorageImpl subclass of the
+// candidate's, its reference count set to reach zero inside the harness's
+// detach: the storage's release_resources ran the kernel after the clock.
+TEST(EvalCpu, AnOutputOverAStorageClassOfTheCandidatesIsALazyOutput) {
+  auto o = evaluate_fixture(kProblem, "candidates/harness/c10_storage_subclass.py", test_options("cpu"));
+  EXPECT_EQ(o.verdict, "lazy_output") << o.detail << o.log;
+  EXPECT_NE(o.detail.find("storage of a class of its own"), std::string::npos) << o.detail;
+}
+
 // The audit hook (docs/evaluator.md, "Refused at run time") behind the
 // checker, which test_options() turns off: a family refused whatever route
 // reaches it, at import or in forward, and the process ends at once.
