@@ -61,7 +61,7 @@ class LearnCommand : public ::testing::Test {
     const std::string add =
         "items add --problem " + softsign() + " --code " + code + " --store " + db() + evaluator() + add_passing();
     Outcome added = kmem(add);
-    for (int tries = 0; added.exit_code != 0 && tries < 4; ++tries) {
+    for (int tries = 0; added.exit_code != 0 && tries < 8; ++tries) {
       EXPECT_NE(added.err.find("slower than eager"), std::string::npos) << added.err;
       added = kmem(add);
     }
@@ -72,10 +72,11 @@ class LearnCommand : public ::testing::Test {
   // not yet reproduced on this machine. The quickstart's softsign takes
   // 0.03-0.13 ms a call on the CPU: on the 2-core CI machine one batch
   // measured it 0.43x, 1.57x, 1.73x, 4.18x and 4.78x (docs/benchmarks.md),
-  // so several measurements may be needed before two agree within 1.5x.
+  // so several measurements may be needed before two agree within 1.5x (on
+  // this 2-core machine, alone, 6 tries still failed about once in six runs).
   Outcome promote_reproduced(const std::string& id) {
     Outcome promoted = kmem("items promote " + id + " --reason checked --store " + db());
-    for (int tries = 0; promoted.exit_code != 0 && tries < 6; ++tries) {
+    for (int tries = 0; promoted.exit_code != 0 && tries < 10; ++tries) {
       EXPECT_NE(promoted.err.find("not reproduced"), std::string::npos) << promoted.err;
       kmem("reverify --store " + db() + " --kernelbench " + (dir_ / "kb").string() + evaluator());
       promoted = kmem("items promote " + id + " --reason checked --store " + db());
