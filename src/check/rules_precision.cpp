@@ -416,8 +416,73 @@ bool reduced_precision_setting(const Context& c) {
   return !only_compared(c);
 }
 
+// Calls whose string arguments are never types: text (str's methods,
+// format, messages, exceptions, logging), names of a module's members and
+// environment lookups. `"1e-6".split("e")`, `format(v, "e")`,
+// `self.register_buffer("f2", t)`, `os.environ.get("MODE", "f2")` and
+// `TypeError("no", "float16")` name no type.
+constexpr std::string_view kTextCallees[] = {"format", "print",          "str",       "repr",
+                                             "len",    "os.environ.get", "os.getenv", "os.environ.setdefault"};
+constexpr std::string_view kTextMethods[] = {"split",
+                                             "rsplit",
+                                             "splitlines",
+                                             "replace",
+                                             "count",
+                                             "find",
+                                             "rfind",
+                                             "index",
+                                             "rindex",
+                                             "startswith",
+                                             "endswith",
+                                             "partition",
+                                             "rpartition",
+                                             "strip",
+                                             "lstrip",
+                                             "rstrip",
+                                             "removeprefix",
+                                             "removesuffix",
+                                             "join",
+                                             "format",
+                                             "center",
+                                             "ljust",
+                                             "rjust",
+                                             "register_buffer",
+                                             "register_parameter",
+                                             "add_module",
+                                             "register_module",
+                                             "get_submodule",
+                                             "get_parameter",
+                                             "get_buffer",
+                                             "debug",
+                                             "info",
+                                             "warning",
+                                             "error",
+                                             "exception",
+                                             "critical",
+                                             "warn"};
+
+// Whether the call `call` takes its string arguments as text, never as a type.
+bool text_call(const Context& c, TSNode call) {
+  const Grammar& g = c.grammar();
+  TSNode function = field(call, g.field_function);
+  std::string callee = c.qualified_name(function);
+  if (callee.empty() && ts_node_symbol(function) == g.identifier) {  // a builtin, unless the candidate binds the name
+    std::string_view name = c.text(function);
+    if (c.facts().defines(name) || c.facts().bindings_of(name) > 0 || bound_locally(c.tree(), function)) return false;
+    callee = name;
+  }
+  if (listed(callee, kTextCallees)) return true;
+  std::string_view last =
+      std::string_view(callee).substr(callee.rfind('.') == std::string::npos ? 0 : callee.rfind('.') + 1);
+  if (last.ends_with("Error") || last.ends_with("Exception") || last.ends_with("Warning")) return true;
+  TSNode object;
+  std::string_view method;
+  return c.reads_attribute(function, &object, &method) && listed(method, kTextMethods);
+}
+
 // Whether the current node is a string literal naming a reduced-precision
-// type (kPrecisionTypeNames) where a type is given: a call's argument, a
+// type (kPrecisionTypeNames) where a type is given: a call's argument (but
+// a text call's, text_call), a
 // keyword's value, a subscript of a torch or numpy mapping; or a field of a
 // structured numpy type (`[("a", "e")]`, `{"formats": ["f2"]}`: inside
 // tuples, lists and dictionaries) given as `dtype=` or `formats=`, to a numpy
@@ -448,7 +513,7 @@ bool type_named_by_string(const Context& c, std::string_view* literal) {
     TSNode call = c.ancestor(up + 2);
     std::string callee = c.qualified_name(field(call, g.field_function));
     // getattr(torch, "float16") reads as torch.float16, judged as that name
-    if (callee == "getattr" || callee == "hasattr") return false;
+    if (callee == "getattr" || callee == "hasattr" || text_call(c, call)) return false;
     TSNode object;
     std::string_view method;
     if (up > 0 && !callee.starts_with("numpy.") &&
