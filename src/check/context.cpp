@@ -649,10 +649,14 @@ bool FileFacts::is_module(std::string_view qualified) const {
   if (std::binary_search(std::begin(kKnownModules), std::end(kKnownModules), qualified)) return true;
   if (modules_.find(qualified) != modules_.end()) return true;
   size_t dot = qualified.rfind('.');
-  return dot != std::string_view::npos &&
-         std::find(std::begin(kReexportedNames), std::end(kReexportedNames), qualified.substr(dot + 1)) !=
-             std::end(kReexportedNames) &&
-         is_module(qualified.substr(0, dot));
+  if (dot == std::string_view::npos) return false;
+  std::string_view parent = qualified.substr(0, dot), last = qualified.substr(dot + 1);
+  // Under a package's own submodules, known or not (`torch.nn.modules.linear.torch`,
+  // `torch.nn.modules.conv.F`, `torch.nn.modules.linear.init`: what they import).
+  bool in_package = parent.starts_with("torch.") || parent.starts_with("numpy.") || parent.starts_with("triton.");
+  if ((last == "F" || last == "init") && parent.starts_with("torch.nn.")) return true;
+  return std::find(std::begin(kReexportedNames), std::end(kReexportedNames), last) != std::end(kReexportedNames) &&
+         (in_package || is_module(parent));
 }
 
 std::string_view FileFacts::binding(std::string_view local) const {

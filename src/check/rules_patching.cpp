@@ -385,6 +385,29 @@ std::string_view dispatch_or_context_setting(std::string_view text) {
   return {};
 }
 
+// functools.wraps(f) updates its target's __dict__ from f's (and sets its
+// name, module and doc): as a decorator of the candidate's own def, or called
+// at once on a function or lambda of its own, it writes only those; called
+// on anything else, or kept as a value to be called later, it writes
+// whatever its target is (a red-team candidate replaced torch.relu with
+// `functools.wraps(Patch())(torch.nn.modules.linear.torch)`).
+void wrapped_target(const Context& c, std::vector<Finding>& out) {
+  const Grammar& g = c.grammar();
+  if (c.symbol() != g.call || c.qualified_name(field(c.node(), g.field_function)) != "functools.wraps") return;
+  if (c.parent_symbol() == g.decorator) return;
+  TSNode outer = c.parent();
+  if (ts_node_symbol(outer) != g.call || !ts_node_eq(field(outer, g.field_function), c.node())) {
+    out.push_back({c.node(), "functools.wraps(...) kept as a value"});
+    return;
+  }
+  TSNode target = c.positional_argument(outer, 0);
+  bool own =
+      !ts_node_is_null(target) && (ts_node_symbol(target) == g.lambda ||
+                                   (ts_node_symbol(target) == g.identifier && c.facts().defines(c.text(target))));
+  if (!own)
+    out.push_back({outer, "functools.wraps(...)(" + written(ts_node_is_null(target) ? "" : c.text(target)) + ")"});
+}
+
 }  // namespace
 
 void runtime_patching(const Context& c, std::vector<Finding>& out) {
@@ -398,6 +421,7 @@ void runtime_patching(const Context& c, std::vector<Finding>& out) {
     if (key == "updated" || key == "assigned") out.push_back({c.node(), std::string(key) + "="});
   }
   if (c.symbol() == g.call && opens_for_writing(c)) out.push_back({c.node(), "open(..., mode)"});
+  wrapped_target(c, out);
   // setattr(sys, "excepthook", f) writes the name as `sys.excepthook = f` does.
   if (std::string target = setattr_target(c); name_in(target, kPatchingNames)) out.push_back({c.node(), target});
   cudnn_switched_off(c, out);
