@@ -517,6 +517,30 @@ TSNode format_string(const Context& c, bool* is_format) {
   return object;
 }
 
+// str.format or format_map taken as a value (`map(str.format, [FMT], [x])`,
+// `partial(FMT.format)`, `reduce(str.format, [x], FMT)`): the format string
+// it will read must be one the checker reads, a literal or a name bound once
+// to one (whose fields the string rule judges), else it may read any
+// attribute (a red-team candidate's computed "{0.__globals__}").
+void format_method_as_value(const Context& c, std::vector<Finding>& out) {
+  const Grammar& g = c.grammar();
+  if (c.symbol() != g.attribute) return;
+  TSNode attribute = field(c.node(), g.field_attribute), object = field(c.node(), g.field_object);
+  if (ts_node_is_null(attribute) || ts_node_is_null(object) || !listed(c.text(attribute), kFormatMethods)) return;
+  if (c.parent_symbol() == g.call && ts_node_eq(field(c.parent(), g.field_function), c.node())) return;  // called
+  if (listed(c.qualified_name(c.node()), kUnboundFormats) ||
+      (ts_node_symbol(object) == g.identifier && c.text(object) == "str" && !c.facts().defines("str"))) {
+    out.push_back({c.node(), written(c.text(c.node())) + " as a value"});
+    return;
+  }
+  TSNode format = object;
+  if (ts_node_symbol(object) == g.identifier && !bound_locally(c.tree(), object)) {
+    TSNode constant = c.facts().string_constant(c.text(object));
+    if (!ts_node_is_null(constant)) format = constant;
+  }
+  if (!folded_string(c, format)) out.push_back({c.node(), written(c.text(c.node())) + " as a value"});
+}
+
 }  // namespace
 
 // getattr with a name that is not a plain, public literal, with unpacked
@@ -554,6 +578,7 @@ void dynamic_getattr_names(const Context& c, std::vector<Finding>& out) {
       out.push_back({c.node(), "format field " + written(field)});
     return;
   }
+  format_method_as_value(c, out);
   bool is_format = false;
   TSNode format = format_string(c, &is_format);
   if (!is_format) return;
