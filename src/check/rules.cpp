@@ -40,7 +40,8 @@ constexpr std::string_view kDynamicCode[] = {"import_statement",
                                              "keyword_argument",
                                              "function_definition",
                                              "assignment",
-                                             "subscript"};
+                                             "subscript",
+                                             "dictionary_splat"};
 constexpr std::string_view kNativeSources[] = {"call", "string", "concatenated_string"};
 constexpr std::string_view kAttribute[] = {"attribute", "function_definition", "assignment", "keyword_pattern",
                                            "string",    "keyword_argument",    "call"};

@@ -668,7 +668,8 @@ constexpr std::string_view kEnumFactories[] = {"enum.Enum", "enum.IntEnum", "enu
 constexpr uint32_t kKeywordOnly = ~0u;
 
 // Whether the member names `value` gives are all string literals: None, a
-// string, a list or tuple of strings or of (string, value) pairs, a dict
+// string, a list or tuple of strings or of tuples starting with one ((name,
+// value) pairs, a dataclass field's (name, type[, default])), a dict
 // display with string keys and no `**` unpacking.
 bool readable_member_names(const Context& c, TSNode value) {
   const Grammar& g = c.grammar();
@@ -676,7 +677,7 @@ bool readable_member_names(const Context& c, TSNode value) {
   std::string_view literal;
   auto name = [&](TSNode node) {
     if (!ts_node_is_null(node) && (ts_node_symbol(node) == g.tuple || ts_node_symbol(node) == g.list) &&
-        ts_node_named_child_count(node) == 2)
+        ts_node_named_child_count(node) >= 1)  // (name, value) or a field's (name, type[, default])
       node = ts_node_named_child(node, 0);
     return !ts_node_is_null(node) && c.string_literal(node, &literal);
   };
@@ -690,6 +691,36 @@ bool readable_member_names(const Context& c, TSNode value) {
       return false;
   }
   return true;
+}
+
+// Mappings whose keys become an object's attributes: a `**` of a dict
+// display (`SimpleNamespace(**{K: v})`, `type(x)(**{K: v})`), the dict a
+// log record is made from (logging.makeLogRecord, makeRecord's `extra`), a
+// make_dataclass's field names. A key built at run time may name a dunder
+// (`__array_interface__`: numpy then reads and writes memory by address, in
+// the red team's round 3), so each must be a literal the rules read.
+void computed_attribute_names(const Context& c, std::vector<Finding>& out) {
+  const Grammar& g = c.grammar();
+  static const TSSymbol kDictionary = python_symbol("dictionary");
+  if (c.symbol() == g.dictionary_splat) {
+    TSNode mapping = ts_node_named_child(c.node(), 0);
+    if (!ts_node_is_null(mapping) && ts_node_symbol(mapping) == kDictionary && !readable_member_names(c, mapping))
+      out.push_back({c.node(), "attributes named by " + written(c.text(mapping))});
+    return;
+  }
+  if (c.symbol() != g.call) return;
+  const std::string& callee = c.callee_name();
+  TSNode function = field(c.node(), g.field_function), object;
+  std::string_view method;
+  TSNode names;
+  if (callee == "logging.makeLogRecord") names = call_argument(c, "dict", 0);
+  else if (c.reads_attribute(function, &object, &method) && method == "makeRecord")
+    names = call_argument(c, "extra", 8);
+  else if (callee == "dataclasses.make_dataclass") names = call_argument(c, "fields", 1);
+  else return;
+  if (!ts_node_is_null(names) && !readable_member_names(c, names))
+    out.push_back(
+        {names, callee.empty() ? std::string(method) : callee + ": attributes named by " + written(c.text(names))});
 }
 
 void unreadable_class_members(const Context& c, std::vector<Finding>& out) {
@@ -970,6 +1001,7 @@ void dynamic_code(const Context& c, std::vector<Finding>& out) {
     return unknown_build_flags(c, out);
   }
   unreadable_class_members(c, out);
+  computed_attribute_names(c, out);
   std::string_view defined = defined_name(c);
   if (listed(defined, kDynamicCodeDunders)) out.push_back({c.node(), std::string(defined)});
   match_strings(c, kNativePythonCalls, out);
