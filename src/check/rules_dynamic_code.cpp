@@ -719,8 +719,8 @@ void computed_attribute_names(const Context& c, std::vector<Finding>& out) {
   else if (callee == "dataclasses.make_dataclass") names = call_argument(c, "fields", 1);
   else return;
   if (!ts_node_is_null(names) && !readable_member_names(c, names))
-    out.push_back(
-        {names, callee.empty() ? std::string(method) : callee + ": attributes named by " + written(c.text(names))});
+    out.push_back({names, (method == "makeRecord" ? std::string("makeRecord") : callee) + ": attributes named by " +
+                              written(c.text(names))});
 }
 
 void unreadable_class_members(const Context& c, std::vector<Finding>& out) {
