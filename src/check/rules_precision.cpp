@@ -22,7 +22,10 @@ constexpr std::string_view kPrecisionNames[] = {
     // numpy's dtypes computed from values or tables (float16 among them).
     "numpy.min_scalar_type", "numpy.result_type", "numpy.promote_types", "numpy.find_common_type", "numpy.ScalarType",
     "numpy.sctypeDict", "numpy.sctypes", "numpy.typecodes", "numpy.obj2sctype", "numpy.sctype2char", "numpy.typeDict",
-    "numpy.dtypes", "numpy.core.numerictypes", "numpy.nbytes", "numpy.cast", "numpy.maximum_sctype", "torch.half",
+    "numpy.dtypes", "numpy.core.numerictypes", "numpy.nbytes", "numpy.cast", "numpy.maximum_sctype",
+    // torch.testing's lists of dtypes, fp16 and bf16 among them (found by torch.finfo, never named).
+    "torch.testing.get_all_*", "torch.testing.floating_types_and*", "torch.testing.all_types_and*",
+    "torch.testing.floating_and_complex_types_and*", "torch.testing.all_types_and_complex_and*", "torch.half",
     "torch.bfloat16", "torch.HalfTensor", "torch.BFloat16Tensor", "torch.cuda.HalfTensor", "torch.cuda.BFloat16Tensor",
     "torch.set_float32_matmul_precision", "torch.autocast", "torch.amp", "torch.cuda.amp", "torch.cpu.amp",
     "torch.backends.cuda.matmul.allow_tf32", "torch.backends.cudnn.allow_tf32",
