@@ -1111,13 +1111,17 @@ class Harness {
     ++timed_seen_;
     if (out_slot_.empty()) return;
     c10::impl::ExcludeDispatchKeyGuard guard(python_keys());
+    // Straight to the device's copy kernel: no autograd, no view made of the
+    // output (a detach would be, whose view chain reads the output's base, a
+    // tensor of any class), no reference to its storage taken and dropped.
+    at::AutoDispatchBelowADInplaceOrView below_autograd;
     CallSet& target = out_slot_;
     bool fits = target.size() == values.size();
     for (size_t i = 0; fits && i < values.size(); ++i)
       fits = target[i].tensor.sizes() == values[i].sizes() && target[i].tensor.scalar_type() == values[i].scalar_type();
     for (size_t i = 0; i < target.size(); ++i) {
       at::Tensor& t = target[i].tensor;
-      if (fits) t.copy_(values[i].detach());
+      if (fits) t.copy_(values[i]);
       else if (t.is_floating_point() || t.is_complex()) t.fill_(std::nan(""));
       else t.fill_(-1);
     }
