@@ -493,6 +493,17 @@ std::string private_format_field(std::string_view format) {
   return {};
 }
 
+// The format string `object` (a str.format method's receiver) stands for:
+// the constant a name bound once at the top level holds, else itself.
+TSNode named_format(const Context& c, TSNode object) {
+  if (!ts_node_is_null(object) && ts_node_symbol(object) == c.grammar().identifier &&
+      !bound_locally(c.tree(), object)) {
+    TSNode constant = c.facts().string_constant(c.text(object));
+    if (!ts_node_is_null(constant)) return constant;
+  }
+  return object;
+}
+
 // The format string a call of str.format or format_map reads, or null when
 // the call is none of those: `"...".format(...)`, `NAME.format(...)` with NAME
 // bound once to a constant, `str.format("...", ...)`.
@@ -509,12 +520,7 @@ TSNode format_string(const Context& c, bool* is_format) {
   TSNode attribute = field(function, g.field_attribute);
   if (ts_node_is_null(attribute) || !listed(c.text(attribute), kFormatMethods)) return TSNode{};
   *is_format = true;
-  TSNode object = field(function, g.field_object);
-  if (!ts_node_is_null(object) && ts_node_symbol(object) == g.identifier && !bound_locally(c.tree(), object)) {
-    TSNode constant = c.facts().string_constant(c.text(object));
-    if (!ts_node_is_null(constant)) return constant;
-  }
-  return object;
+  return named_format(c, field(function, g.field_object));
 }
 
 // str.format or format_map taken as a value (`map(str.format, [FMT], [x])`,
@@ -533,12 +539,7 @@ void format_method_as_value(const Context& c, std::vector<Finding>& out) {
     out.push_back({c.node(), written(c.text(c.node())) + " as a value"});
     return;
   }
-  TSNode format = object;
-  if (ts_node_symbol(object) == g.identifier && !bound_locally(c.tree(), object)) {
-    TSNode constant = c.facts().string_constant(c.text(object));
-    if (!ts_node_is_null(constant)) format = constant;
-  }
-  if (!folded_string(c, format)) out.push_back({c.node(), written(c.text(c.node())) + " as a value"});
+  if (!folded_string(c, named_format(c, object))) out.push_back({c.node(), written(c.text(c.node())) + " as a value"});
 }
 
 }  // namespace

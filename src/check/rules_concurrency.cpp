@@ -23,7 +23,7 @@ constexpr std::string_view kThreadNames[] = {
     "os.killpg", "os.abort", "os.sys", "os.wait*", "os.setsid", "os.setpgid", "os.pidfd*", "os.unshare", "os.setns",
     "os.sched_set*", "os.setpriority", "os.nice", "os.plock", "os.startfile", "torch.utils.collect_env",
     // Threads of its own calling the model (red-team round 5).
-    "torch.utils.throughput_benchmark", "torch.utils.benchmark", "torch.utils.data"};
+    "torch.utils.throughput_benchmark", "torch.utils.benchmark"};
 // What `threading` offers that starts nothing: locks and
 // other synchronisation objects, thread ids.
 constexpr std::string_view kThreadAllowed[] = {

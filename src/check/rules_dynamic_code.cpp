@@ -655,17 +655,34 @@ TSNode call_argument(const Context& c, std::string_view key, uint32_t index) {
   return positional_argument(c, index);
 }
 
-// Classes made from a mapping or list of member names (make_dataclass's
-// `namespace`, the functional Enum's `names`, a metaclass called with a
-// namespace): each name must be one the checker reads, a string literal
-// (which the dunder rules then judge), else a dunder is defined by a key
-// built at run time, out of every rule's sight: a red-team candidate's
-// make_dataclass(namespace={"_" * 2 + "array" + ...: property(...)}) made
-// numpy read and write memory by address.
+// Names that become a class's members or an object's attributes: a
+// mapping or list given to a class factory (make_dataclass's `namespace`
+// and `fields`, the functional Enum's `names`), a metaclass called with a
+// namespace, the dict a log record is made from (logging.makeLogRecord,
+// makeRecord's `extra`), a `**` of a dict display (`SimpleNamespace(**{K:
+// v})`). Each name must be one the checker reads, a string literal (which
+// the dunder rules then judge), else a dunder is named by a key built at
+// run time, out of every rule's sight: red-team candidates defined
+// `__array_interface__` through each (numpy then reads and writes memory
+// by address).
 constexpr std::string_view kMetaclasses[] = {"type", "abc.ABCMeta", "enum.EnumMeta", "enum.EnumType"};
-constexpr std::string_view kEnumFactories[] = {"enum.Enum", "enum.IntEnum", "enum.Flag", "enum.IntFlag",
-                                               "enum.StrEnum"};
 constexpr uint32_t kKeywordOnly = ~0u;
+struct MemberNamesArgument {
+  std::string_view callee;  // qualified, or ".method" for a method of any object
+  std::string_view keyword;
+  uint32_t position;   // kKeywordOnly: by keyword only
+  bool class_factory;  // no `**` into the call at all: any keyword may be the argument
+};
+constexpr MemberNamesArgument kMemberNamesArguments[] = {
+    {"dataclasses.make_dataclass", "namespace", kKeywordOnly, true},
+    {"dataclasses.make_dataclass", "fields", 1, true},
+    {"enum.Enum", "names", 1, true},
+    {"enum.IntEnum", "names", 1, true},
+    {"enum.Flag", "names", 1, true},
+    {"enum.IntFlag", "names", 1, true},
+    {"enum.StrEnum", "names", 1, true},
+    {"logging.makeLogRecord", "dict", 0, false},
+    {".makeRecord", "extra", 8, false}};
 
 // Whether the member names `value` gives are all string literals: None, a
 // string, a list or tuple of strings or of tuples starting with one ((name,
@@ -693,13 +710,7 @@ bool readable_member_names(const Context& c, TSNode value) {
   return true;
 }
 
-// Mappings whose keys become an object's attributes: a `**` of a dict
-// display (`SimpleNamespace(**{K: v})`, `type(x)(**{K: v})`), the dict a
-// log record is made from (logging.makeLogRecord, makeRecord's `extra`), a
-// make_dataclass's field names. A key built at run time may name a dunder
-// (`__array_interface__`: numpy then reads and writes memory by address, in
-// the red team's round 3), so each must be a literal the rules read.
-void computed_attribute_names(const Context& c, std::vector<Finding>& out) {
+void unreadable_member_names(const Context& c, std::vector<Finding>& out) {
   const Grammar& g = c.grammar();
   static const TSSymbol kDictionary = python_symbol("dictionary");
   if (c.symbol() == g.dictionary_splat) {
@@ -710,40 +721,29 @@ void computed_attribute_names(const Context& c, std::vector<Finding>& out) {
   }
   if (c.symbol() != g.call) return;
   const std::string& callee = c.callee_name();
-  TSNode function = field(c.node(), g.field_function), object;
-  std::string_view method;
-  TSNode names;
-  if (callee == "logging.makeLogRecord") names = call_argument(c, "dict", 0);
-  else if (c.reads_attribute(function, &object, &method) && method == "makeRecord")
-    names = call_argument(c, "extra", 8);
-  else if (callee == "dataclasses.make_dataclass") names = call_argument(c, "fields", 1);
-  else return;
-  if (!ts_node_is_null(names) && !readable_member_names(c, names))
-    out.push_back({names, (method == "makeRecord" ? std::string("makeRecord") : callee) + ": attributes named by " +
-                              written(c.text(names))});
-}
-
-void unreadable_class_members(const Context& c, std::vector<Finding>& out) {
-  const Grammar& g = c.grammar();
-  if (c.symbol() != g.call) return;
-  const std::string& callee = c.callee_name();
   // type(name, bases, namespace), ABCMeta(...), type(x)(...): a class whose members no def shows.
-  TSNode function = field(c.node(), g.field_function);
+  TSNode function = field(c.node(), g.field_function), object;
   bool metaclass_of_value = ts_node_symbol(function) == g.call && c.text(field(function, g.field_function)) == "type";
   if ((listed(callee, kMetaclasses) || metaclass_of_value) && !ts_node_is_null(positional_argument(c, 1))) {
     out.push_back({c.node(), (callee.empty() ? "type(x)" : callee) + "(name, bases, namespace)"});
     return;
   }
-  TSNode names;
-  if (callee == "dataclasses.make_dataclass") names = call_argument(c, "namespace", kKeywordOnly);
-  else if (listed(callee, kEnumFactories)) names = call_argument(c, "names", 1);
-  else return;
+  std::string_view method;
+  std::string called = c.reads_attribute(function, &object, &method) ? "." + std::string(method) : std::string();
   TSNode arguments = c.argument_list(c.node());
-  for (uint32_t i = 0; !ts_node_is_null(arguments) && i < ts_node_named_child_count(arguments); ++i)
-    if (ts_node_symbol(ts_node_named_child(arguments, i)) == g.dictionary_splat)
-      return out.push_back({c.node(), callee + "(**...): class members out of sight"});
-  if (!ts_node_is_null(names) && !readable_member_names(c, names))
-    out.push_back({names, callee + ": class members named by " + written(c.text(names))});
+  auto splats_a_mapping = [&] {
+    for (uint32_t i = 0; !ts_node_is_null(arguments) && i < ts_node_named_child_count(arguments); ++i)
+      if (ts_node_symbol(ts_node_named_child(arguments, i)) == g.dictionary_splat) return true;
+    return false;
+  };
+  for (const MemberNamesArgument& argument : kMemberNamesArguments) {
+    if (argument.callee != callee && argument.callee != called) continue;
+    if (argument.class_factory && splats_a_mapping())
+      return out.push_back({c.node(), std::string(argument.callee) + "(**...): members out of sight"});
+    TSNode names = call_argument(c, argument.keyword, argument.position);
+    if (!ts_node_is_null(names) && !readable_member_names(c, names))
+      out.push_back({names, std::string(argument.callee) + ": members named by " + written(c.text(names))});
+  }
 }
 
 // What cpp_extension writes unquoted into generated code and the build:
@@ -1000,8 +1000,7 @@ void dynamic_code(const Context& c, std::vector<Finding>& out) {
       out.push_back({c.node(), std::string(c.text(key)) + "=" + written(c.text(value))});
     return unknown_build_flags(c, out);
   }
-  unreadable_class_members(c, out);
-  computed_attribute_names(c, out);
+  unreadable_member_names(c, out);
   std::string_view defined = defined_name(c);
   if (listed(defined, kDynamicCodeDunders)) out.push_back({c.node(), std::string(defined)});
   match_strings(c, kNativePythonCalls, out);

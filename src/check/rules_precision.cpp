@@ -419,6 +419,13 @@ bool reduced_precision_setting(const Context& c) {
   return !only_compared(c);
 }
 
+// Whether the identifier `node` names the builtin of that name: the
+// candidate defines and binds it nowhere.
+bool builtin_name(const Context& c, TSNode node) {
+  std::string_view name = c.text(node);
+  return !c.facts().defines(name) && c.facts().bindings_of(name) == 0 && !bound_locally(c.tree(), node);
+}
+
 // Calls whose string arguments are never types: text (str's methods,
 // format, messages, exceptions, logging), names of a module's members and
 // environment lookups. `"1e-6".split("e")`, `format(v, "e")`,
@@ -470,13 +477,11 @@ bool text_call(const Context& c, TSNode call) {
   TSNode function = field(call, g.field_function);
   std::string callee = c.qualified_name(function);
   if (callee.empty() && ts_node_symbol(function) == g.identifier) {  // a builtin, unless the candidate binds the name
-    std::string_view name = c.text(function);
-    if (c.facts().defines(name) || c.facts().bindings_of(name) > 0 || bound_locally(c.tree(), function)) return false;
-    callee = name;
+    if (!builtin_name(c, function)) return false;
+    callee = c.text(function);
   }
   if (listed(callee, kTextCallees)) return true;
-  std::string_view last =
-      std::string_view(callee).substr(callee.rfind('.') == std::string::npos ? 0 : callee.rfind('.') + 1);
+  std::string_view last = std::string_view(callee).substr(callee.rfind('.') + 1);  // npos + 1 is 0: all of it
   if (last.ends_with("Error") || last.ends_with("Exception") || last.ends_with("Warning")) return true;
   TSNode object;
   std::string_view method;
@@ -627,8 +632,7 @@ bool known_dtype_object(const Context& c, TSNode node) {
   if (!c.qualified_name(node).empty()) return true;
   if (s == g.identifier) {
     std::string_view name = c.text(node);
-    return (name == "float" || name == "int" || name == "bool" || name == "complex") && !c.facts().defines(name) &&
-           c.facts().bindings_of(name) == 0 && !bound_locally(c.tree(), node);
+    return (name == "float" || name == "int" || name == "bool" || name == "complex") && builtin_name(c, node);
   }
   if (s == g.attribute && c.text(field(node, g.field_attribute)) == "dtype") {
     TSNode root = field(node, g.field_object);
