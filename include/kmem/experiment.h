@@ -95,6 +95,10 @@ std::unique_ptr<JobSource> make_matrix_source(const ExperimentSpec& spec,
 // over `inner`, which must be thread-safe.
 std::unique_ptr<CandidateEvaluator> make_shared_evaluator(CandidateEvaluator& inner, int slots);
 
+// How long a streaming evaluation waits for more candidates before it starts
+// with those handed in (make_streaming_evaluator's default).
+inline constexpr double kStreamingGatherS = 0.05;
+
 // A CandidateEvaluator that hands the candidates of concurrent episodes to
 // one running evaluation (evaluate_stream, `parallel` candidates at once):
 // one reference per problem, timing serialised through one lock, and a
@@ -104,7 +108,7 @@ std::unique_ptr<CandidateEvaluator> make_shared_evaluator(CandidateEvaluator& in
 // every episode waits for its model; the next candidate starts another).
 // Each caller gets its own outcome.
 std::unique_ptr<CandidateEvaluator> make_streaming_evaluator(const EvalOptions& options, int parallel,
-                                                             double gather_s = 0.05, double idle_s = 30);
+                                                             double gather_s = kStreamingGatherS, double idle_s = 30);
 
 // ---- Running --------------------------------------------------------------------
 

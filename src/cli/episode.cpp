@@ -18,9 +18,7 @@
 namespace kmem::cli {
 namespace {
 
-// The episode's evaluation: how long it waits for more candidates before
-// starting with one, and how long it stays up between turns.
-constexpr double kGatherS = 0.05;
+// How long the episode's evaluation stays up between turns.
 constexpr double kKeepWarmS = 600;
 
 struct EpisodeArgs {
@@ -83,7 +81,7 @@ int run_episode_command(EpisodeArgs& args) {
   if (!chat) return report_error("episode", chat.error());
   // One evaluation for the whole episode, its workers kept warm while the
   // model writes its next reply (a new one per turn would import torch again).
-  auto evaluator = make_streaming_evaluator(eval, 1, kGatherS, kKeepWarmS);
+  auto evaluator = make_streaming_evaluator(eval, 1, kStreamingGatherS, kKeepWarmS);
   // Speedups measured on another device class are not shown as this one's.
   const Memory shown = memory_for_device(*memory, eval.device);
   MemoryIndex index(shown);

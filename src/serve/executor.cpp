@@ -29,9 +29,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// How long the evaluation waits for more jobs before it starts with the first.
-constexpr double kGatherS = 0.05;
-
 // A new folder under `work_dir` for one job's files.
 Result<std::string> job_folder(const std::string& work_dir, const std::string& kind) {
   std::error_code error;
@@ -151,7 +148,7 @@ Result<std::string> run_episode_job(const ServeConfig& config, CandidateEvaluato
 JobExecutor make_job_executor(const ServeConfig& config) {
   // One evaluation for every job, kept running while jobs come.
   std::shared_ptr<CandidateEvaluator> evaluator =
-      make_streaming_evaluator(config.eval, std::max(1, config.eval.parallel), kGatherS, config.keep_warm_s);
+      make_streaming_evaluator(config.eval, std::max(1, config.eval.parallel), kStreamingGatherS, config.keep_warm_s);
   return [config, evaluator](const JobRequest& request) -> Result<std::string> {
     auto payload = util::parse_strict_json(request.payload_json, request.kind + " payload");
     if (!payload) return payload.error();
