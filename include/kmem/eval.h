@@ -106,6 +106,9 @@ struct TimeProfile {
   std::optional<double> own_work_ms;     // the candidate's own kernels per forward
   std::optional<double> own_work_share;  // their share of its device time
   std::vector<std::string> own_kernels;  // their names, as the candidate's worker reported them
+  // CPU time its process's other threads used between timed calls' inputs
+  // and their clocks (background_work beyond an allowance), on every timed run.
+  std::optional<double> background_cpu_ms;
 };
 
 struct EvalOutcome {

@@ -190,7 +190,8 @@ class CallSets:
             return None
         return {"candidate_ms": r[1], "calls": int(r[2]), "measured_ms": r[3], "fastest_ms": r[4],
                 "slowest_ms": r[5], "same_storage": r[6] == 1.0, "host_bound": r[7] == 1.0, "steady": r[8] == 1.0,
-                "calls_without_own_kernel": {"warmup": int(r[9]), "timed": int(r[10])}}
+                "calls_without_own_kernel": {"warmup": int(r[9]), "timed": int(r[10])},
+                "background_cpu": {"ms": r[11], "calls": int(r[12])}}
 
     def release(self):
         self.finish_staging()

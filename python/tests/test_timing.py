@@ -9,10 +9,12 @@ candidate's own are counted, the judged calls' outputs land in the slots
 with the set each came from, and nothing the candidate patches in Python
 (torch.Tensor's methods, the timing module) changes what is measured or
 judged."""
+import hashlib
 import mmap
 import os
 import struct
 import tempfile
+import threading
 import time
 import unittest
 import weakref
@@ -157,6 +159,34 @@ class HarnessTest(unittest.TestCase):
         report = self.sets.calls.measured()
         self.assertEqual(report["candidate_ms"], measured.ms)
         self.assertEqual((report["calls"], report["measured_ms"]), (measured.calls, measured.measured_ms))
+
+    def test_other_threads_working_between_the_inputs_and_the_clock_are_counted(self):
+        # Between a timed call's staging and its clock only the harness's
+        # thread works: the CPU time any other thread uses there (one kept
+        # from an earlier call, working on the staged inputs) is reported,
+        # over the timed calls watched.
+        harness = self.sets.harness()
+        harness.measure_once(add, 1, 5, host_speed.HostSpeed(host_speed.probe_ms))
+        idle = self.sets.calls.measured()["background_cpu"]
+        self.assertEqual(idle["calls"], harness.native.timed_calls())
+
+        stop = threading.Event()
+        block = os.urandom(1 << 22)
+
+        def busy():  # hashing releases the GIL: this thread runs beside the harness
+            while not stop.is_set():
+                hashlib.sha256(block).digest()
+        worker = threading.Thread(target=busy)
+        worker.start()
+        try:
+            sets = self.fresh_sets()
+            harness = sets.harness()
+            harness.measure_once(add, 1, 5, host_speed.HostSpeed(host_speed.probe_ms))
+        finally:
+            stop.set()
+            worker.join()
+        working = sets.calls.measured()["background_cpu"]
+        self.assertGreater(working["ms"], idle["ms"] + 0.5, (idle, working))
 
     def test_the_stager_times_every_judged_call_on_its_own_clock(self):
         # A model that takes 3 ms a call: on the reference's clock (its

@@ -159,6 +159,9 @@ Result<Judgement> Reference::judge(const std::string& folder, const CandidateRun
     measured.same_storage = m.flag("same_storage");
     measured.host_bound = m.flag("host_bound");
     measured.steady = m.flag("steady", true);
+    Fields background = m.object("background_cpu");
+    measured.background_cpu_ms = background.number("ms");
+    measured.background_calls = static_cast<int>(background.number("calls"));
     judgement.measured = measured;
   }
   if (!e.json("staged").is_null()) {

@@ -25,6 +25,9 @@ struct MeasuredTiming {
   double candidate_ms = 0.0;
   nlohmann::json tally;  // {"calls", "measured_ms", "fastest_ms", "slowest_ms"}, as the observation timing_tally
   bool same_storage = false, host_bound = false, steady = true;
+  // Other threads' CPU time between timed calls' staging and their clock, over how many calls.
+  double background_cpu_ms = 0.0;
+  int background_calls = 0;
 };
 
 // What the reference's Stager saw of a candidate's calls on its own clock

@@ -28,6 +28,30 @@ constexpr double kNegligibleOwnShare = 0.02;
 constexpr double kSmallOwnShare = 0.10;
 constexpr double kTinyOwnMs = 0.01;
 
+// Work found outside the clock (background_work): the CPU time the
+// candidate's process's other threads used between timed calls' staging and
+// their clocks, when only the harness's thread should be working, beyond
+// kBackgroundFloorMs plus kBackgroundShare of those calls' time at the
+// reported median (not their sum, which a few slow calls would inflate).
+// Idle threads of an honest candidate use next to none there (OpenMP's
+// sleep at once: the zygote's OMP_WAIT_POLICY); one working on the staged
+// inputs uses about the time it saves the clock. On a GPU, also
+// kBackgroundPerCallGpuMs a call: the CUDA driver's own threads (its event
+// handler) may wake while the harness waits for the device.
+constexpr double kBackgroundFloorMs = 2.0;
+constexpr double kBackgroundShare = 0.1;
+constexpr double kBackgroundPerCallGpuMs = 0.02;
+
+std::optional<std::string> background_cpu(const MeasuredTiming& m, bool on_gpu) {
+  const double allowed_ms = kBackgroundFloorMs + kBackgroundShare * m.candidate_ms * m.background_calls +
+                            (on_gpu ? kBackgroundPerCallGpuMs * m.background_calls : 0.0);
+  if (m.background_cpu_ms <= allowed_ms) return std::nullopt;
+  return fmt::format(
+      "other threads used {:.3g} ms of CPU between the inputs and the clock of {} timed calls of median {:.3g} ms "
+      "(allowed {:.3g} ms)",
+      m.background_cpu_ms, m.background_calls, m.candidate_ms, allowed_ms);
+}
+
 bool negligible_own_work(const Facts& facts) {
   Fields seen("candidate", "result", facts.run.observations, "observations");
   double share = seen.number("own_work_share", 1.0);
@@ -62,7 +86,8 @@ const CodeMessage kMessages[] = {
     {"lazy_output", "the output is not a plain, materialised torch.Tensor (subclass, deferred compute)"},
     {"stale_output",
      "the same output storage is returned across calls with different inputs (cached or replayed result)"},
-    {"background_work", "threads or processes are still running after forward returned"},
+    {"background_work",
+     "threads or processes still running after forward returned, or working outside the timed calls"},
     {"runtime_patching", "a torch function, the timer or the worker changed while the candidate ran"},
     {"precision_downcast", "TF32 or reduced-precision math was switched on during forward"},
     {"forged_result", "the result channel held a record the worker did not write"},
@@ -206,9 +231,10 @@ const std::vector<Rule>& rules() {
          return when(measured(f) ? measured(f)->same_storage : observed(f).flag("same_storage_across_calls"), "");
        }},
       {"background_work",
-       [](const Facts& f) {
+       [](const Facts& f) -> std::optional<std::string> {
          double extra = observed(f).number("threads_after_forward");
-         return when(extra > 0, fmt::format("{:g} thread(s) still running", extra));
+         if (extra > 0) return fmt::format("{:g} thread(s) still running", extra);
+         return measured(f) ? background_cpu(*measured(f), f.on_gpu) : std::nullopt;
        }},
       {"runtime_patching",
        [](const Facts& f) {
@@ -255,6 +281,7 @@ EvalOutcome decide(const EvalJob& job, const Facts& facts) {
   outcome.message = verdict_message(outcome.verdict);
   if (facts.judgement) {
     outcome.profile.roofline_ms = facts.judgement->roofline_ms;
+    if (const MeasuredTiming* m = measured(facts)) outcome.profile.background_cpu_ms = m->background_cpu_ms;
     if (outcome.verdict == "output_mismatch") outcome.mismatch = facts.judgement->mismatch;
   }
   add_compile_baseline(outcome, facts.compile_ms);

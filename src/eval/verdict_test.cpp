@@ -274,6 +274,28 @@ TEST(ForgedTiming, TheSpeedupAndFlagsComeFromTheHarnesssReport) {
   EXPECT_TRUE(flagged(o, "unsteady_timing"));
 }
 
+// Other threads' CPU time between timed calls' staging and their clocks is
+// work done outside the clock: background_work beyond 2 ms, a tenth of the
+// calls' time at the median and, on a GPU, 0.02 ms a call; reported on every
+// timed run either way.
+TEST(BackgroundWork, OtherThreadsWorkingBetweenTheInputsAndTheClockReject) {
+  EvalJob job{"j", "problem.py", "candidate.py"};
+  Facts facts = passed_facts();  // 2 ms calls on a GPU
+  facts.judgement->measured = measured_as_reported(facts);
+  facts.judgement->measured->background_calls = 20;
+  facts.judgement->measured->background_cpu_ms = 2.0 + 0.1 * 2.0 * 20 + 0.02 * 20;  // the allowance itself
+  auto o = decide(job, facts);
+  EXPECT_EQ(o.verdict, "pass") << o.detail;
+  EXPECT_DOUBLE_EQ(*o.profile.background_cpu_ms, 6.4);
+  facts.judgement->measured->background_cpu_ms = 6.5;
+  o = decide(job, facts);
+  EXPECT_EQ(o.verdict, "background_work");
+  EXPECT_NE(o.detail.find("6.5 ms of CPU"), std::string::npos) << o.detail;
+  facts.on_gpu = false;  // no allowance for the driver's threads on the CPU
+  facts.judgement->measured->background_cpu_ms = 6.1;
+  EXPECT_EQ(decide(job, facts).verdict, "background_work");
+}
+
 // The reference's Stager saw an input set asked for out of turn (read
 // ahead of its call): the time is forged, whatever the outputs.
 TEST(Staging, ASetAskedForOutOfTurnIsForgedTiming) {
