@@ -998,7 +998,9 @@ class Harness {
     }
     synchronize();
     if (watched) {
-      background_ms_ += std::max(0.0, other_threads_cpu_ms() - others_before);
+      // Not clamped at 0: the other threads' time only grows, so a negative
+      // window is the two clocks' rounding, which the sum then cancels.
+      background_ms_ += other_threads_cpu_ms() - others_before;
       watched_calls_ += 1;
     }
     if (cuda_) check(driver().event_record(start_, nullptr), "cuEventRecord");
