@@ -25,6 +25,44 @@ constexpr std::pair<std::string_view, std::string_view> kResultClasses[] = {
     {"torch.accelerator.current_stream", "torch.Stream"}, {"torch.cuda.Event", "torch.cuda.Event"},
     {"threading.current_thread", "threading.Thread"},     {"threading.main_thread", "threading.Thread"}};
 
+// Pure text functions that change only the blanks at lines' starts and ends
+// of the one string they take (no token of code nor a format field changes):
+// Context::evaluate reads them as that string.
+constexpr std::string_view kIndentFunctions[] = {"textwrap.dedent", "inspect.cleandoc"};
+
+// Decorators that keep a method a method: what they return binds its first
+// parameter to the instance it is called through (a function wrapping it,
+// a property, a cache). Any other (`staticmethod` under another name, a
+// function of the file's own, `functools.partial`) may make `self` whatever
+// the caller passes: FileFacts::self_is_method_receiver.
+constexpr std::string_view kBindingDecorators[] = {"property",
+                                                   "functools.cached_property",
+                                                   "functools.lru_cache",
+                                                   "functools.cache",
+                                                   "abc.abstractmethod",
+                                                   "typing.final",
+                                                   "typing.override",
+                                                   "typing_extensions.final",
+                                                   "typing_extensions.override",
+                                                   "contextlib.contextmanager",
+                                                   "torch.no_grad",
+                                                   "torch.enable_grad",
+                                                   "torch.inference_mode",
+                                                   "torch.compile",
+                                                   "torch.compiler.disable",
+                                                   "torch.jit.export",
+                                                   "torch.jit.ignore",
+                                                   "torch.jit.unused",
+                                                   "torch.autograd.function.once_differentiable",
+                                                   "torch.amp.custom_fwd",
+                                                   "torch.amp.custom_bwd",
+                                                   "torch.cuda.amp.custom_fwd",
+                                                   "torch.cuda.amp.custom_bwd"};
+
+bool listed_name(std::string_view name, std::span<const std::string_view> list) {
+  return std::find(list.begin(), list.end(), name) != list.end();
+}
+
 bool is_builtin(std::string_view name) {
   return std::find(std::begin(kBuiltins), std::end(kBuiltins), name) != std::end(kBuiltins);
 }
@@ -281,7 +319,10 @@ FileFacts::FileFacts(const SyntaxTree& tree, std::span<const FlatNode> nodes, Na
     // Every binding of a name (`x = ...`, `x += ...`, `a, x = ...`, a loop
     // target, `with ... as x`, `global x`, an import's name), wherever it
     // stands, counts: one more makes its top-level value unknown.
-    if (symbol == g.identifier && binds_name(node)) ++assignments_[std::string(tree.text(node))];
+    if (symbol == g.identifier && binds_name(node)) {
+      ++assignments_[std::string(tree.text(node))];
+      binding_sites_[std::string(tree.text(node))].push_back(node);
+    }
     TSNode target = binding_target(g, node, symbol);
     if (!ts_node_is_null(target) && pattern_binds(tree, target, "self"))
       self_rebinds_.push_back(ts_node_start_byte(node));
@@ -332,8 +373,62 @@ TSNode FileFacts::enclosing_class(const SyntaxTree& tree, std::span<const FlatNo
 bool FileFacts::is_method(const SyntaxTree& tree, std::span<const FlatNode> nodes, uint32_t i) const {
   bool is_static = false;
   TSNode node = nodes[i].node;
-  return !ts_node_is_null(enclosing_class(tree, nodes, i, &is_static)) && !is_static &&
+  TSNode owner = enclosing_class(tree, nodes, i, &is_static);
+  TSNode decorated = nodes[nodes[i].parent].node;
+  return !ts_node_is_null(owner) && !is_static &&
+         (nodes[nodes[i].parent].symbol != python_grammar().decorated_definition ||
+          binding_decorators(tree, decorated, owner)) &&
          !rebinds_self_within(ts_node_start_byte(node), ts_node_end_byte(node));
+}
+
+bool FileFacts::builtin_unchanged(std::string_view name) const {
+  return binding(name).empty() && !defines(name) && bindings_of(name) == 0;
+}
+
+bool FileFacts::property_of(const SyntaxTree& tree, TSNode owner, std::string_view name) const {
+  const Grammar& g = python_grammar();
+  if (bindings_of(name) != 0 || !builtin_unchanged("property")) return false;
+  TSNode body = field(owner, g.field_body);
+  for (uint32_t i = 0; !ts_node_is_null(body) && i < ts_node_named_child_count(body); ++i) {
+    TSNode member = ts_node_named_child(body, i);
+    if (ts_node_symbol(member) != g.decorated_definition) continue;
+    TSNode function = ts_node_named_child(member, ts_node_named_child_count(member) - 1);
+    if (ts_node_is_null(function) || tree.text(field(function, g.field_name)) != name) continue;
+    for (uint32_t d = 0; d < ts_node_named_child_count(member); ++d) {
+      TSNode decorator = ts_node_named_child(member, d);
+      if (ts_node_symbol(decorator) == g.decorator && ts_node_named_child_count(decorator) == 1 &&
+          tree.text(ts_node_named_child(decorator, 0)) == "property")
+        return true;
+    }
+  }
+  return false;
+}
+
+bool FileFacts::binding_decorators(const SyntaxTree& tree, TSNode decorated, TSNode owner) const {
+  const Grammar& g = python_grammar();
+  Context top(tree, *this, nodes_, 0);
+  for (uint32_t i = 0; i < ts_node_named_child_count(decorated); ++i) {
+    TSNode decorator = ts_node_named_child(decorated, i);
+    if (ts_node_symbol(decorator) != g.decorator) continue;
+    TSNode expression = ts_node_named_child(decorator, 0);
+    if (ts_node_symbol(expression) == g.call) expression = field(expression, g.field_function);
+    if (ts_node_is_null(expression)) return false;
+    // `@x.setter` of a property `x` the class defines.
+    if (ts_node_symbol(expression) == g.attribute) {
+      TSNode object = field(expression, g.field_object);
+      std::string_view accessor = tree.text(field(expression, g.field_attribute));
+      if (ts_node_symbol(object) == g.identifier &&
+          (accessor == "setter" || accessor == "getter" || accessor == "deleter") &&
+          property_of(tree, owner, tree.text(object)))
+        continue;
+    }
+    // A builtin (`property`) by its own name, unless the file rebinds it.
+    std::string name = top.qualified_name(expression);
+    if (name.empty() && ts_node_symbol(expression) == g.identifier) name = tree.text(expression);
+    if (!listed_name(name, kBindingDecorators) || (name.find('.') == std::string::npos && !builtin_unchanged(name)))
+      return false;
+  }
+  return true;
 }
 
 bool FileFacts::is_static_method(std::string_view name, std::string_view method) const {
@@ -392,6 +487,11 @@ bool FileFacts::bound_ambiguously(std::string_view name) const { return ambiguou
 int FileFacts::bindings_of(std::string_view name) const {
   auto count = assignments_.find(name);
   return count == assignments_.end() ? 0 : count->second;
+}
+
+std::span<const TSNode> FileFacts::binding_sites(std::string_view name) const {
+  auto sites = binding_sites_.find(name);
+  return sites == binding_sites_.end() ? std::span<const TSNode>{} : std::span<const TSNode>(sites->second);
 }
 
 TSNode FileFacts::constant_value(std::string_view name) const {
@@ -1069,7 +1169,8 @@ std::optional<Context::Value> Context::evaluate(TSNode node, int depth) const {
       positional.push_back(*value);
     }
   }
-  if (qualified_name(function) == "textwrap.dedent" && positional.size() == 1 && named.empty()) {
+  if (std::ranges::find(kIndentFunctions, qualified_name(function)) != std::end(kIndentFunctions) &&
+      positional.size() == 1 && named.empty()) {
     auto value = evaluate(ts_node_named_child(arguments, 0), depth + 1);
     if (!value || value->kind != Value::kText) return std::nullopt;
     return value;

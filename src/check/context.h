@@ -86,6 +86,9 @@ class FileFacts {
   // How many bindings (binds_name) bind `name`, anywhere in the file
   // (function parameters are not counted).
   int bindings_of(std::string_view name) const;
+  // The identifiers that bind `name` (binds_name), anywhere in the file, in
+  // the order they stand.
+  std::span<const TSNode> binding_sites(std::string_view name) const;
   // Whether `qualified` names a module: one the file imports with `import`,
   // or a well-known module (torch.cuda, os, ...).
   bool is_module(std::string_view qualified) const;
@@ -107,6 +110,9 @@ class FileFacts {
   TSNode constant_attribute(std::string_view name) const;
   // Whether `qualified`, read alone, passes every rule (NameVerdict).
   bool passes_alone(std::string_view qualified) const { return passes_alone_(qualified); }
+  // Whether class `owner` defines `name` as a property (`@property def
+  // name`), the name bound nowhere else and `property` the builtin.
+  bool property_of(const SyntaxTree& tree, TSNode owner, std::string_view name) const;
 
  private:
   struct Hash {
@@ -121,6 +127,7 @@ class FileFacts {
   std::set<std::string, std::less<>> ambiguous_;  // names bound to different qualified names
   std::unordered_map<std::string, TSNode, Hash, std::equal_to<>> top_values_;  // NAME = value at the top
   std::unordered_map<std::string, int, Hash, std::equal_to<>> assignments_;    // bindings per name
+  std::unordered_map<std::string, std::vector<TSNode>, Hash, std::equal_to<>> binding_sites_;  // per name
   std::unordered_set<std::string_view> escaped_;  // names used where their value may change (views into the source)
   std::set<std::string, std::less<>> modules_;    // imported with `import`
   std::set<std::string, std::less<>> classes_;    // class names defined
@@ -141,9 +148,19 @@ class FileFacts {
   TSNode kept_attribute(std::string_view name) const;
   // Whether `self` is rebound (assigned, a loop target...) in [begin, end).
   bool rebinds_self_within(uint32_t begin, uint32_t end) const;
-  // Whether the function nodes[i] is a method (directly in a class body, not
-  // a static or class method) that does not rebind `self`.
+  // Whether the function nodes[i] is a plain instance method (directly in a
+  // class body, not a static or class method, decorated by nothing but
+  // binding_decorators) that does not rebind `self`.
   bool is_method(const SyntaxTree& tree, std::span<const FlatNode> nodes, uint32_t i) const;
+  // Whether every decorator of `decorated`, a definition in class `owner`,
+  // keeps it a method bound to the instance (kBindingDecorators in
+  // context.cpp: `torch.no_grad()`, `property`, `@x.setter` of a property
+  // `x` of `owner`); an alias of staticmethod, a decorator of the file's
+  // own or `functools.partial` may make `self` anything.
+  bool binding_decorators(const SyntaxTree& tree, TSNode decorated, TSNode owner) const;
+  // Whether the builtin `name` keeps its meaning: no import, alias, binding
+  // or top-level definition of the file gives the name another.
+  bool builtin_unchanged(std::string_view name) const;
   // The class whose body directly holds the function nodes[i] (through a
   // decorator), or a null node; whether it is a static or class method.
   static TSNode enclosing_class(const SyntaxTree& tree, std::span<const FlatNode> nodes, uint32_t i, bool* is_static);

@@ -533,6 +533,11 @@ std::string blank_literals(std::string_view text) {
     }
     size_t end = i;
     while (end < text.size() && identifier_char(text[end])) ++end;
+    // A preprocessing number holds its digit separators (`1'000`, `0x1'f`):
+    // their quotes open no character literal.
+    while (std::isdigit(static_cast<unsigned char>(c)) && end + 1 < text.size() && text[end] == '\'' &&
+           identifier_char(text[end + 1]))
+      for (end += 1; end < text.size() && identifier_char(text[end]);) ++end;
     std::string_view word = text.substr(i, end - i);
     if (end < text.size() && text[end] == '"' &&
         std::find(std::begin(kRawStringPrefixes), std::end(kRawStringPrefixes), word) != std::end(kRawStringPrefixes)) {
@@ -549,6 +554,45 @@ std::string blank_literals(std::string_view text) {
       end = close + 1;
     }
     i = end;
+  }
+  return out;
+}
+
+std::string blank_prose_literals(std::string_view text) {
+  constexpr std::string_view kAssembly[] = {"asm", "__asm", "__asm__"};
+  constexpr std::string_view kAssemblyQualifiers[] = {"volatile", "__volatile__", "__volatile", "inline", "goto"};
+  std::string out = blank_literals(text);
+  // Directives keep their text (a macro's string may be handed to asm).
+  for (size_t line = 0; line < text.size();) {
+    size_t end = std::min(text.find('\n', line), text.size());
+    std::string_view content = trimmed(text.substr(line, end - line));
+    if (content.starts_with('#') || content.starts_with("%:"))
+      out.replace(line, end - line, text.substr(line, end - line));
+    line = end + 1;
+  }
+  for (const Identifier& word : identifiers(out)) {
+    if (std::find(std::begin(kAssembly), std::end(kAssembly), word.text) == std::end(kAssembly)) continue;
+    std::string_view before = trimmed(line_before(out, word.at));
+    if (before.starts_with('#') || before.starts_with("%:")) return std::string(text);  // a macro names asm
+    size_t at = word.at + word.text.size();
+    for (;;) {  // past qualifiers and blanks
+      while (at < out.size() && std::isspace(static_cast<unsigned char>(out[at]))) ++at;
+      size_t end = at;
+      while (end < out.size() && identifier_char(out[end])) ++end;
+      std::string_view qualifier(out.data() + at, end - at);
+      if (end == at || std::find(std::begin(kAssemblyQualifiers), std::end(kAssemblyQualifiers), qualifier) ==
+                           std::end(kAssemblyQualifiers))
+        break;
+      at = end;
+    }
+    if (at >= out.size() || out[at] != '(') return std::string(text);  // asm used other than as a statement
+    size_t close = at;
+    for (int depth = 0; close < out.size(); ++close) {
+      depth += out[close] == '(' ? 1 : out[close] == ')' ? -1 : 0;
+      if (depth == 0) break;
+    }
+    close = std::min(close + 1, out.size());
+    out.replace(at, close - at, text.substr(at, close - at));
   }
   return out;
 }

@@ -136,6 +136,14 @@ std::vector<Identifier> identifiers(std::string_view code);
 // "}"`, a `"cublasSetMathMode("` before a call's argument).
 std::string blank_literals(std::string_view text);
 
+// `text` (native tokens) with the string literals that are prose blanked
+// as blank_literals does (a `TORCH_CHECK` message naming `__half` is no
+// type): those of inline assembly (`asm volatile("cvt.rn.f16.f32 ...")`,
+// `__asm__(...)`: PTX is code) and of directives (a macro's string may be
+// handed to asm) are kept. Where `asm` is named other than as a statement
+// (in a directive, a macro wrapping or renaming it), nothing is blanked.
+std::string blank_prose_literals(std::string_view text);
+
 // `text` with C escape sequences read as the compiler reads them inside its
 // string literals (inline assembly is one): `\x73` and octal escapes as
 // their character, `\n`, `\t` and the other letter escapes as a line break

@@ -401,4 +401,22 @@ std::string_view defined_name(const Context& c) {
   return ts_node_is_null(name) ? std::string_view{} : c.text(name);
 }
 
+// The dunder the current node names as a variable (`__annotations__` of a
+// class body, `__class__` in a method): an identifier that is no
+// attribute's member, keyword's name or def's or class's name. Empty
+// otherwise.
+std::string_view dunder_variable(const Context& c) {
+  static const TSSymbol kKeywordPattern = python_symbol("keyword_pattern");
+  const Grammar& g = c.grammar();
+  if (c.symbol() != g.identifier || !is_dunder(c.text(c.node()))) return {};
+  TSSymbol parent = c.parent_symbol();
+  TSNode node = c.node();
+  if ((parent == g.attribute && ts_node_eq(field(c.parent(), g.field_attribute), node)) ||
+      ((parent == g.keyword_argument || parent == g.function_definition || parent == g.class_definition) &&
+       ts_node_eq(field(c.parent(), g.field_name), node)) ||
+      (parent == kKeywordPattern && ts_node_eq(ts_node_named_child(c.parent(), 0), node)))
+    return {};
+  return c.text(node);
+}
+
 }  // namespace kmem::check

@@ -83,6 +83,11 @@ std::vector<std::pair<TSNode, std::string>> environment_writes(const Context& c)
 // The name a definition in a class body or at the top level gives.
 std::string_view defined_name(const Context& c);
 
+// The dunder the current node names as a variable rather than as an
+// attribute (`__annotations__[k] = int` in a class body, `__class__` in a
+// method); empty otherwise.
+std::string_view dunder_variable(const Context& c);
+
 // A setting a candidate may write (rules_precision.cpp): a precision flag
 // set to False, a flag that changes no result set to a boolean, cuDNN left on.
 bool allowed_setting(const Context& c, TSNode target);

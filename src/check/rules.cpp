@@ -41,10 +41,11 @@ constexpr std::string_view kDynamicCode[] = {"import_statement",
                                              "function_definition",
                                              "assignment",
                                              "subscript",
-                                             "dictionary_splat"};
+                                             "dictionary_splat",
+                                             "type"};
 constexpr std::string_view kNativeSources[] = {"call", "string", "concatenated_string"};
 constexpr std::string_view kAttribute[] = {"attribute", "function_definition", "assignment", "keyword_pattern",
-                                           "string",    "keyword_argument",    "call"};
+                                           "string",    "keyword_argument",    "call",       "identifier"};
 constexpr std::string_view kReferences[] = {"identifier", "attribute", "import_statement", "import_from_statement"};
 constexpr std::string_view kPatching[] = {
     "import_statement", "import_from_statement", "identifier", "attribute", "call",

@@ -121,56 +121,108 @@ bool own_submodule_name(const Context& c, TSNode object, TSNode name, bool chain
   return false;
 }
 
-// The names an identifier takes as the target of an enclosing loop or
-// comprehension in the same function, bound nowhere else in the file, over
-// plain public names: a tuple or list of them written there (`for n in ("q",
-// "k", "v")`) or one the method's `self` keeps unchanged (`self.names =
-// ["fc1", "fc2"]` in `__init__`, then `for n in self.names`:
-// FileFacts::constant_attribute); nullopt when it is bound otherwise.
-std::optional<std::vector<std::string_view>> loop_literal_names(const Context& c, TSNode name) {
+// Whether a `global` or `nonlocal` statement anywhere in the file names
+// `id`: code out of sight (a function called in a loop) may then rebind it.
+bool declared_shared(const Context& c, std::string_view id) {
+  static const TSSymbol kDeclarations[] = {python_symbol("global_statement"), python_symbol("nonlocal_statement")};
+  bool declared = false;
+  for_each_named_node(c.tree().root(), [&](TSNode node) {
+    TSNode parent = ts_node_parent(node);
+    declared =
+        declared || (ts_node_symbol(node) == c.grammar().identifier && c.text(node) == id && !ts_node_is_null(parent) &&
+                     std::ranges::find(kDeclarations, ts_node_symbol(parent)) != std::end(kDeclarations));
+  });
+  return declared;
+}
+
+// Whether `inner` lies within `outer` (byte ranges).
+bool within(TSNode inner, TSNode outer) {
+  return !ts_node_is_null(outer) && ts_node_start_byte(inner) >= ts_node_start_byte(outer) &&
+         ts_node_end_byte(inner) <= ts_node_end_byte(outer);
+}
+
+// Whether `scope` binds `id` anywhere but at `target` (binds_name: an
+// assignment, walrus, loop target, `with`/`except` alias, import, del, ...).
+bool rebinds_within(const Context& c, TSNode scope, TSNode target, std::string_view id) {
+  bool rebound = false;
+  for_each_named_node(scope, [&](TSNode node) {
+    rebound = rebound || (ts_node_symbol(node) == c.grammar().identifier && !ts_node_eq(node, target) &&
+                          c.text(node) == id && binds_name(node));
+  });
+  return rebound;
+}
+
+// The iterable whose items the identifier `use` holds where it stands, read
+// flow-aware from the innermost loop or comprehension clause of its scope
+// that binds it: `use` must lie in that loop's body (a for statement's
+// block, a comprehension's element or a later clause; not its iterable or
+// `else`), the loop's target must be the plain name, and nothing else may
+// rebind the name since (no other binding inside the loop or comprehension,
+// no `global`/`nonlocal` of it in the file). Other bindings of the name
+// elsewhere in the function (`for name, p in self.named_parameters()` after
+// the loop) do not matter. A null node otherwise.
+TSNode loop_iterable(const Context& c, TSNode use) {
   const Grammar& g = c.grammar();
-  if (ts_node_symbol(name) != g.identifier) return std::nullopt;
-  std::string_view id = c.text(name);
-  if (c.facts().bindings_of(id) != 1) return std::nullopt;
-  auto literal_names = [&](TSNode loop) -> std::optional<std::vector<std::string_view>> {
-    TSNode left = field(loop, g.field_left);
-    TSNode right = field(loop, g.field_right);
-    if (ts_node_is_null(left) || ts_node_is_null(right) || ts_node_symbol(left) != g.identifier || c.text(left) != id)
-      return std::nullopt;
-    TSNode object;
-    std::string_view kept;
-    if (ts_node_symbol(right) == g.attribute && c.reads_attribute(right, &object, &kept) &&
-        own_object(c, object, false))
-      right = c.facts().constant_attribute(kept);
-    if (ts_node_is_null(right) || (ts_node_symbol(right) != g.tuple && ts_node_symbol(right) != g.list))
-      return std::nullopt;
-    std::vector<std::string_view> names;
-    for (uint32_t i = 0; i < ts_node_named_child_count(right); ++i) {
-      std::string_view literal;
-      if (!c.string_literal(ts_node_named_child(right, i), &literal) || literal.empty() ||
-          !std::isalpha(static_cast<unsigned char>(literal.front())) ||
-          !std::all_of(literal.begin(), literal.end(),
-                       [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }))
-        return std::nullopt;
-      names.push_back(literal);
-    }
-    return names;
+  if (ts_node_symbol(use) != g.identifier) return TSNode{};
+  std::string_view id = c.text(use);
+  // Whether `clause` (a for statement or comprehension clause) binds `id` at all.
+  auto binds_id = [&](TSNode clause) {
+    bool binds = false;
+    for_each_named_node(field(clause, g.field_left), [&](TSNode node) {
+      binds = binds || (ts_node_symbol(node) == g.identifier && c.text(node) == id);
+    });
+    return binds;
   };
-  for (uint32_t up = 1; up < 256; ++up) {
-    TSNode a = c.ancestor(up);
-    TSSymbol s = ts_node_symbol(a);
-    if (s == g.function_definition || s == g.lambda || s == g.class_definition || s == g.module) return std::nullopt;
-    if (s == g.for_statement) {
-      if (auto names = literal_names(a)) return names;
-      continue;
+  // Whether the loop target of `clause` is `id` alone, `scope` rebinds it
+  // nowhere else, and no declaration shares it.
+  auto plain_target = [&](TSNode clause, TSNode scope) {
+    TSNode left = field(clause, g.field_left);
+    return ts_node_symbol(left) == g.identifier && !rebinds_within(c, scope, left, id) && !declared_shared(c, id);
+  };
+  for (TSNode up = ts_node_parent(use); !ts_node_is_null(up); up = ts_node_parent(up)) {
+    TSSymbol s = ts_node_symbol(up);
+    if (s == g.function_definition || s == g.lambda || s == g.class_definition) return TSNode{};
+    if (s == g.for_statement && binds_id(up)) {
+      if (!within(use, field(up, g.field_body)) || !plain_target(up, up)) return TSNode{};
+      return field(up, g.field_right);
     }
-    for (uint32_t i = 0; i < ts_node_named_child_count(a); ++i) {  // comprehensions
-      TSNode clause = ts_node_named_child(a, i);
-      if (ts_node_symbol(clause) == g.for_in_clause)
-        if (auto names = literal_names(clause)) return names;
+    for (uint32_t i = ts_node_named_child_count(up); i-- > 0;) {  // comprehensions: the last clause binding `id`
+      TSNode clause = ts_node_named_child(up, i);
+      if (ts_node_symbol(clause) != g.for_in_clause || !binds_id(clause)) continue;
+      bool after = ts_node_start_byte(use) >= ts_node_end_byte(clause) || within(use, field(up, g.field_body));
+      if (!after || !plain_target(clause, up)) return TSNode{};
+      return field(clause, g.field_right);
     }
   }
-  return std::nullopt;
+  return TSNode{};
+}
+
+// The names an identifier takes as the target of an enclosing loop or
+// comprehension (loop_iterable), over plain public names: a tuple or list of
+// them written there (`for n in ("q", "k", "v")`) or one the method's `self`
+// keeps unchanged (`self.names = ["fc1", "fc2"]` in `__init__`, then `for n
+// in self.names`: FileFacts::constant_attribute); nullopt otherwise.
+std::optional<std::vector<std::string_view>> loop_literal_names(const Context& c, TSNode name) {
+  const Grammar& g = c.grammar();
+  TSNode right = loop_iterable(c, name);
+  TSNode object;
+  std::string_view kept;
+  if (!ts_node_is_null(right) && ts_node_symbol(right) == g.attribute && c.reads_attribute(right, &object, &kept) &&
+      own_object(c, object, false))
+    right = c.facts().constant_attribute(kept);
+  if (ts_node_is_null(right) || (ts_node_symbol(right) != g.tuple && ts_node_symbol(right) != g.list))
+    return std::nullopt;
+  std::vector<std::string_view> names;
+  for (uint32_t i = 0; i < ts_node_named_child_count(right); ++i) {
+    std::string_view literal;
+    if (!c.string_literal(ts_node_named_child(right, i), &literal) || literal.empty() ||
+        !std::isalpha(static_cast<unsigned char>(literal.front())) ||
+        !std::all_of(literal.begin(), literal.end(),
+                     [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }))
+      return std::nullopt;
+    names.push_back(literal);
+  }
+  return names;
 }
 
 // Whether `object` is the method's self (or, where `chain` allows, its own
@@ -249,8 +301,8 @@ constexpr std::string_view kModuleAttributes[] = {"T_destination",
                                                   "new_tensor"};
 
 // The names `setattr(self, name, ...)` sets: a literal's; each literal
-// of a loop over literal names around it binding `name` only
-// (`for n in ("q", "k"): setattr(self, n, ...)`); for an f-string of a
+// of the loop over literal names that binds `name` where it stands
+// (loop_iterable: `for n in ("q", "k"): setattr(self, n, ...)`); for an f-string of a
 // literal start and fields (`f"fc{i}"`), that start and `#`, which a name
 // of the start and digits matches (own_name).
 std::vector<std::string> set_names(const Context& c, TSNode name) {
@@ -267,23 +319,14 @@ std::vector<std::string> set_names(const Context& c, TSNode name) {
     }
     return {};
   }
-  if (ts_node_symbol(name) != g.identifier || c.facts().bindings_of(c.text(name)) != 1) return {};
-  for (TSNode up = ts_node_parent(name); !ts_node_is_null(up); up = ts_node_parent(up)) {
-    TSSymbol s = ts_node_symbol(up);
-    if (s == g.function_definition || s == g.lambda || s == g.class_definition) return {};
-    if (s != g.for_statement) continue;
-    TSNode left = field(up, g.field_left), right = field(up, g.field_right);
-    if (ts_node_is_null(left) || c.text(left) != c.text(name) || ts_node_is_null(right) ||
-        (ts_node_symbol(right) != g.tuple && ts_node_symbol(right) != g.list))
-      continue;
-    std::vector<std::string> names;
-    for (uint32_t i = 0; i < ts_node_named_child_count(right); ++i) {
-      if (!c.string_literal(ts_node_named_child(right, i), &literal)) return {};
-      names.emplace_back(literal);
-    }
-    return names;
+  TSNode right = loop_iterable(c, name);
+  if (ts_node_is_null(right) || (ts_node_symbol(right) != g.tuple && ts_node_symbol(right) != g.list)) return {};
+  std::vector<std::string> names;
+  for (uint32_t i = 0; i < ts_node_named_child_count(right); ++i) {
+    if (!c.string_literal(ts_node_named_child(right, i), &literal)) return {};
+    names.emplace_back(literal);
   }
-  return {};
+  return names;
 }
 
 // Whether `name` is one of `names` (set_names: a start and `#` matches the
@@ -504,6 +547,16 @@ TSNode named_format(const Context& c, TSNode object) {
   return object;
 }
 
+// The text of a format string (a str.format method's receiver), as Python
+// computes it: literals (folded_string), or a string the checker computes
+// through pure text functions of them (Context::text_value:
+// `textwrap.dedent("...")`, `.strip()`, `.replace(a, b)`, a name bound once
+// to such), which is as known as the literal itself; nullopt otherwise.
+std::optional<std::string> format_text(const Context& c, TSNode format) {
+  if (auto folded = folded_string(c, format)) return folded;
+  return c.text_value(format);
+}
+
 // The format string a call of str.format or format_map reads, or null when
 // the call is none of those: `"...".format(...)`, `NAME.format(...)` with NAME
 // bound once to a constant, `str.format("...", ...)`.
@@ -525,8 +578,9 @@ TSNode format_string(const Context& c, bool* is_format) {
 
 // str.format or format_map taken as a value (`map(str.format, [FMT], [x])`,
 // `partial(FMT.format)`, `reduce(str.format, [x], FMT)`): the format string
-// it will read must be one the checker reads, a literal or a name bound once
-// to one (whose fields the string rule judges), else it may read any
+// it will read must be one the checker reads (format_text: a literal, a name
+// bound once to one, pure text functions of such; whose fields the string
+// rule judges), else it may read any
 // attribute (a red-team candidate's computed "{0.__globals__}").
 void format_method_as_value(const Context& c, std::vector<Finding>& out) {
   const Grammar& g = c.grammar();
@@ -539,7 +593,7 @@ void format_method_as_value(const Context& c, std::vector<Finding>& out) {
     out.push_back({c.node(), written(c.text(c.node())) + " as a value"});
     return;
   }
-  if (!folded_string(c, named_format(c, object))) out.push_back({c.node(), written(c.text(c.node())) + " as a value"});
+  if (!format_text(c, named_format(c, object))) out.push_back({c.node(), written(c.text(c.node())) + " as a value"});
 }
 
 }  // namespace
@@ -583,7 +637,7 @@ void dynamic_getattr_names(const Context& c, std::vector<Finding>& out) {
   bool is_format = false;
   TSNode format = format_string(c, &is_format);
   if (!is_format) return;
-  std::optional<std::string> value = folded_string(c, format);
+  std::optional<std::string> value = format_text(c, format);
   if (!value) {
     std::string shown = ts_node_is_null(format) ? std::string("?") : written(c.text(format));
     out.push_back({c.node(), "format string " + shown + " the checker cannot read"});

@@ -37,6 +37,12 @@ constexpr std::string_view kAllowedPrivateHelpers[] = {"torch.nn.init._calculate
                                                        "torch.nn.modules.utils._reverse_repeat_tuple"};
 // Dunder attributes a candidate may read: `super().__init__`, `torch.__version__`.
 constexpr std::string_view kAllowedDunders[] = {"__init__", "__version__", "__name__", "__call__"};
+// Dunders a candidate may read as variables (`if __name__ == "__main__"`),
+// besides those it may define: strings and flags of its own module or class,
+// through which no object is reached (`__class__`, `__annotations__`,
+// `__build_class__` are refused).
+constexpr std::string_view kAllowedDunderVariables[] = {"__name__",   "__doc__",      "__file__",   "__debug__",
+                                                        "__module__", "__qualname__", "__package__"};
 // Dunders a candidate may define: construction, context managers (their
 // return judged by try_fallback), containers, comparisons and arithmetic.
 constexpr std::string_view kAllowedDunderDefinitions[] = {
@@ -108,6 +114,14 @@ void private_attribute(const Context& c, std::vector<Finding>& out) {
   std::string_view defined = defined_name(c);
   if (is_dunder(defined) && !listed(defined, kAllowedDunderDefinitions))
     out.push_back({c.node(), std::string(defined)});
+  // A dunder named as a variable (`__class__` in a method, `__annotations__`
+  // of a class body) reaches what its scope keeps there.
+  if (std::string_view variable = dunder_variable(c); !variable.empty() && !listed(variable, kAllowedDunderVariables) &&
+                                                      !listed(variable, kAllowedDunders) &&
+                                                      !listed(variable, kAllowedDunderDefinitions)) {
+    out.push_back({c.node(), std::string(variable)});
+    return;
+  }
   // `case object(__globals__=g)` reads the attribute as `x.__globals__` does.
   if (TSNode keyword = keyword_pattern_name(c); !ts_node_is_null(keyword)) {
     std::string_view name = c.text(keyword);

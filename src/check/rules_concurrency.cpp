@@ -23,7 +23,13 @@ constexpr std::string_view kThreadNames[] = {
     "os.killpg", "os.abort", "os.sys", "os.wait*", "os.setsid", "os.setpgid", "os.pidfd*", "os.unshare", "os.setns",
     "os.sched_set*", "os.setpriority", "os.nice", "os.plock", "os.startfile", "torch.utils.collect_env",
     // Threads of its own calling the model (red-team round 5).
-    "torch.utils.throughput_benchmark", "torch.utils.benchmark"};
+    "torch.utils.throughput_benchmark", "torch.utils.benchmark",
+    // Threads replicating a module (DataParallel's parallel_apply, even on one
+    // device), tensorboard's background writer, processes run by Triton's
+    // tools (nvidia-smi, cuobjdump), and a session and terminal of its own
+    // (red-team round 6).
+    "torch.nn.DataParallel", "torch.utils.tensorboard", "triton.testing.nvsmi", "triton.testing.set_gpu_clock",
+    "triton.tools", "os.login_tty", "os.openpty", "os.setpgrp", "os.tcsetpgrp"};
 // What `threading` offers that starts nothing: locks and
 // other synchronisation objects, thread ids.
 constexpr std::string_view kThreadAllowed[] = {

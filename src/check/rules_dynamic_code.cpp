@@ -147,6 +147,11 @@ constexpr std::string_view kNativeCodePrefixes[] = {"PyRun_",
                                                     "clearenv",
                                                     "PyThreadState_Set",
                                                     "_PyThreadState_Set"};
+// TorchScript compiled or loaded from native code (`torch::jit::compile("def
+// f(x): ...")`): Python-like code in a string, which no rule reads (the
+// precision rules skip a native source's prose literals).
+constexpr std::string_view kNativeScriptNames[] = {"torch::jit",      "jit::compile",     "jit::load",
+                                                   "CompilationUnit", "import_ir_module", "parseIR"};
 // Assembler directives that pull a file or raw bytes into the binary, or
 // put them where code runs (`.section .text` and `.pushsection .text` are
 // matched with their operand). Read with C escapes decoded.
@@ -155,6 +160,15 @@ constexpr std::string_view kHiddenCodeDirectives[] = {
     ".int",     ".long",        ".quad",    ".octa",    ".ascii", ".asciz", ".string", ".inst",  ".globl",
     ".section", ".pushsection", ".uleb128", ".sleb128", ".fill",  ".value", ".skip",   ".space", ".zero",
     ".dc",      ".dc.a",        ".dc.b",    ".dc.d",    ".dc.l",  ".dc.s",  ".dc.w",   ".dc.x",  ".ds"};
+// Readers of annotations that evaluate the string ones when told to
+// (`eval_str=True`), as typing.get_type_hints does: only called, with
+// eval_str absent or a literal False.
+constexpr std::string_view kAnnotationReaders[] = {"typing_extensions.get_annotations", "inspect.get_annotations",
+                                                   "annotationlib.get_annotations"};
+// Dunder variables holding a scope's annotations, which dataclasses paste
+// into code they exec and typing evaluates (`__annotations__[KEY] = int` in
+// a class body: a key computed at run time is code no rule reads).
+constexpr std::string_view kAnnotationVariables[] = {"__annotations__", "__annotate__", "__conditional_annotations__"};
 // Dunder methods that run code where the checker cannot see it called
 // (copy, pickle, deepcopy of the output).
 constexpr std::string_view kDynamicCodeDunders[] = {"__reduce__",   "__reduce_ex__", "__setstate__",
@@ -201,7 +215,9 @@ constexpr std::string_view kBuildFlags[] = {
     "-march=sapphirerapids", "-march=znver2", "-march=znver3", "-march=znver4", "-mtune=generic",
     "-fno-strict-aliasing", "-fno-math-errno", "-fPIC", "-w", "-v", "-Wall", "-Wextra", "--restrict", "-restrict",
     "-res-usage", "--resource-usage", "--extra-device-vectorization", "-lcublas", "-lcublasLt", "-lcudnn", "-lcufft",
-    "-lcusparse", "-lcusolver", "-lcurand", "-lcudart", "-lcuda", "-lm", "-lgomp"};
+    "-lcusparse", "-lcusolver", "-lcurand", "-lcudart", "-lcuda", "-lm", "-lgomp", "-m64",
+    // nvcc's diagnostics shown by number.
+    "--display-error-number", "-err-no"};
 // Characters a flag may hold (blanks split it into flags).
 constexpr std::string_view kFlagCharacters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-=,.+:/[]";
 // ptxas's options a candidate may pass (`-Xptxas -O3,-v`): reports,
@@ -230,6 +246,12 @@ constexpr std::string_view kPtxasOptionPrefixes[] = {"-dlcm=",
                                                      "--maxrregcount=",
                                                      "-fmad=",
                                                      "--fmad="};
+// Options of the CUDA front end a candidate may pass (`-Xcudafe
+// --diag_suppress=177`): which diagnostics it shows, by number or name; a
+// bare number continues a list (`--diag_suppress=177,550`).
+constexpr std::string_view kCudafeOptions[] = {"--display_error_number", "--no_display_error_number"};
+constexpr std::string_view kCudafeDiagnosticOptions[] = {
+    "--diag_suppress=", "--diag_warning=", "--diag_remark=", "--diag_error="};
 constexpr std::string_view kUnsafeLoadArguments[] = {"allow_pickle", "is_standalone"};
 constexpr std::string_view kBuildFlagArguments[] = {"extra_cflags", "extra_cuda_cflags", "extra_ldflags",
                                                     "extra_include_paths"};
@@ -291,6 +313,23 @@ bool ptxas_options(std::string_view list) {
   }
   return true;
 }
+// -Xcudafe's value: CUDA front-end options, comma-separated (kCudafeOptions,
+// kCudafeDiagnosticOptions with a diagnostic's number or name, or a number).
+bool cudafe_options(std::string_view list) {
+  for (size_t at = 0; at <= list.size();) {
+    size_t end = std::min(list.find(',', at), list.size());
+    std::string_view option = list.substr(at, end - at);
+    bool known = listed(option, kCudafeOptions) || is_number(option) ||
+                 std::any_of(std::begin(kCudafeDiagnosticOptions), std::end(kCudafeDiagnosticOptions),
+                             [option](std::string_view p) {
+                               return option.starts_with(p) && option.size() > p.size() &&
+                                      only_characters(option.substr(p.size()), "abcdefghijklmnopqrstuvwxyz0123456789_");
+                             });
+    if (!known) return false;
+    at = end + 1;
+  }
+  return true;
+}
 bool architectures(std::string_view list) {
   return !list.empty() && only_characters(list, "abcdefghijklmnopqrstuvwxyz0123456789_,-");
 }
@@ -313,11 +352,21 @@ struct ValuedOption {
   std::string_view option;
   bool (*value)(std::string_view);
 };
-constexpr ValuedOption kValuedOptions[] = {
-    {"-Xptxas", ptxas_options},         {"--ptxas-options", ptxas_options},    {"-Xcompiler", host_flags},
-    {"--compiler-options", host_flags}, {"-maxrregcount", is_number},          {"--maxrregcount", is_number},
-    {"-arch", architectures},           {"--gpu-architecture", architectures}, {"-code", architectures},
-    {"--gpu-code", architectures},      {"-gencode", generated_code},          {"--generate-code", generated_code}};
+constexpr ValuedOption kValuedOptions[] = {{"-Xptxas", ptxas_options},
+                                           {"--ptxas-options", ptxas_options},
+                                           {"-Xcompiler", host_flags},
+                                           {"--compiler-options", host_flags},
+                                           {"-maxrregcount", is_number},
+                                           {"--maxrregcount", is_number},
+                                           {"-arch", architectures},
+                                           {"--gpu-architecture", architectures},
+                                           {"-code", architectures},
+                                           {"--gpu-code", architectures},
+                                           {"-gencode", generated_code},
+                                           {"--generate-code", generated_code},
+                                           {"-Xcudafe", cudafe_options},
+                                           {"--threads", is_number},
+                                           {"-t", is_number}};
 // Flags `PREFIX<value>` and what the value may be.
 constexpr std::pair<std::string_view, std::string_view> kFlagValues[] = {
     {"-Wno-", "abcdefghijklmnopqrstuvwxyz0123456789-_="},
@@ -329,7 +378,11 @@ constexpr std::pair<std::string_view, std::string_view> kFlagValues[] = {
     {"-prec-sqrt=", "truefals"},
     {"--prec-sqrt=", "truefals"},
     {"-fmad=", "truefals"},
-    {"--fmad=", "truefals"}};
+    {"--fmad=", "truefals"},
+    {"--diag-suppress=", "abcdefghijklmnopqrstuvwxyz0123456789_,"},
+    {"-diag-suppress=", "abcdefghijklmnopqrstuvwxyz0123456789_,"},
+    {"--diag-warn=", "abcdefghijklmnopqrstuvwxyz0123456789_,"},
+    {"-diag-warn=", "abcdefghijklmnopqrstuvwxyz0123456789_,"}};
 
 const ValuedOption* valued_option(std::string_view flag) {
   for (const ValuedOption& option : kValuedOptions)
@@ -866,6 +919,160 @@ bool names_a_type(std::string_view text) {
   return text.find("__") == std::string_view::npos;
 }
 
+// Whether `value`, bound to a name an annotation reads, may be text, which
+// whatever reads the annotation evaluates (torch.library.custom_op's schema
+// inference, typing): a string, an operator but `|` (a union), a call but of
+// typing's makers (`TypeVar("T")`), a subscript of such, or a name or
+// member whose bindings may be (text_bound_name, text_bound_member);
+// containers and the rest when they hold a string.
+bool may_be_text(const Context& c, TSNode value, int depth);
+
+// Whether the binding at `target` (an identifier or attribute bound there)
+// may give text: an assignment of a value that may be (may_be_text), or a
+// binding whose value is unknown (a loop's or with's target, a walrus, `+=`,
+// unpacking, a pattern). Imports, `global` and `del` bind no value.
+bool binds_text(const Context& c, TSNode target, int depth) {
+  static const TSSymbol kNoValue[] = {python_symbol("dotted_name"), python_symbol("aliased_import"),
+                                      python_symbol("global_statement"), python_symbol("nonlocal_statement"),
+                                      python_symbol("delete_statement")};
+  const Grammar& g = c.grammar();
+  TSNode parent = ts_node_parent(target);
+  if (std::ranges::find(kNoValue, ts_node_symbol(parent)) != std::end(kNoValue)) return false;
+  if (ts_node_symbol(parent) != g.assignment || !ts_node_eq(field(parent, g.field_left), target)) return true;
+  TSNode value = field(parent, g.field_right);  // `a = b = v`: v
+  while (!ts_node_is_null(value) && ts_node_symbol(value) == g.assignment) value = field(value, g.field_right);
+  return !ts_node_is_null(value) && may_be_text(c, value, depth + 1);
+}
+
+// Whether a name an annotation reads (`ANN` of `x: ANN`) may stand for
+// text: a binding of it in the file may give text (binds_text), or it is
+// local to a function (a parameter's value is the caller's).
+bool text_bound_name(const Context& c, TSNode name, int depth) {
+  if (depth > 8) return true;
+  int parameter = -1;
+  if (!ts_node_is_null(local_scope(c.tree(), name, &parameter))) return true;
+  std::span<const TSNode> sites = c.facts().binding_sites(c.text(name));
+  return std::any_of(sites.begin(), sites.end(), [&](TSNode site) { return binds_text(c, site, depth); });
+}
+
+// Whether a member an annotation reads of an object no module the rules
+// resolve (`Cfg.ANN`, `self.ann`) may be text: assigned so in a class body
+// (`ANN = "..." + "..."`), written as any object's attribute so
+// (`self.ann = ...`), or set by setattr under its literal name.
+bool text_bound_member(const Context& c, TSNode member, int depth) {
+  const Grammar& g = c.grammar();
+  if (depth > 8) return true;
+  std::string_view name = c.text(member);
+  for (TSNode site : c.facts().binding_sites(name))
+    if (ts_node_symbol(ts_node_parent(ts_node_parent(ts_node_parent(ts_node_parent(site))))) == g.class_definition &&
+        binds_text(c, site, depth))
+      return true;
+  bool text = false;
+  std::vector<TSNode> stack{c.tree().root()};
+  while (!stack.empty() && !text) {
+    TSNode node = stack.back();
+    stack.pop_back();
+    TSSymbol s = ts_node_symbol(node);
+    std::string_view literal;
+    if (s == g.attribute && c.text(field(node, g.field_attribute)) == name && binds_name(node))
+      text = binds_text(c, node, depth);
+    else if (s == g.call && c.text(field(node, g.field_function)) == "setattr" &&
+             c.string_literal(c.positional_argument(node, 1), &literal) && literal == name)
+      text = true;
+    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) stack.push_back(ts_node_named_child(node, i));
+  }
+  return text;
+}
+
+// Whether the callee of `call` makes types, never text (`typing.TypeVar`).
+bool type_maker(const Context& c, TSNode call) {
+  std::string callee = c.qualified_name(field(call, c.grammar().field_function));
+  return callee.starts_with("typing.") || callee.starts_with("typing_extensions.");
+}
+
+bool may_be_text(const Context& c, TSNode value, int depth) {
+  static const TSSymbol kSubscript = python_symbol("subscript");
+  const Grammar& g = c.grammar();
+  if (depth > 8) return true;
+  TSSymbol s = ts_node_symbol(value);
+  if (s == g.string || s == g.concatenated_string) return true;
+  if (s == g.parenthesized_expression && ts_node_named_child_count(value) == 1)
+    return may_be_text(c, ts_node_named_child(value, 0), depth + 1);
+  if (s == g.binary_operator) {
+    TSNode op = ts_node_child_by_field_name(value, "operator", 8);
+    return ts_node_is_null(op) || c.text(op) != "|" || may_be_text(c, field(value, g.field_left), depth + 1) ||
+           may_be_text(c, field(value, g.field_right), depth + 1);
+  }
+  if (s == g.call) return !type_maker(c, value);
+  if (s == kSubscript) return may_be_text(c, field(value, g.field_value), depth + 1);
+  if (s == g.identifier) return text_bound_name(c, value, depth + 1);
+  if (s == g.attribute)
+    return c.qualified_name(value).empty() && (text_bound_member(c, field(value, g.field_attribute), depth + 1) ||
+                                               may_be_text(c, field(value, g.field_object), depth + 1));
+  bool holds_string = false;
+  for (uint32_t i = 0; i < ts_node_named_child_count(value) && !holds_string; ++i)
+    holds_string = may_be_text(c, ts_node_named_child(value, i), depth + 1);
+  return holds_string;
+}
+
+// The first part of the annotation `annotation` (a `type` node) that makes
+// it text some reader evaluates (typing.get_type_hints, dataclasses,
+// torch.library.custom_op's schema inference: `eval` in the function's
+// globals): a string but a plain literal naming a type (names_a_type),
+// adjacent literals, an operator but `|`, a call but typing's, or a name
+// that may stand for text (text_bound_name: `ANN = "..." + "..."`). A null
+// node when none.
+TSNode annotation_code(const Context& c, TSNode annotation) {
+  const Grammar& g = c.grammar();
+  std::vector<TSNode> stack{annotation};
+  while (!stack.empty()) {
+    TSNode node = stack.back();
+    stack.pop_back();
+    TSSymbol s = ts_node_symbol(node);
+    std::string_view literal;
+    if (s == g.concatenated_string || (s == g.string && (!c.string_literal(node, &literal) || !names_a_type(literal))))
+      return node;
+    if (s == g.string) continue;
+    if (s == g.binary_operator) {
+      TSNode op = ts_node_child_by_field_name(node, "operator", 8);
+      if (ts_node_is_null(op) || c.text(op) != "|") return node;
+    }
+    if ((s == g.call && !type_maker(c, node)) || (s == g.identifier && text_bound_name(c, node, 0))) return node;
+    if (s == g.attribute) {  // a module's member (`torch.Tensor`) is no text of the file's
+      if (!c.qualified_name(node).empty()) continue;
+      if (text_bound_member(c, field(node, g.field_attribute), 0)) return node;
+      stack.push_back(field(node, g.field_object));
+      continue;
+    }
+    if (s == g.lambda) continue;  // its body runs only when called, as code the rules read
+    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) stack.push_back(ts_node_named_child(node, i));
+  }
+  return TSNode{};
+}
+
+// A reader of annotations (kAnnotationReaders) told to evaluate strings
+// (`eval_str=` anything but a literal False, or keywords unpacked into it),
+// or taken as a value (`partial(get_annotations, eval_str=True)`), whose
+// calls are out of sight: what the current node hands it; empty when none.
+std::string evaluating_annotation_reader(const Context& c) {
+  const Grammar& g = c.grammar();
+  if (c.symbol() == g.call && listed(c.callee_name(), kAnnotationReaders)) {
+    TSNode arguments = c.argument_list(c.node());
+    for (uint32_t i = 0; !ts_node_is_null(arguments) && i < ts_node_named_child_count(arguments); ++i) {
+      TSNode a = ts_node_named_child(arguments, i);
+      if (ts_node_symbol(a) == g.dictionary_splat ||
+          (ts_node_symbol(a) == g.keyword_argument && c.text(field(a, g.field_name)) == "eval_str" &&
+           ts_node_symbol(field(a, g.field_value)) != g.false_))
+        return c.callee_name() + "(" + written(c.text(a)) + ")";
+    }
+    return {};
+  }
+  const std::string& reference = c.reference_name();
+  if (reference.empty() || !listed(reference, kAnnotationReaders)) return {};
+  bool called = c.parent_symbol() == g.call && ts_node_eq(field(c.parent(), g.field_function), c.node());
+  return called ? std::string() : reference + " as a value";
+}
+
 }  // namespace
 
 // Names CPython would read differently from the checker: it folds non-ASCII
@@ -1001,6 +1208,9 @@ void dynamic_code(const Context& c, std::vector<Finding>& out) {
     return unknown_build_flags(c, out);
   }
   unreadable_member_names(c, out);
+  if (std::string reader = evaluating_annotation_reader(c); !reader.empty()) out.push_back({c.node(), reader});
+  if (std::string_view variable = dunder_variable(c); listed(variable, kAnnotationVariables))
+    out.push_back({c.node(), std::string(variable)});
   std::string_view defined = defined_name(c);
   if (listed(defined, kDynamicCodeDunders)) out.push_back({c.node(), std::string(defined)});
   match_strings(c, kNativePythonCalls, out);
@@ -1008,14 +1218,17 @@ void dynamic_code(const Context& c, std::vector<Finding>& out) {
     for (std::string_view prefix : kNativeCodePrefixes)
       if (std::string_view found = identifier_with_prefix(native, prefix); !found.empty())
         out.push_back({c.node(), std::string(found)});
+    for (std::string_view name : kNativeScriptNames)
+      if (has_identifier(native, name)) out.push_back({c.node(), std::string(name)});
   }
-  // An annotation given as a string is evaluated by whatever reads the
-  // annotations (typing, functools, dataclasses, ...): a type's name, never
-  // code (`"(exec(...), int)[1]"`).
+  // An annotation that is text is evaluated by whatever reads the
+  // annotations (typing, functools, dataclasses, torch.library.custom_op):
+  // a type's name, never code (`"(exec(...), int)[1]"`, nor the same
+  // concatenated or bound to a name: annotation_code).
   static const TSSymbol kAnnotation = python_symbol("type");
-  if (std::string_view literal; c.symbol() == g.string && c.parent_symbol() == kAnnotation &&
-                                (!c.string_literal(c.node(), &literal) || !names_a_type(literal)))
-    out.push_back({c.node(), "annotation " + written(c.text(c.node()))});
+  if (c.symbol() == kAnnotation)
+    if (TSNode code = annotation_code(c, c.node()); !ts_node_is_null(code))
+      out.push_back({code, "annotation " + written(c.text(code))});
   // A macro that pastes tokens (`a ## b`) makes identifiers no text shows.
   if (c.symbol() != g.string && c.symbol() != g.concatenated_string) return;
   if (c.symbol() == g.string && c.parent_symbol() == g.concatenated_string) return;

@@ -125,54 +125,18 @@ constexpr std::string_view kNativeDispatch[] = {"c10::Dispatcher",
                                                 "tls_set_dispatch_key_included",
                                                 "_force_tls_local_dispatch_key_set"};
 // What writes, moves or removes files (the evaluator's cache among them).
-constexpr std::string_view kFileWriteNames[] = {"os.remove",
-                                                "os.chdir",
-                                                "os.fchdir",
-                                                "contextlib.chdir",
-                                                "os.unlink",
-                                                "os.rename",
-                                                "os.renames",
-                                                "os.replace",
-                                                "os.rmdir",
-                                                "os.removedirs",
-                                                "os.truncate",
-                                                "os.ftruncate",
-                                                "os.write",
-                                                "os.pwrite",
-                                                "os.writev",
-                                                "os.pwritev",
-                                                "os.dup",
-                                                "os.dup2",
-                                                "os.close",
-                                                "os.closerange",
-                                                "os.fdopen",
-                                                "os.link",
-                                                "os.symlink",
-                                                "os.chmod",
-                                                "os.chown",
-                                                "os.lchown",
-                                                "os.utime",
-                                                "os.mkfifo",
-                                                "os.mknod",
-                                                "os.sendfile",
-                                                "os.copy_file_range",
-                                                "os.splice",
-                                                "os.memfd_create",
-                                                "os.putenv",
-                                                "torch.save",
-                                                "numpy.save",
-                                                "numpy.savez",
-                                                "numpy.savez_compressed",
-                                                "numpy.savetxt",
-                                                "numpy.memmap",
-                                                "os.open",
-                                                "torch.jit.save",
-                                                "torch.onnx",
-                                                "torch.export.save",
-                                                "logging.FileHandler",
-                                                "logging.handlers",
-                                                "logging.basicConfig",
-                                                "triton.runtime.cache"};
+constexpr std::string_view kFileWriteNames[] = {
+    "os.remove", "os.chdir", "os.fchdir", "contextlib.chdir", "os.unlink", "os.rename", "os.renames", "os.replace",
+    "os.rmdir", "os.removedirs", "os.truncate", "os.ftruncate", "os.write", "os.pwrite", "os.writev", "os.pwritev",
+    "os.dup", "os.dup2", "os.close", "os.closerange", "os.fdopen", "os.link", "os.symlink", "os.chmod", "os.chown",
+    "os.lchown", "os.utime", "os.mkfifo", "os.mknod", "os.sendfile", "os.copy_file_range", "os.splice",
+    "os.memfd_create", "os.putenv", "torch.save", "numpy.save", "numpy.savez", "numpy.savez_compressed",
+    "numpy.savetxt", "numpy.memmap", "os.open", "torch.jit.save", "torch.onnx", "torch.export.save",
+    "logging.FileHandler", "logging.handlers", "logging.basicConfig", "triton.runtime.cache",
+    // Writes through a descriptor, and hipify's copies of folders
+    // (red-team round 6).
+    "os.posix_fallocate", "os.fchmod", "os.fchown", "os.lockf", "os.set_blocking", "os.set_inheritable",
+    "torch.utils.hipify"};
 // Methods that write files.
 constexpr std::string_view kFileWriteMethods[] = {"tofile", "dump", "export_chrome_trace", "export_stacks",
                                                   "export_memory_timeline"};
@@ -254,6 +218,13 @@ bool method_as_plain_function(const Context& c) {
   if ((parent == g.function_definition && is_field(g.field_name)) ||
       (parent == g.attribute && is_field(g.field_attribute)) ||
       (parent == g.keyword_argument && is_field(g.field_name)))
+    return false;
+  // `@x.setter` over a property `x` of the class: the property's own accessor.
+  constexpr std::string_view kPropertyAccessors[] = {"setter", "getter", "deleter"};
+  if (parent == g.attribute && is_field(g.field_object) && ts_node_symbol(c.ancestor(2)) == g.decorator &&
+      listed(c.text(field(c.parent(), g.field_attribute)), kPropertyAccessors) &&
+      ts_node_symbol(c.ancestor(5)) == g.class_definition &&
+      c.facts().property_of(c.tree(), c.ancestor(5), c.text(c.node())))
     return false;
   if (parent == g.assignment && is_field(g.field_right)) {
     TSNode left = field(c.parent(), g.field_left);
@@ -410,6 +381,64 @@ void wrapped_target(const Context& c, std::vector<Finding>& out) {
 
 }  // namespace
 
+namespace {
+
+// Functions that make folders, and the keywords that name the folder.
+constexpr std::string_view kFolderMakers[] = {"os.makedirs", "os.mkdir"};
+constexpr std::string_view kFolderKeywords[] = {"name", "path"};
+
+// Whether `path` is one the checker reads: literals (folded_string), a
+// name bound once at the top level to such, `os.path.join` of such and
+// `os.path.expanduser` of a literal (`~/.cache/...`).
+bool known_path(const Context& c, TSNode path, int depth = 0) {
+  const Grammar& g = c.grammar();
+  if (ts_node_is_null(path) || depth > 16) return false;
+  if (folded_string(c, path)) return true;
+  if (ts_node_symbol(path) == g.identifier && !bound_locally(c.tree(), path))
+    return known_path(c, c.facts().bound_once(c.text(path)), depth + 1);
+  if (ts_node_symbol(path) != g.call) return false;
+  std::string callee = c.qualified_name(field(path, g.field_function));
+  TSNode arguments = c.argument_list(path);
+  if (ts_node_is_null(arguments) || ts_node_named_child_count(arguments) == 0) return false;
+  std::string_view literal;
+  if (callee == "os.path.expanduser")
+    return ts_node_named_child_count(arguments) == 1 && c.string_literal(ts_node_named_child(arguments, 0), &literal);
+  if (callee != "os.path.join") return false;
+  for (uint32_t i = 0; i < ts_node_named_child_count(arguments); ++i)
+    if (!known_path(c, ts_node_named_child(arguments, i), depth + 1)) return false;
+  return true;
+}
+
+// A folder made where the checker cannot read (red-team round 6): by
+// os.makedirs or os.mkdir at a path that is not known_path (`"/tmp/" +
+// name`), relative to a descriptor (`dir_fd=`),
+// with arguments unpacked, or the function taken as a value. What the
+// current node makes so; empty when nothing.
+std::string folder_made_out_of_sight(const Context& c) {
+  const Grammar& g = c.grammar();
+  if (c.symbol() != g.call) {
+    const std::string& reference = c.reference_name();
+    bool called = c.parent_symbol() == g.call && ts_node_eq(field(c.parent(), g.field_function), c.node());
+    return !reference.empty() && listed(reference, kFolderMakers) && !called ? reference + " as a value"
+                                                                             : std::string();
+  }
+  if (!listed(c.callee_name(), kFolderMakers)) return {};
+  TSNode path = positional_argument(c, 0);
+  TSNode arguments = c.argument_list(c.node());
+  for (uint32_t i = 0; !ts_node_is_null(arguments) && i < ts_node_named_child_count(arguments); ++i) {
+    TSNode a = ts_node_named_child(arguments, i);
+    std::string_view key = ts_node_symbol(a) == g.keyword_argument ? c.text(field(a, g.field_name)) : "";
+    if (key == "dir_fd" || ts_node_symbol(a) == g.dictionary_splat || ts_node_symbol(a) == g.list_splat)
+      return c.callee_name() + "(" + written(c.text(a)) + ")";
+    if (listed(key, kFolderKeywords)) path = field(a, g.field_value);
+  }
+  if (!known_path(c, path))
+    return c.callee_name() + "(" + (ts_node_is_null(path) ? std::string("?") : written(c.text(path))) + ")";
+  return {};
+}
+
+}  // namespace
+
 void runtime_patching(const Context& c, std::vector<Finding>& out) {
   match_names(c, kPatchingNames, out, kPatchingAllowed);
   match_names(c, kFileWriteNames, out);
@@ -421,6 +450,7 @@ void runtime_patching(const Context& c, std::vector<Finding>& out) {
     if (key == "updated" || key == "assigned") out.push_back({c.node(), std::string(key) + "="});
   }
   if (c.symbol() == g.call && opens_for_writing(c)) out.push_back({c.node(), "open(..., mode)"});
+  if (std::string made = folder_made_out_of_sight(c); !made.empty()) out.push_back({c.node(), made});
   wrapped_target(c, out);
   // setattr(sys, "excepthook", f) writes the name as `sys.excepthook = f` does.
   if (std::string target = setattr_target(c); name_in(target, kPatchingNames)) out.push_back({c.node(), target});

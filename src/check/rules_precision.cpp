@@ -19,6 +19,9 @@ namespace {
 
 constexpr std::string_view kPrecisionNames[] = {
     "torch.float16",
+    // The default tensor type, given by name or object (`"torch.cuda.HalfTensor"`
+    // computed at run time): every tensor made without a dtype.
+    "torch.set_default_tensor_type",
     // numpy's dtypes computed from values or tables (float16 among them).
     "numpy.min_scalar_type", "numpy.result_type", "numpy.promote_types", "numpy.find_common_type", "numpy.ScalarType",
     "numpy.sctypeDict", "numpy.sctypes", "numpy.typecodes", "numpy.obj2sctype", "numpy.sctype2char", "numpy.typeDict",
@@ -621,18 +624,29 @@ bool string_typed(const Context& c, TSNode node, int depth = 0) {
 // Whether `node` is known to be no string where a dtype is given: None, a
 // name the rules resolve (`numpy.float32`, `torch.float32`, judged as that
 // name), a builtin type, an array's or tensor's own `.dtype` (not self's,
-// which the file may set to anything).
-bool known_dtype_object(const Context& c, TSNode node) {
+// which the file may set to anything), or a name every binding of which
+// (assignments only, no parameter) binds such (`dt = x.dtype`).
+bool known_dtype_object(const Context& c, TSNode node, int depth = 0) {
   const Grammar& g = c.grammar();
   if (ts_node_is_null(node)) return true;
+  if (depth > 8) return false;
   TSSymbol s = ts_node_symbol(node);
   if (s == g.none) return true;
   if (s == g.parenthesized_expression && ts_node_named_child_count(node) == 1)
-    return known_dtype_object(c, ts_node_named_child(node, 0));
+    return known_dtype_object(c, ts_node_named_child(node, 0), depth + 1);
   if (!c.qualified_name(node).empty()) return true;
   if (s == g.identifier) {
     std::string_view name = c.text(node);
-    return (name == "float" || name == "int" || name == "bool" || name == "complex") && builtin_name(c, node);
+    if ((name == "float" || name == "int" || name == "bool" || name == "complex") && builtin_name(c, node)) return true;
+    int parameter = -1;
+    std::span<const TSNode> sites = c.facts().binding_sites(name);
+    if (sites.empty() || !ts_node_is_null(local_scope(c.tree(), node, &parameter))) return false;
+    return std::all_of(sites.begin(), sites.end(), [&](TSNode site) {
+      TSNode parent = ts_node_parent(site);
+      return ts_node_symbol(parent) == g.assignment && ts_node_eq(field(parent, g.field_left), site) &&
+             !ts_node_is_null(field(parent, g.field_right)) &&
+             known_dtype_object(c, field(parent, g.field_right), depth + 1);
+    });
   }
   if (s == g.attribute && c.text(field(node, g.field_attribute)) == "dtype") {
     TSNode root = field(node, g.field_object);
@@ -650,7 +664,8 @@ bool known_dtype_object(const Context& c, TSNode node) {
       std::string_view literal;
       TSSymbol is = ts_node_symbol(item);
       if (!c.string_literal(item, &literal) && is != kInteger &&
-          !((is == g.list || is == g.tuple || is == kDictionary || is == kPair) && known_dtype_object(c, item)))
+          !((is == g.list || is == g.tuple || is == kDictionary || is == kPair) &&
+            known_dtype_object(c, item, depth + 1)))
         return false;
     }
     return true;
@@ -767,7 +782,8 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
     match_names(c, kPrecisionNames, out);
     if (out.size() == found && names_reduced_precision(reference)) out.push_back({c.node(), reference});
   }
-  if (const std::string& native = c.native_text(); !native.empty()) {  // a string's text read as C++
+  // A string's text read as C++, its prose literals blanked (a message naming __half is none).
+  if (const std::string native = blank_prose_literals(c.native_text()); !native.empty()) {
     // A math mode saved and given back (`cublasMath_t mode; cublasGetMathMode(h, &mode);
     // cublasSetMathMode(h, CUBLAS_DEFAULT_MATH); ...; cublasSetMathMode(h, mode);`).
     std::vector<std::string_view> restored =
@@ -833,13 +849,15 @@ void precision_downcast(const Context& c, std::vector<Finding>& out) {
       if (callee == numpy_function) judge_dtype(positional_argument(c, index), true, false);
     bool method = !ts_node_is_null(function) && c.reads_attribute(function, &object, &name);
     if (method && name == "astype") judge_dtype(positional_argument(c, 0), true, true);
+    // `.view(x)` takes shapes too; `.type(x)` only a dtype or a type's name.
     if (method && (name == "view" || name == "type") && ts_node_is_null(positional_argument(c, 1)))
-      judge_dtype(positional_argument(c, 0), false, true);
+      judge_dtype(positional_argument(c, 0), name == "type", true);
     if (TSNode arguments = c.argument_list(node); !ts_node_is_null(arguments))
       for (uint32_t i = 0; i < ts_node_named_child_count(arguments); ++i) {
         TSNode a = ts_node_named_child(arguments, i);
         if (ts_node_symbol(a) == g.keyword_argument && c.text(field(a, g.field_name)) == "dtype")
-          judge_dtype(field(a, g.field_value), numpy_call || (method && (name == "astype" || name == "view")), method);
+          judge_dtype(field(a, g.field_value),
+                      numpy_call || (method && (name == "astype" || name == "view" || name == "type")), method);
       }
     if (!ts_node_is_null(function) && c.reads_attribute(function, &object, &name)) {
       if (listed(name, kPrecisionMethods)) out.push_back({function, std::string(".").append(name).append("()")});

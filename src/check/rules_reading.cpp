@@ -54,7 +54,9 @@ constexpr std::string_view kIntrospectionNames[] = {
     "dis", "mmap", "sys._getframe", "sys._current_frames", "sys.settrace", "sys.setprofile", "sys.exc_info",
     "sys.getrefcount", "sys.setrecursionlimit", "sys.addaudithook", "os.sys", "sys.monitoring", "sys.remote_exec",
     "sys.call_tracing", "numpy.ctypeslib", "torch.cuda.cudart", "sys.last_traceback", "sys.last_value", "sys.last_type",
-    "sys.last_exc", "sys.exception"};
+    "sys.last_exc", "sys.exception",
+    // Readers of files by path, under names of their own (red-team round 6).
+    "torch.utils.show_pickle", "numpy.ma.mrecords"};
 constexpr std::string_view kIntrospectionAttributes[] = {
     "f_back", "f_locals", "f_globals", "f_builtins", "f_code", "tb_frame", "gi_frame", "cr_frame", "ag_frame",
     "__globals__", "__code__", "__closure__", "__subclasses__", "__bases__", "__base__", "__mro__", "__self__",
@@ -183,7 +185,35 @@ void introspection(const Context& c, std::vector<Finding>& out) {
   if (!ts_node_is_null(path) && !folded_string(c, path)) out.push_back({path, written(c.text(path))});
 }
 
+namespace {
+
+// torch.get_device_module given anything but a literal device name
+// (`torch.get_device_module(DEV)`, a keyword, unpacked arguments), or taken
+// as a value: the module it gives is one no rule names, whose manual_seed,
+// get_rng_state or Stream no list catches. What the current node hands it;
+// empty when none.
+std::string unnamed_device_module(const Context& c) {
+  constexpr std::string_view kDeviceModule = "torch.get_device_module";
+  const Grammar& g = c.grammar();
+  if (c.symbol() != g.call) {
+    const std::string& reference = c.reference_name();
+    bool called = c.parent_symbol() == g.call && ts_node_eq(field(c.parent(), g.field_function), c.node());
+    return reference == kDeviceModule && !called ? reference + " as a value" : std::string();
+  }
+  if (c.callee_name() != kDeviceModule) return {};
+  TSNode arguments = c.argument_list(c.node());
+  for (uint32_t i = 0; !ts_node_is_null(arguments) && i < ts_node_named_child_count(arguments); ++i) {
+    TSNode a = ts_node_named_child(arguments, i);
+    if (std::string_view literal; i > 0 || !c.string_literal(a, &literal))
+      return std::string(kDeviceModule) + "(" + written(c.text(a)) + ")";
+  }
+  return {};
+}
+
+}  // namespace
+
 void seed_manipulation(const Context& c, std::vector<Finding>& out) {
+  if (std::string module = unnamed_device_module(c); !module.empty()) out.push_back({c.node(), module});
   match_names(c, kSeedNames, out);
   match_strings(c, kSeedStrings, out);
 }
