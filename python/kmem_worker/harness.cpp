@@ -982,6 +982,9 @@ class Harness {
     // thread's), so any CPU time other threads use meanwhile is the
     // candidate's (a thread of its own that outlived an earlier call, a
     // pool it fed). The orchestrator judges the sum (background_work).
+    // kmem's launch count (Python) is read before that window: inside it
+    // runs only this file's code.
+    int64_t before = launches_now();
     const bool watched = strict_ && index >= 0;
     const double others_before = watched ? other_threads_cpu_ms() : 0.0;
     stage(number);
@@ -989,7 +992,6 @@ class Harness {
     py::tuple args(set.size());
     for (size_t i = 0; i < set.size(); ++i)
       args[i] = set[i].is_tensor ? py::reinterpret_steal<py::object>(THPVariable_Wrap(set[i].tensor)) : set[i].value;
-    int64_t before = launches_now();
     if (cuda_) {
       c10::impl::ExcludeDispatchKeyGuard guard(python_keys());
       flush_.fill_(1.0);
