@@ -46,12 +46,13 @@ constexpr std::string_view kAllowedDunderVariables[] = {"__name__",   "__doc__",
 // Dunders a candidate may define: construction, context managers (their
 // return judged by try_fallback), containers, comparisons and arithmetic.
 constexpr std::string_view kAllowedDunderDefinitions[] = {
-    "__init__",      "__call__",    "__repr__",      "__str__",     "__enter__",  "__exit__",
-    "__post_init__", "__len__",     "__getitem__",   "__setitem__", "__iter__",   "__next__",
-    "__contains__",  "__eq__",      "__ne__",        "__lt__",      "__le__",     "__gt__",
-    "__ge__",        "__hash__",    "__bool__",      "__add__",     "__sub__",    "__mul__",
-    "__truediv__",   "__matmul__",  "__neg__",       "__radd__",    "__rmul__",   "__all__",
-    "__slots__",     "__version__", "__constants__", "__doc__",     "__aenter__", "__aexit__"};
+    "__init__", "__call__", "__repr__", "__str__", "__enter__", "__exit__", "__post_init__", "__len__", "__getitem__",
+    "__setitem__", "__iter__", "__next__", "__contains__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__",
+    "__hash__", "__bool__", "__add__", "__sub__", "__mul__", "__truediv__", "__matmul__", "__neg__", "__radd__",
+    "__rmul__", "__all__", "__slots__", "__version__", "__constants__", "__doc__", "__aenter__", "__aexit__",
+    // A module's metadata strings.
+    "__author__", "__license__", "__copyright__", "__email__", "__credits__", "__maintainer__", "__status__",
+    "__date__", "__docformat__"};
 
 // Functions that make a class (`namedtuple`, the functional Enum, make_dataclass):
 // their `module=` and `qualname=` set its `__module__` and `__qualname__`,
