@@ -59,10 +59,6 @@ constexpr std::string_view kBindingDecorators[] = {"property",
                                                    "torch.cuda.amp.custom_fwd",
                                                    "torch.cuda.amp.custom_bwd"};
 
-bool listed_name(std::string_view name, std::span<const std::string_view> list) {
-  return std::find(list.begin(), list.end(), name) != list.end();
-}
-
 bool is_builtin(std::string_view name) {
   return std::find(std::begin(kBuiltins), std::end(kBuiltins), name) != std::end(kBuiltins);
 }
@@ -385,9 +381,16 @@ bool FileFacts::builtin_unchanged(std::string_view name) const {
   return binding(name).empty() && !defines(name) && bindings_of(name) == 0;
 }
 
-bool FileFacts::property_of(const SyntaxTree& tree, TSNode owner, std::string_view name) const {
+bool FileFacts::property_accessor(const SyntaxTree& tree, TSNode expression, TSNode owner) const {
+  constexpr std::string_view kAccessors[] = {"setter", "getter", "deleter"};
   const Grammar& g = python_grammar();
-  if (bindings_of(name) != 0 || !builtin_unchanged("property")) return false;
+  if (ts_node_symbol(expression) != g.attribute || ts_node_symbol(owner) != g.class_definition) return false;
+  TSNode object = field(expression, g.field_object);
+  std::string_view name = tree.text(object);
+  if (ts_node_symbol(object) != g.identifier ||
+      std::ranges::find(kAccessors, tree.text(field(expression, g.field_attribute))) == std::end(kAccessors) ||
+      bindings_of(name) != 0 || !builtin_unchanged("property"))
+    return false;
   TSNode body = field(owner, g.field_body);
   for (uint32_t i = 0; !ts_node_is_null(body) && i < ts_node_named_child_count(body); ++i) {
     TSNode member = ts_node_named_child(body, i);
@@ -413,19 +416,12 @@ bool FileFacts::binding_decorators(const SyntaxTree& tree, TSNode decorated, TSN
     TSNode expression = ts_node_named_child(decorator, 0);
     if (ts_node_symbol(expression) == g.call) expression = field(expression, g.field_function);
     if (ts_node_is_null(expression)) return false;
-    // `@x.setter` of a property `x` the class defines.
-    if (ts_node_symbol(expression) == g.attribute) {
-      TSNode object = field(expression, g.field_object);
-      std::string_view accessor = tree.text(field(expression, g.field_attribute));
-      if (ts_node_symbol(object) == g.identifier &&
-          (accessor == "setter" || accessor == "getter" || accessor == "deleter") &&
-          property_of(tree, owner, tree.text(object)))
-        continue;
-    }
+    if (property_accessor(tree, expression, owner)) continue;  // `@x.setter` of the class's property `x`
     // A builtin (`property`) by its own name, unless the file rebinds it.
     std::string name = top.qualified_name(expression);
     if (name.empty() && ts_node_symbol(expression) == g.identifier) name = tree.text(expression);
-    if (!listed_name(name, kBindingDecorators) || (name.find('.') == std::string::npos && !builtin_unchanged(name)))
+    if (std::ranges::find(kBindingDecorators, name) == std::end(kBindingDecorators) ||
+        (name.find('.') == std::string::npos && !builtin_unchanged(name)))
       return false;
   }
   return true;

@@ -110,9 +110,14 @@ class FileFacts {
   TSNode constant_attribute(std::string_view name) const;
   // Whether `qualified`, read alone, passes every rule (NameVerdict).
   bool passes_alone(std::string_view qualified) const { return passes_alone_(qualified); }
-  // Whether class `owner` defines `name` as a property (`@property def
-  // name`), the name bound nowhere else and `property` the builtin.
-  bool property_of(const SyntaxTree& tree, TSNode owner, std::string_view name) const;
+  // Whether `expression` is an accessor (`x.setter`, `.getter`,
+  // `.deleter`) of a property `x` that class `owner` defines (`@property def
+  // x`), `x` bound nowhere else and `property` the builtin.
+  bool property_accessor(const SyntaxTree& tree, TSNode expression, TSNode owner) const;
+
+  // Whether the builtin `name` keeps its meaning: no import, alias, binding
+  // or top-level definition of the file gives the name another.
+  bool builtin_unchanged(std::string_view name) const;
 
  private:
   struct Hash {
@@ -158,9 +163,6 @@ class FileFacts {
   // `x` of `owner`); an alias of staticmethod, a decorator of the file's
   // own or `functools.partial` may make `self` anything.
   bool binding_decorators(const SyntaxTree& tree, TSNode decorated, TSNode owner) const;
-  // Whether the builtin `name` keeps its meaning: no import, alias, binding
-  // or top-level definition of the file gives the name another.
-  bool builtin_unchanged(std::string_view name) const;
   // The class whose body directly holds the function nodes[i] (through a
   // decorator), or a null node; whether it is a static or class method.
   static TSNode enclosing_class(const SyntaxTree& tree, std::span<const FlatNode> nodes, uint32_t i, bool* is_static);

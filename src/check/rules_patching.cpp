@@ -220,11 +220,8 @@ bool method_as_plain_function(const Context& c) {
       (parent == g.keyword_argument && is_field(g.field_name)))
     return false;
   // `@x.setter` over a property `x` of the class: the property's own accessor.
-  constexpr std::string_view kPropertyAccessors[] = {"setter", "getter", "deleter"};
   if (parent == g.attribute && is_field(g.field_object) && ts_node_symbol(c.ancestor(2)) == g.decorator &&
-      listed(c.text(field(c.parent(), g.field_attribute)), kPropertyAccessors) &&
-      ts_node_symbol(c.ancestor(5)) == g.class_definition &&
-      c.facts().property_of(c.tree(), c.ancestor(5), c.text(c.node())))
+      c.facts().property_accessor(c.tree(), c.parent(), c.ancestor(5)))
     return false;
   if (parent == g.assignment && is_field(g.field_right)) {
     TSNode left = field(c.parent(), g.field_left);
@@ -233,8 +230,7 @@ bool method_as_plain_function(const Context& c) {
   if (parent == g.argument_list) {  // property(get, set), unless `property` is the file's own
     TSNode callee = field(c.ancestor(2), g.field_function);
     if (!ts_node_is_null(callee) && ts_node_symbol(callee) == g.identifier && c.text(callee) == "property" &&
-        c.facts().binding("property").empty() && !c.facts().defines("property") &&
-        c.facts().bindings_of("property") == 0)
+        c.facts().builtin_unchanged("property"))
       return false;
   }
   return in_class_body(c);

@@ -425,8 +425,7 @@ bool reduced_precision_setting(const Context& c) {
 // Whether the identifier `node` names the builtin of that name: the
 // candidate defines and binds it nowhere.
 bool builtin_name(const Context& c, TSNode node) {
-  std::string_view name = c.text(node);
-  return !c.facts().defines(name) && c.facts().bindings_of(name) == 0 && !bound_locally(c.tree(), node);
+  return c.facts().builtin_unchanged(c.text(node)) && !bound_locally(c.tree(), node);
 }
 
 // Calls whose string arguments are never types: text (str's methods,
